@@ -1,0 +1,61 @@
+//! The pipeline: load the source, render every document, write them into a
+//! staging directory, swap it in.
+
+use crate::config::BuildConfig;
+use crate::model::Ontology;
+use crate::output::Staging;
+use crate::render::{self, Site};
+use crate::{Error, source};
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// What a finished build did, for its summary line.
+#[derive(Debug, Clone)]
+pub struct BuildReport {
+    pub entities: usize,
+    pub files: usize,
+    pub bytes: u64,
+    pub out: PathBuf,
+    pub elapsed: Duration,
+}
+
+/// Reads and checks the input, writing nothing.
+pub fn check(config: &BuildConfig) -> Result<Ontology, Error> {
+    Ok(source::load(&config.input, config.base_url.as_ref())?)
+}
+
+/// Builds the site. `interrupted` is polled between files: once it is set,
+/// the build stops, its staging directory is removed and the previous
+/// output stays as it was.
+pub fn build(config: &BuildConfig, interrupted: &AtomicBool) -> Result<BuildReport, Error> {
+    let started = Instant::now();
+    let ontology = check(config)?;
+    let staging = Staging::begin(&config.out)?;
+    let site = Site::new(&ontology);
+    let written: Vec<(String, usize)> = render::documents(&site)
+        .map_init(Vec::new, |buffer, document| {
+            if interrupted.load(Ordering::Relaxed) {
+                return Err(Error::Interrupted);
+            }
+            let path = document.path();
+            document
+                .render(&site, buffer)
+                .map_err(|source| Error::Render { path: path.clone(), source })?;
+            staging.write(&path, buffer)?;
+            Ok((path, buffer.len()))
+        })
+        .collect::<Result<_, Error>>()?;
+    let bytes = written.iter().map(|(_, len)| *len as u64).sum();
+    let files = written.len();
+    let out = staging.out().to_owned();
+    staging.commit(written.into_iter().map(|(path, _)| path).collect())?;
+    Ok(BuildReport {
+        entities: ontology.entities.len(),
+        files,
+        bytes,
+        out,
+        elapsed: started.elapsed(),
+    })
+}

@@ -1,0 +1,58 @@
+//! The command line, as clap types only. `main` turns them into the
+//! library's configuration; nothing else sees clap.
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+const EXAMPLES: &str = "\
+Examples:
+  ontosite build                              build input/ into dist/
+  ontosite build --base-url https://api.example.org
+  ontosite build --input ontologies/products --out public
+  ontosite check                              validate input/, write nothing";
+
+/// Publish an ontology as a static JSON and JSON-LD API.
+#[derive(Debug, Parser)]
+#[command(name = "ontosite", version, about, after_help = EXAMPLES)]
+pub struct Cli {
+    /// Print nothing but errors.
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Build the site from the input directory into the output directory.
+    #[command(after_help = EXAMPLES)]
+    Build(BuildArgs),
+    /// Read and validate the input; write nothing.
+    #[command(after_help = EXAMPLES)]
+    Check(InputArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct InputArgs {
+    /// The input directory, holding ontology.json and entities/.
+    #[arg(long, default_value = "input", value_name = "DIR")]
+    pub input: PathBuf,
+
+    /// The base URL of the published site; overrides baseUrl in
+    /// ontology.json. In a Netlify build, Netlify's URL is used when this is
+    /// not given.
+    #[arg(long, env = "ONTOSITE_BASE_URL", value_name = "URL")]
+    pub base_url: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+
+    /// The output directory. It is replaced as a whole, and only if ontosite
+    /// wrote it (or it is empty).
+    #[arg(long, default_value = "dist", value_name = "DIR")]
+    pub out: PathBuf,
+}

@@ -1,0 +1,71 @@
+//! What a build is asked to do, resolved once from the command line and the
+//! environment. Nothing below this module sees clap or the environment.
+
+use crate::model::{BaseUrl, BaseUrlError};
+use std::path::PathBuf;
+
+/// Settings of one build (or check) of a site.
+#[derive(Debug, Clone)]
+pub struct BuildConfig {
+    /// The input directory: `ontology.json` and `entities/`.
+    pub input: PathBuf,
+    /// The output directory the site replaces.
+    pub out: PathBuf,
+    /// Overrides `baseUrl` of `ontology.json`.
+    pub base_url: Option<BaseUrl>,
+}
+
+/// A setting that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("the base URL from {from}: {source}\n  help: give an absolute http(s) URL such as https://actions.example.org")]
+    BaseUrl {
+        from: &'static str,
+        #[source]
+        source: BaseUrlError,
+    },
+}
+
+/// The base URL override: `--base-url` (or `ONTOSITE_BASE_URL`, which clap
+/// reads into the same flag) first; else, in a Netlify build (`NETLIFY` is
+/// `true`), the site's main URL that Netlify puts in `URL`.
+pub fn base_url_override(
+    flag: Option<&str>,
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<Option<BaseUrl>, ConfigError> {
+    if let Some(text) = flag {
+        return parse(text, "--base-url / ONTOSITE_BASE_URL").map(Some);
+    }
+    if env("NETLIFY").as_deref() == Some("true") {
+        if let Some(text) = env("URL").filter(|t| !t.is_empty()) {
+            return parse(&text, "Netlify's URL variable").map(Some);
+        }
+    }
+    Ok(None)
+}
+
+fn parse(text: &str, from: &'static str) -> Result<BaseUrl, ConfigError> {
+    BaseUrl::parse(text).map_err(|source| ConfigError::BaseUrl { from, source })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flag_wins_then_netlify_url() {
+        let netlify = |k: &str| match k {
+            "NETLIFY" => Some("true".to_owned()),
+            "URL" => Some("https://site.netlify.app".to_owned()),
+            _ => None,
+        };
+        let flag = base_url_override(Some("https://a.test"), netlify).unwrap().unwrap();
+        assert_eq!(flag.as_str(), "https://a.test");
+        let from_netlify = base_url_override(None, netlify).unwrap().unwrap();
+        assert_eq!(from_netlify.as_str(), "https://site.netlify.app");
+        // `URL` alone is too common a name to trust outside Netlify.
+        let plain = |k: &str| (k == "URL").then(|| "https://x.test".to_owned());
+        assert!(base_url_override(None, plain).unwrap().is_none());
+        assert!(base_url_override(Some("nope"), |_| None).is_err());
+    }
+}

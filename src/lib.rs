@@ -1,0 +1,32 @@
+//! ontosite publishes an ontology as a static JSON and JSON-LD API: files
+//! built once, served by any static host or CDN, browsable offline.
+//!
+//! The pipeline runs one way: [`source`] reads and checks the input into a
+//! [`model::Ontology`], [`render`] turns it into documents, [`output`]
+//! stages them and swaps them in. [`build`] strings the stages together.
+
+pub mod build;
+pub mod config;
+pub mod model;
+pub mod output;
+pub mod render;
+pub mod source;
+
+/// Everything that can stop a build, rendered once, by the binary.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{0}")]
+    Input(#[from] source::Diagnostics),
+    #[error(transparent)]
+    Config(#[from] config::ConfigError),
+    #[error(transparent)]
+    Output(#[from] output::OutputError),
+    #[error("rendering `{path}` failed: {source}")]
+    Render {
+        path: String,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("interrupted; the previous output is unchanged")]
+    Interrupted,
+}

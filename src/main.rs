@@ -1,0 +1,95 @@
+//! The `ontosite` binary: parse the command line, call the library, print
+//! the result or the error once, and exit with a code that says which.
+
+mod cli;
+
+use clap::Parser;
+use cli::{Cli, Command, InputArgs};
+use ontosite::config::{self, BuildConfig};
+use ontosite::{Error, build};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(&cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Error::Interrupted) => {
+            eprintln!("ontosite: interrupted; the previous output is unchanged");
+            ExitCode::from(130)
+        }
+        Err(error) => {
+            eprint!("error: {error}");
+            let mut source = std::error::Error::source(&error);
+            while let Some(cause) = source {
+                eprint!(": {cause}");
+                source = cause.source();
+            }
+            eprintln!();
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn build_config(input: &InputArgs, out: PathBuf) -> Result<BuildConfig, Error> {
+    let base_url = config::base_url_override(input.base_url.as_deref(), |k| std::env::var(k).ok())?;
+    Ok(BuildConfig {
+        input: input.input.clone(),
+        out,
+        base_url,
+    })
+}
+
+fn run(cli: &Cli) -> Result<(), Error> {
+    match &cli.command {
+        Command::Check(input) => {
+            let config = build_config(input, PathBuf::new())?;
+            let ontology = build::check(&config)?;
+            if !cli.quiet {
+                println!(
+                    "ok: {} entities of type {} in {}",
+                    ontology.entities.len(),
+                    ontology.meta.entity_type,
+                    config.input.display()
+                );
+            }
+        }
+        Command::Build(args) => {
+            let config = build_config(&args.input, args.out.clone())?;
+            let interrupted = Arc::new(AtomicBool::new(false));
+            let flag = Arc::clone(&interrupted);
+            // Without a handler, Ctrl-C would kill the process mid-write and
+            // leave the staging directory for the next build to clear.
+            let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+            let report = build::build(&config, &interrupted)?;
+            if !cli.quiet {
+                println!(
+                    "built {} entities: {} files, {} in {:.2}s into {}",
+                    report.entities,
+                    report.files,
+                    human_bytes(report.bytes),
+                    report.elapsed.as_secs_f64(),
+                    report.out.display()
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["B", "KB", "MB", "GB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1000.0 && unit < UNITS.len() - 1 {
+        value /= 1000.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}

@@ -1,0 +1,73 @@
+//! The base URL every absolute link of a site starts with.
+
+use std::fmt;
+
+/// An absolute `http` or `https` URL with no query or fragment, kept without
+/// a trailing slash so that `join` can always add exactly one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BaseUrl(String);
+
+/// Why a text is not a usable base URL.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BaseUrlError {
+    #[error("`{0}` is not an absolute URL ({1})")]
+    NotAbsolute(String, String),
+    #[error("`{0}` uses the scheme `{1}`; a base URL must be http or https")]
+    Scheme(String, String),
+    #[error("`{0}` has a query or a fragment; a base URL cannot have either")]
+    QueryOrFragment(String),
+}
+
+impl BaseUrl {
+    pub fn parse(text: &str) -> Result<BaseUrl, BaseUrlError> {
+        let url = url::Url::parse(text.trim())
+            .map_err(|e| BaseUrlError::NotAbsolute(text.to_owned(), e.to_string()))?;
+        if url.scheme() != "http" && url.scheme() != "https" {
+            return Err(BaseUrlError::Scheme(text.to_owned(), url.scheme().to_owned()));
+        }
+        if url.cannot_be_a_base() || url.host_str().is_none_or(str::is_empty) {
+            return Err(BaseUrlError::NotAbsolute(text.to_owned(), "no host".to_owned()));
+        }
+        if url.query().is_some() || url.fragment().is_some() {
+            return Err(BaseUrlError::QueryOrFragment(text.to_owned()));
+        }
+        Ok(BaseUrl(url.as_str().trim_end_matches('/').to_owned()))
+    }
+
+    /// The absolute URL of `path`, a site path without its leading slash.
+    pub fn join(&self, path: &str) -> String {
+        format!("{}/{}", self.0, path)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for BaseUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalises_and_joins() {
+        let base = BaseUrl::parse("https://example.org/actions/").unwrap();
+        assert_eq!(base.as_str(), "https://example.org/actions");
+        assert_eq!(base.join("a.json"), "https://example.org/actions/a.json");
+        assert_eq!(BaseUrl::parse("http://x.test").unwrap().join(""), "http://x.test/");
+    }
+
+    #[test]
+    fn rejects_what_is_not_a_base() {
+        assert!(matches!(BaseUrl::parse("example.org"), Err(BaseUrlError::NotAbsolute(..))));
+        assert!(matches!(BaseUrl::parse("ftp://example.org"), Err(BaseUrlError::Scheme(..))));
+        assert!(matches!(BaseUrl::parse("https://e.org/?a=1"), Err(BaseUrlError::QueryOrFragment(..))));
+        assert!(matches!(BaseUrl::parse("https://e.org/#x"), Err(BaseUrlError::QueryOrFragment(..))));
+        assert!(BaseUrl::parse("mailto:a@b.c").is_err());
+    }
+}

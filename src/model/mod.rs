@@ -1,0 +1,116 @@
+//! The ontology as data: what the source stage hands to rendering.
+//!
+//! Nothing here does I/O. Types with invariants (`Slug`, `BaseUrl`,
+//! `TypeName`) have checked constructors, so that a value that exists is a
+//! value that is safe to put into a file name or a URL.
+
+mod base_url;
+mod slug;
+
+pub use base_url::{BaseUrl, BaseUrlError};
+pub use slug::{Slug, SlugError};
+
+use serde_json::{Map, Value};
+use std::path::PathBuf;
+
+/// One published ontology: its description and every entity, sorted by slug.
+#[derive(Debug, Clone)]
+pub struct Ontology {
+    pub meta: OntologyMeta,
+    /// Sorted by slug, so every list the site publishes has one order.
+    pub entities: Vec<Entity>,
+}
+
+/// What `ontology.json` says about the ontology as a whole.
+#[derive(Debug, Clone)]
+pub struct OntologyMeta {
+    pub name: String,
+    pub description: String,
+    /// The type every entity has (for example `Action`).
+    pub entity_type: String,
+    /// The IRI of `entity_type` in JSON-LD; schema.org's term by default.
+    pub entity_type_iri: String,
+    pub base_url: BaseUrl,
+    pub license: Option<String>,
+    pub version: Option<String>,
+    pub siblings: Vec<Sibling>,
+}
+
+/// Another ontology published by ontosite at its own base URL.
+#[derive(Debug, Clone)]
+pub struct Sibling {
+    pub name: String,
+    pub base_url: BaseUrl,
+    pub description: Option<String>,
+}
+
+/// One entity of the ontology.
+#[derive(Debug, Clone)]
+pub struct Entity {
+    pub id: String,
+    pub slug: Slug,
+    pub name: String,
+    pub description: String,
+    /// Every other input field, unchanged and in input order.
+    pub extra: Map<String, Value>,
+    /// Where the entity was read from, for messages about it.
+    pub origin: Origin,
+}
+
+/// A place in the input: a file, and the line for entities of a `.jsonl` file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    pub path: PathBuf,
+    pub line: Option<usize>,
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{}:{}", self.path.display(), line),
+            None => write!(f, "{}", self.path.display()),
+        }
+    }
+}
+
+/// Whether `name` can be a JSON-LD term and a file-safe identifier:
+/// an ASCII letter or `_`, then letters, digits, `_` or `-`.
+pub fn is_term_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// Slugs that cannot name an entity because the site uses the name itself:
+/// `{slug}.json` or `/{slug}` would collide with a generated file or an
+/// endpoint. The render stage's tests check that every file it generates is
+/// covered here.
+pub const RESERVED_SLUGS: &[&str] = &[
+    "404",
+    "all",
+    "api",
+    "context",
+    "functions",
+    "index",
+    "openapi",
+    "search",
+    "searchindex",
+    "vocab",
+];
+
+/// Field names an entity cannot carry through, because the published
+/// documents use them for what ontosite generates: the entity type, the
+/// links, and the JSON-LD terms of schema.org that entity documents and
+/// lists are written with.
+pub const GENERATED_FIELDS: &[&str] = &[
+    "type",
+    "links",
+    "identifier",
+    "url",
+    "item",
+    "position",
+    "itemListElement",
+    "numberOfItems",
+    "schema",
+    "ontosite",
+];

@@ -1,0 +1,300 @@
+//! The output stage: the only code that writes under an output directory.
+//!
+//! A build writes into a staging directory beside the output directory and
+//! swaps it in at the end, so a failed or killed build leaves the previous
+//! site exactly as it was. Every directory ontosite writes carries a marker
+//! file listing the files it wrote; ontosite replaces only a directory with
+//! that marker (or an empty one), deletes only the files the marker lists,
+//! and refuses a directory holding anything else. So `--out .` or
+//! `--out $HOME` cannot delete a thing.
+
+mod swap;
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::path::{Component, Path, PathBuf};
+
+/// The marker file's name inside every directory ontosite writes.
+pub const MARKER: &str = ".ontosite-output";
+
+const MARKER_HEADER: &str = "ontosite output: ontosite replaces this directory on each build and deletes only the files listed here.\n";
+
+/// Problems with the output directory.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    #[error("`{0}` cannot be an output directory: it names no directory of its own")]
+    NoName(PathBuf),
+    #[error("`{0}` exists and is not a directory\n  help: choose another --out, or move the file away")]
+    NotADirectory(PathBuf),
+    #[error(
+        "`{0}` exists, is not empty and was not written by ontosite (it has no {MARKER} file); refusing to replace it\n  help: choose another --out, or empty or remove that directory yourself"
+    )]
+    NotOurs(PathBuf),
+    #[error(
+        "`{dir}` holds files that ontosite did not write, and replacing the directory would delete them: {}\n  help: move them out of the output directory, then build again",
+        .paths.join(", ")
+    )]
+    Foreign { dir: PathBuf, paths: Vec<String> },
+    #[error("`{path}`: {action} failed: {source}")]
+    Io {
+        path: PathBuf,
+        action: &'static str,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("`{0}` is not a relative path inside the site; refusing to write it")]
+    OutsideSite(String),
+}
+
+fn io<'p>(path: &'p Path, action: &'static str) -> impl FnOnce(std::io::Error) -> OutputError + 'p {
+    move |source| OutputError::Io {
+        path: path.to_owned(),
+        action,
+        source,
+    }
+}
+
+/// A build's staging directory, swapped in by `commit`; removed on drop
+/// when the build does not get that far.
+#[derive(Debug)]
+pub struct Staging {
+    out: PathBuf,
+    dir: PathBuf,
+    /// The previous output's manifest, if there was a previous output.
+    previous: Option<Vec<String>>,
+    committed: bool,
+}
+
+impl Staging {
+    /// Checks that `out` may be replaced and creates the staging directory.
+    pub fn begin(out: &Path) -> Result<Staging, OutputError> {
+        let out = resolve(out)?;
+        let previous = check_replaceable(&out)?;
+        let dir = sibling(&out, "staging");
+        clear_leftover(&dir)?;
+        clear_leftover(&sibling(&out, "old"))?;
+        let parent = out.parent().unwrap_or(Path::new("/"));
+        std::fs::create_dir_all(parent).map_err(io(parent, "creating the directory"))?;
+        std::fs::create_dir(&dir).map_err(io(&dir, "creating the staging directory"))?;
+        // The marker goes first, so a crashed build's staging is recognisable.
+        let marker = dir.join(MARKER);
+        std::fs::write(&marker, MARKER_HEADER).map_err(io(&marker, "writing"))?;
+        Ok(Staging {
+            out,
+            dir,
+            previous,
+            committed: false,
+        })
+    }
+
+    /// The output directory this staging replaces.
+    pub fn out(&self) -> &Path {
+        &self.out
+    }
+
+    /// Writes one file of the site, in one write and without fsync.
+    /// `site_path` is relative to the site root, `/`-separated.
+    pub fn write(&self, site_path: &str, bytes: &[u8]) -> Result<(), OutputError> {
+        let path = self.dir.join(checked(site_path)?);
+        if let Some(parent) = path.parent().filter(|p| *p != self.dir) {
+            std::fs::create_dir_all(parent).map_err(io(parent, "creating the directory"))?;
+        }
+        std::fs::write(&path, bytes).map_err(io(&path, "writing"))
+    }
+
+    /// Records `written` (every site path written) in the marker and swaps
+    /// the staging directory in place of the output directory.
+    pub fn commit(mut self, mut written: Vec<String>) -> Result<(), OutputError> {
+        written.sort_unstable();
+        let mut marker = String::with_capacity(MARKER_HEADER.len() + written.len() * 24);
+        marker.push_str(MARKER_HEADER);
+        for path in &written {
+            let _ = writeln!(marker, "{path}");
+        }
+        let marker_path = self.dir.join(MARKER);
+        std::fs::write(&marker_path, marker).map_err(io(&marker_path, "writing"))?;
+
+        let old = match self.previous.take() {
+            None => {
+                std::fs::rename(&self.dir, &self.out).map_err(io(&self.out, "moving the new site into place"))?;
+                None
+            }
+            Some(manifest) => Some((swap::replace(&self.dir, &self.out)?, manifest)),
+        };
+        self.committed = true;
+        if let Some((old, manifest)) = old {
+            remove_listed(&old, &manifest)?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        if !self.committed {
+            // Everything in it is ours: it was created by this build.
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+/// Makes `out` absolute with a final name, resolving `.` and `..`.
+fn resolve(out: &Path) -> Result<PathBuf, OutputError> {
+    let absolute = std::path::absolute(out).map_err(io(out, "resolving the path"))?;
+    let resolved = if absolute.exists() {
+        absolute.canonicalize().map_err(io(out, "resolving the path"))?
+    } else {
+        absolute
+    };
+    match resolved.file_name() {
+        Some(_) if resolved.parent().is_some() => Ok(resolved),
+        _ => Err(OutputError::NoName(out.to_owned())),
+    }
+}
+
+/// `.{name}.ontosite-{role}` beside `out`.
+fn sibling(out: &Path, role: &str) -> PathBuf {
+    let name = out.file_name().unwrap_or_default().to_string_lossy();
+    out.with_file_name(format!(".{name}.ontosite-{role}"))
+}
+
+/// Whether `out` may be replaced; returns the manifest of the output it
+/// holds, `Some(vec![])` for an empty directory, `None` when there is none.
+fn check_replaceable(out: &Path) -> Result<Option<Vec<String>>, OutputError> {
+    let metadata = match std::fs::symlink_metadata(out) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io(out, "reading")(e)),
+    };
+    if !metadata.is_dir() {
+        return Err(OutputError::NotADirectory(out.to_owned()));
+    }
+    let marker = out.join(MARKER);
+    let manifest = match std::fs::read_to_string(&marker) {
+        Ok(text) => read_manifest(&text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let mut entries = std::fs::read_dir(out).map_err(io(out, "reading"))?;
+            return if entries.next().is_none() {
+                Ok(Some(Vec::new()))
+            } else {
+                Err(OutputError::NotOurs(out.to_owned()))
+            };
+        }
+        Err(e) => return Err(io(&marker, "reading")(e)),
+    };
+    let listed: HashSet<&str> = manifest.iter().map(String::as_str).collect();
+    let mut foreign = Vec::new();
+    for entry in walkdir::WalkDir::new(out).min_depth(1).sort_by_file_name() {
+        let entry = entry.map_err(|e| io(out, "reading")(e.into()))?;
+        let relative = site_path_of(entry.path().strip_prefix(out).unwrap_or(entry.path()));
+        let ours = relative == MARKER
+            || listed.contains(relative.as_str())
+            || (entry.file_type().is_dir() && listed.iter().any(|p| p.starts_with(&format!("{relative}/"))));
+        if !ours {
+            foreign.push(relative);
+        }
+    }
+    if foreign.is_empty() {
+        Ok(Some(manifest))
+    } else {
+        foreign.truncate(20);
+        Err(OutputError::Foreign {
+            dir: out.to_owned(),
+            paths: foreign,
+        })
+    }
+}
+
+fn read_manifest(text: &str) -> Vec<String> {
+    text.lines()
+        .skip(1)
+        .filter(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+fn site_path_of(relative: &Path) -> String {
+    relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Removes a staging or old directory that an interrupted build left
+/// behind, and only one that carries the marker. A staging directory whose
+/// marker lists nothing was killed while writing: this process's kind made
+/// it from nothing, so all of it goes. One with a full list is a previous
+/// site, and only the files it lists go.
+fn clear_leftover(dir: &Path) -> Result<(), OutputError> {
+    if !dir.exists() {
+        return Ok(());
+    }
+    let marker = dir.join(MARKER);
+    let manifest = match std::fs::read_to_string(&marker) {
+        Ok(text) => read_manifest(&text),
+        Err(_) => return Err(OutputError::NotOurs(dir.to_owned())),
+    };
+    if manifest.is_empty() {
+        std::fs::remove_dir_all(dir).map_err(io(dir, "removing a leftover directory"))
+    } else {
+        remove_listed(dir, &manifest)
+    }
+}
+
+/// Deletes the files `manifest` lists from `dir`, then the marker, then the
+/// directories left empty. A directory that still holds anything is kept.
+fn remove_listed(dir: &Path, manifest: &[String]) -> Result<(), OutputError> {
+    let mut subdirs = std::collections::BTreeSet::new();
+    for site_path in manifest {
+        let path = dir.join(checked(site_path)?);
+        match std::fs::remove_file(&path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(io(&path, "removing")(e)),
+        }
+        let mut parent = Path::new(site_path).parent();
+        while let Some(p) = parent.filter(|p| !p.as_os_str().is_empty()) {
+            subdirs.insert(p.to_owned());
+            parent = p.parent();
+        }
+    }
+    let marker = dir.join(MARKER);
+    let _ = std::fs::remove_file(&marker);
+    // Deepest first: a path sorts after its parent, so reverse order works.
+    for sub in subdirs.iter().rev() {
+        let _ = std::fs::remove_dir(dir.join(sub));
+    }
+    std::fs::remove_dir(dir).map_err(io(dir, "removing the previous site (it holds files ontosite did not write)"))
+}
+
+/// Checks that `site_path` is a plain relative path: no root, no `..`, no
+/// `.`, no empty part. Slugs are already checked; this is the last guard
+/// that nothing is written outside the output directory.
+fn checked(site_path: &str) -> Result<&Path, OutputError> {
+    let path = Path::new(site_path);
+    let plain = !site_path.is_empty()
+        && !site_path.contains('\\')
+        && path.components().all(|c| matches!(c, Component::Normal(_)))
+        && site_path.split('/').all(|part| !part.is_empty() && part != "." && part != "..");
+    if plain {
+        Ok(path)
+    } else {
+        Err(OutputError::OutsideSite(site_path.to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_plain_relative_paths_are_written() {
+        for good in ["a.json", "functions/search.js", "_headers"] {
+            assert!(checked(good).is_ok(), "{good}");
+        }
+        for bad in ["", "/etc/passwd", "../x", "a/../../x", "a//b", "./a", "a\\b", "a/."] {
+            assert!(checked(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! The information document that `/` answers, and the 404 answers.
+
+use super::routes::{ENDPOINTS, Serves};
+use super::{Site, files};
+use serde_json::{Map, Value, json};
+use std::io::Write;
+
+/// A word to search for in the information document's example: the first
+/// run of letters and digits of the first entity's name, lower-cased.
+fn search_example(site: &Site) -> String {
+    site.ontology
+        .entities
+        .first()
+        .and_then(|e| e.name.split(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()))
+        .unwrap_or("a")
+        .to_lowercase()
+}
+
+pub fn render(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+    let meta = &site.ontology.meta;
+    let first_slug = site.ontology.entities.first().map(|e| e.slug.as_str());
+    let endpoints: Vec<Value> = ENDPOINTS
+        .iter()
+        .map(|endpoint| {
+            let path = endpoint.path.trim_start_matches('/');
+            let mut entry = Map::new();
+            entry.insert("path".into(), json!(endpoint.path));
+            entry.insert("summary".into(), json!(endpoint.summary));
+            match endpoint.serves {
+                Serves::EntityFiles { extension } => {
+                    entry.insert("url".into(), json!(site.url(path)));
+                    if let Some(slug) = first_slug {
+                        entry.insert("example".into(), json!(site.url(&format!("{slug}.{extension}"))));
+                    }
+                }
+                Serves::Search => {
+                    entry.insert("url".into(), json!(site.url(&format!("{path}?q={{q}}"))));
+                    entry.insert(
+                        "example".into(),
+                        json!(site.url(&format!("{path}?q={}", search_example(site)))),
+                    );
+                }
+                Serves::File(_) | Serves::Rewrite { .. } => {
+                    entry.insert("url".into(), json!(site.url(path)));
+                }
+            }
+            Value::Object(entry)
+        })
+        .collect();
+    let siblings: Vec<Value> = meta
+        .siblings
+        .iter()
+        .map(|s| {
+            let mut entry = Map::new();
+            entry.insert("name".into(), json!(s.name));
+            entry.insert("baseUrl".into(), json!(s.base_url.join("")));
+            if let Some(description) = &s.description {
+                entry.insert("description".into(), json!(description));
+            }
+            Value::Object(entry)
+        })
+        .collect();
+    let mut info = Map::new();
+    info.insert("name".into(), json!(meta.name));
+    info.insert("description".into(), json!(meta.description));
+    info.insert("type".into(), json!(meta.entity_type));
+    info.insert("total".into(), json!(site.ontology.entities.len()));
+    info.insert("baseUrl".into(), json!(site.url("")));
+    if let Some(version) = &meta.version {
+        info.insert("version".into(), json!(version));
+    }
+    if let Some(license) = &meta.license {
+        info.insert("license".into(), json!(license));
+    }
+    info.insert("endpoints".into(), Value::Array(endpoints));
+    info.insert("siblings".into(), Value::Array(siblings));
+    serde_json::to_writer_pretty(out, &info)
+}
+
+fn problem(site: &Site) -> Value {
+    json!({
+        "type": "about:blank",
+        "title": "Not Found",
+        "status": 404,
+        "detail": format!(
+            "No resource of this API is at that path. {} lists the endpoints.",
+            site.url("")
+        ),
+    })
+}
+
+pub fn not_found(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+    serde_json::to_writer_pretty(out, &problem(site))
+}
+
+/// The page Cloudflare Pages answers unknown paths with (status 404). It
+/// carries the same problem document, for people and for clients that read
+/// the body anyway.
+pub fn not_found_page(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+    let problem = serde_json::to_string_pretty(&problem(site))?;
+    let _ = write!(
+        out,
+        "<!doctype html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>404 Not Found</title></head>\n<body>\n<h1>404 Not Found</h1>\n<p>See <a href=\"{base}\">{base}</a> for the endpoints of this API; the problem document is at <a href=\"{nf}\">{nf}</a>.</p>\n<pre>{body}</pre>\n</body>\n</html>",
+        base = html_escape(&site.url("")),
+        nf = html_escape(&site.url(files::NOT_FOUND)),
+        body = html_escape(&problem),
+    );
+    Ok(())
+}
+
+fn html_escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}

@@ -1,0 +1,114 @@
+//! The plain JSON documents: one entity, the list, and `/all`.
+//!
+//! Serialised through borrowed views, so the model does not need to know
+//! how it is published.
+
+use super::Site;
+use crate::model::Entity;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+pub fn entity_file(entity: &Entity) -> String {
+    format!("{}.json", entity.slug)
+}
+
+/// The absolute URLs of an entity's documents.
+#[derive(Serialize)]
+struct Links {
+    json: String,
+    jsonld: String,
+}
+
+impl Links {
+    fn of(site: &Site, entity: &Entity) -> Links {
+        Links {
+            json: site.url(&entity_file(entity)),
+            jsonld: site.url(&super::jsonld::entity_file(entity)),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct EntityView<'a> {
+    slug: &'a str,
+    id: &'a str,
+    #[serde(rename = "type")]
+    kind: &'a str,
+    name: &'a str,
+    description: &'a str,
+    #[serde(flatten)]
+    extra: &'a Map<String, Value>,
+    links: Links,
+}
+
+impl<'a> EntityView<'a> {
+    fn of(site: &'a Site, entity: &'a Entity) -> EntityView<'a> {
+        EntityView {
+            slug: entity.slug.as_str(),
+            id: &entity.id,
+            kind: &site.ontology.meta.entity_type,
+            name: &entity.name,
+            description: &entity.description,
+            extra: &entity.extra,
+            links: Links::of(site, entity),
+        }
+    }
+}
+
+/// A list entry: enough to show and to follow, not the full data.
+#[derive(Serialize)]
+struct Entry<'a> {
+    slug: &'a str,
+    id: &'a str,
+    name: &'a str,
+    links: Links,
+}
+
+#[derive(Serialize)]
+struct List<I> {
+    #[serde(rename = "type")]
+    kind: String,
+    total: usize,
+    items: I,
+}
+
+/// Serialises the items of a list straight from the entities, without an
+/// intermediate vector of views.
+struct Items<'s, F>(&'s Site<'s>, F);
+
+impl<'s, V: Serialize, F: Fn(&'s Site<'s>, &'s Entity) -> V> Serialize for Items<'s, F> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.ontology.entities.iter().map(|e| (self.1)(self.0, e)))
+    }
+}
+
+fn list<'s, V: Serialize>(
+    site: &'s Site<'s>,
+    out: &mut Vec<u8>,
+    view: impl Fn(&'s Site<'s>, &'s Entity) -> V,
+) -> Result<(), serde_json::Error> {
+    let list = List {
+        kind: site.ontology.meta.entity_type.clone(),
+        total: site.ontology.entities.len(),
+        items: Items(site, view),
+    };
+    serde_json::to_writer(out, &list)
+}
+
+pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+    serde_json::to_writer(out, &EntityView::of(site, entity))
+}
+
+pub fn index<'s>(site: &'s Site<'s>, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+    list(site, out, |site, e| Entry {
+        slug: e.slug.as_str(),
+        id: &e.id,
+        name: &e.name,
+        links: Links::of(site, e),
+    })
+}
+
+pub fn all<'s>(site: &'s Site<'s>, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+    list(site, out, EntityView::of)
+}
+

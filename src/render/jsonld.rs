@@ -1,0 +1,154 @@
+//! The JSON-LD documents and the context they share.
+//!
+//! Every JSON-LD document names the site's own context by absolute URL, so
+//! a processor never needs schema.org's remote context. The context maps
+//! schema.org terms as schema.org's own context does (`http://schema.org/`),
+//! ontosite's terms (`slug`, pass-through fields) into a namespace of the
+//! site, and nothing else: there is no `@vocab`, so a key the context does
+//! not define is dropped by a processor instead of becoming a made-up triple.
+
+use super::{Site, files};
+use crate::model::Entity;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+pub fn entity_file(entity: &Entity) -> String {
+    format!("{}.jsonld", entity.slug)
+}
+
+/// The namespace of ontosite's own terms on this site.
+fn vocab(site: &Site) -> String {
+    site.url("vocab#")
+}
+
+pub fn context(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+    let meta = &site.ontology.meta;
+    let mut terms = Map::new();
+    terms.insert("@version".into(), json!(1.1));
+    terms.insert("schema".into(), json!("http://schema.org/"));
+    terms.insert("ontosite".into(), json!(vocab(site)));
+    terms.insert(meta.entity_type.clone(), json!(meta.entity_type_iri));
+    for term in ["ItemList", "ListItem"] {
+        terms.insert(term.into(), json!(format!("schema:{term}")));
+    }
+    for term in ["identifier", "name", "description", "position", "numberOfItems"] {
+        terms.insert(term.into(), json!(format!("schema:{term}")));
+    }
+    terms.insert("url".into(), json!({"@id": "schema:url", "@type": "@id"}));
+    terms.insert("item".into(), json!({"@id": "schema:item", "@type": "@id"}));
+    terms.insert("itemListElement".into(), json!({"@id": "schema:itemListElement"}));
+    terms.insert("slug".into(), json!("ontosite:slug"));
+    for (&key, &structured) in &site.extra_terms {
+        let iri = format!("ontosite:{key}");
+        let term = if structured {
+            json!({"@id": iri, "@type": "@json"})
+        } else {
+            json!(iri)
+        };
+        terms.insert(key.to_owned(), term);
+    }
+    serde_json::to_writer_pretty(out, &json!({ "@context": terms }))
+}
+
+#[derive(Serialize)]
+struct EntityLd<'a> {
+    #[serde(rename = "@context", skip_serializing_if = "Option::is_none")]
+    context: Option<String>,
+    #[serde(rename = "@id")]
+    id: String,
+    #[serde(rename = "@type")]
+    kind: &'a str,
+    identifier: &'a str,
+    name: &'a str,
+    description: &'a str,
+    slug: &'a str,
+    url: String,
+    #[serde(flatten)]
+    extra: &'a Map<String, Value>,
+}
+
+impl<'a> EntityLd<'a> {
+    fn of(site: &'a Site, entity: &'a Entity, context: Option<String>) -> EntityLd<'a> {
+        EntityLd {
+            context,
+            id: site.url(entity.slug.as_str()),
+            kind: &site.ontology.meta.entity_type,
+            identifier: &entity.id,
+            name: &entity.name,
+            description: &entity.description,
+            slug: entity.slug.as_str(),
+            url: site.url(&super::json::entity_file(entity)),
+            extra: &entity.extra,
+        }
+    }
+}
+
+pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+    serde_json::to_writer(out, &EntityLd::of(site, entity, Some(site.url(files::CONTEXT))))
+}
+
+#[derive(Serialize)]
+struct ListItem<'a> {
+    #[serde(rename = "@type")]
+    kind: &'static str,
+    position: usize,
+    item: EntityRef<'a>,
+}
+
+#[derive(Serialize)]
+struct EntityRef<'a> {
+    #[serde(rename = "@id")]
+    id: String,
+    #[serde(rename = "@type")]
+    kind: &'a str,
+    identifier: &'a str,
+    name: &'a str,
+    url: String,
+}
+
+pub fn index(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+    struct Elements<'s>(&'s Site<'s>);
+    impl Serialize for Elements<'_> {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let site = self.0;
+            serializer.collect_seq(site.ontology.entities.iter().enumerate().map(|(i, e)| {
+                ListItem {
+                    kind: "ListItem",
+                    position: i + 1,
+                    item: EntityRef {
+                        id: site.url(e.slug.as_str()),
+                        kind: &site.ontology.meta.entity_type,
+                        identifier: &e.id,
+                        name: &e.name,
+                        url: site.url(&entity_file(e)),
+                    },
+                }
+            }))
+        }
+    }
+    #[derive(Serialize)]
+    struct Index<'s> {
+        #[serde(rename = "@context")]
+        context: String,
+        #[serde(rename = "@id")]
+        id: String,
+        #[serde(rename = "@type")]
+        kind: &'static str,
+        name: &'s str,
+        #[serde(rename = "numberOfItems")]
+        number_of_items: usize,
+        #[serde(rename = "itemListElement")]
+        elements: Elements<'s>,
+    }
+    serde_json::to_writer(
+        out,
+        &Index {
+            context: site.url(files::CONTEXT),
+            id: site.url(files::INDEX_LD),
+            kind: "ItemList",
+            name: &site.ontology.meta.name,
+            number_of_items: site.ontology.entities.len(),
+            elements: Elements(site),
+        },
+    )
+}

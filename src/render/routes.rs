@@ -1,0 +1,123 @@
+//! The one description of the API's routes. The host files (`_headers`,
+//! `_redirects`) and the endpoint list of the information document are all
+//! generated from this table, so they cannot drift apart.
+
+use super::files;
+
+/// Media types the site declares where a host's default would be wrong.
+pub mod media {
+    pub const JSON: &str = "application/json";
+    pub const JSON_LD: &str = "application/ld+json";
+    pub const PROBLEM: &str = "application/problem+json";
+}
+
+/// How a host answers an endpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Serves {
+    /// The file of this name, at the same path.
+    File(&'static str),
+    /// The file of this name, at another path, with this status. A forced
+    /// rewrite wins over an existing file on Netlify.
+    Rewrite {
+        file: &'static str,
+        status: u16,
+        force: bool,
+    },
+    /// One file for each entity, `{slug}.{extension}`.
+    EntityFiles { extension: &'static str },
+    /// Not a file: needs compute on the host (the search issue adds it).
+    Search,
+}
+
+/// One endpoint of the API.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Endpoint {
+    /// The path as the API documents it; `{slug}` stands for any slug.
+    pub path: &'static str,
+    pub summary: &'static str,
+    pub serves: Serves,
+    /// The Content-Type the host must send where its own guess from the
+    /// file name would be wrong (an extensionless file, `.jsonld`).
+    pub content_type: Option<&'static str>,
+}
+
+/// Every endpoint, in the order the information document lists them.
+pub const ENDPOINTS: &[Endpoint] = &[
+    Endpoint {
+        path: "/",
+        summary: "Information about the API: this document",
+        serves: Serves::Rewrite {
+            file: files::INFO,
+            status: 200,
+            force: true,
+        },
+        content_type: None,
+    },
+    Endpoint {
+        path: "/index.json",
+        summary: "Every entity as a list, JSON",
+        serves: Serves::File(files::INDEX),
+        content_type: None,
+    },
+    Endpoint {
+        path: "/index.jsonld",
+        summary: "Every entity as a list, JSON-LD (schema.org ItemList)",
+        serves: Serves::File(files::INDEX_LD),
+        content_type: Some(media::JSON_LD),
+    },
+    Endpoint {
+        path: "/all",
+        summary: "Every entity with its full data, JSON",
+        serves: Serves::File(files::ALL),
+        content_type: Some(media::JSON),
+    },
+    Endpoint {
+        path: "/{slug}.json",
+        summary: "One entity, JSON",
+        serves: Serves::EntityFiles { extension: "json" },
+        content_type: None,
+    },
+    Endpoint {
+        path: "/{slug}.jsonld",
+        summary: "One entity, JSON-LD",
+        serves: Serves::EntityFiles { extension: "jsonld" },
+        content_type: Some(media::JSON_LD),
+    },
+    Endpoint {
+        path: "/search",
+        summary: "The entities whose name, description or ID match the query `q`",
+        serves: Serves::Search,
+        content_type: None,
+    },
+    Endpoint {
+        path: "/context.jsonld",
+        summary: "The JSON-LD context of every JSON-LD document of this site",
+        serves: Serves::File(files::CONTEXT),
+        content_type: Some(media::JSON_LD),
+    },
+    Endpoint {
+        path: "/search-index.json",
+        summary: "The prebuilt search index, for searching without a server",
+        serves: Serves::File(files::SEARCH_INDEX),
+        content_type: None,
+    },
+];
+
+/// The answer to a path no endpoint serves.
+pub const NOT_FOUND: Endpoint = Endpoint {
+    path: "/*",
+    summary: "Any other path: a 404 problem document (RFC 9457)",
+    serves: Serves::Rewrite {
+        file: files::NOT_FOUND,
+        status: 404,
+        force: false,
+    },
+    content_type: Some(media::PROBLEM),
+};
+
+/// The headers every response of the site carries.
+pub const EVERY_RESPONSE: &[(&str, &str)] = &[
+    ("Access-Control-Allow-Origin", "*"),
+    ("Cache-Control", "public, max-age=3600"),
+    ("X-Content-Type-Options", "nosniff"),
+];

@@ -1,0 +1,122 @@
+//! Input errors as values: where, what, and how to fix it.
+//!
+//! The source stage collects every problem it finds instead of stopping at
+//! the first, so that one run shows a user all that is wrong with the input.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// How many diagnostics a report prints before it only counts the rest.
+pub const REPORT_CAP: usize = 50;
+
+/// One problem with the input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub path: PathBuf,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    /// The ID of the entity concerned, when the problem is about one.
+    pub entity: Option<String>,
+    pub message: String,
+    /// What to do about it.
+    pub help: String,
+}
+
+impl Diagnostic {
+    pub fn new(path: &Path, message: impl Into<String>, help: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            path: path.to_owned(),
+            line: None,
+            column: None,
+            entity: None,
+            message: message.into(),
+            help: help.into(),
+        }
+    }
+
+    pub fn at(mut self, line: Option<usize>, column: Option<usize>) -> Diagnostic {
+        self.line = line;
+        self.column = column;
+        self
+    }
+
+    pub fn entity(mut self, id: Option<&str>) -> Diagnostic {
+        self.entity = id.map(str::to_owned);
+        self
+    }
+
+    /// A diagnostic for a `serde_json` error, placed at its line and column.
+    /// `line_offset` shifts the line for a document that starts further down
+    /// a file (a line of a `.jsonl` file).
+    pub fn from_json(path: &Path, line: Option<usize>, error: &serde_json::Error) -> Diagnostic {
+        let help = match error.classify() {
+            serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
+                "fix the JSON syntax at that place (a missing comma, quote or bracket is the usual cause)"
+            }
+            _ => "give the field the type and value described in the README's input format",
+        };
+        let at_line = match line {
+            Some(line) => line,
+            None => error.line(),
+        };
+        Diagnostic::new(path, json_message(error), help).at(Some(at_line), Some(error.column()))
+    }
+}
+
+/// The message of a `serde_json` error without the position it appends,
+/// which a diagnostic shows in its own place.
+fn json_message(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    let suffix = format!(" at line {} column {}", error.line(), error.column());
+    text.strip_suffix(&suffix).unwrap_or(&text).to_owned()
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.path.display())?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+            if let Some(column) = self.column {
+                write!(f, ":{column}")?;
+            }
+        }
+        if let Some(id) = &self.entity {
+            write!(f, " (entity `{id}`)")?;
+        }
+        write!(f, ": {}\n  help: {}", self.message, self.help)
+    }
+}
+
+/// Every problem found in one read of the input, in a stable order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl Diagnostics {
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let total = self.0.len();
+        writeln!(
+            f,
+            "the input has {total} error{}:",
+            if total == 1 { "" } else { "s" }
+        )?;
+        for diagnostic in self.0.iter().take(REPORT_CAP) {
+            writeln!(f, "{diagnostic}")?;
+        }
+        if total > REPORT_CAP {
+            writeln!(f, "... and {} more not shown", total - REPORT_CAP)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diagnostics {}

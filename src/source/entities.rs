@@ -1,0 +1,174 @@
+//! Entities under `input/entities/`: one object per `*.json` file, one per
+//! line of a `*.jsonl` file, at any depth.
+
+use super::diagnostic::Diagnostic;
+use super::text;
+use crate::model::{Entity, GENERATED_FIELDS, Origin, Slug, is_term_name};
+use rayon::prelude::*;
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+
+/// The folder under the input directory that holds the entities.
+pub const DIR_NAME: &str = "entities";
+
+/// The entity files under `dir`, in a stable order. Hidden files and folders
+/// (a leading `.`) are skipped, as editors and tools leave them around.
+pub fn files(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
+    let mut found = Vec::new();
+    let walker = walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+    for entry in walker {
+        let entry = entry.map_err(|e| {
+            let path = e.path().unwrap_or(dir).to_owned();
+            Diagnostic::new(&path, format!("cannot be read: {e}"), "check the folder's permissions")
+        })?;
+        let is_entity_file = matches!(
+            entry.path().extension().and_then(|x| x.to_str()),
+            Some("json" | "jsonl")
+        );
+        if entry.file_type().is_file() && is_entity_file {
+            found.push(entry.into_path());
+        }
+    }
+    Ok(found)
+}
+
+/// Parses one entity file into entities and the problems found in it.
+pub fn parse_file(path: &Path) -> Vec<Result<Entity, Diagnostic>> {
+    let source = match text::read(path) {
+        Ok(source) => source,
+        Err(d) => return vec![Err(d)],
+    };
+    let source = text::strip_bom(&source);
+    if path.extension().is_some_and(|x| x == "jsonl") {
+        let lines: Vec<(usize, &str)> = source
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+            .map(|(i, l)| (i + 1, l))
+            .collect();
+        if lines.is_empty() {
+            return vec![Err(empty_file(path))];
+        }
+        lines
+            .into_par_iter()
+            .map(|(line, text)| {
+                let value = serde_json::from_str(text)
+                    .map_err(|e| Diagnostic::from_json(path, Some(line), &e))?;
+                entity(value, Origin { path: path.to_owned(), line: Some(line) })
+            })
+            .collect()
+    } else {
+        if source.trim().is_empty() {
+            return vec![Err(empty_file(path))];
+        }
+        let parsed = serde_json::from_str(source)
+            .map_err(|e| Diagnostic::from_json(path, None, &e))
+            .and_then(|value| entity(value, Origin { path: path.to_owned(), line: None }));
+        vec![parsed]
+    }
+}
+
+fn empty_file(path: &Path) -> Diagnostic {
+    Diagnostic::new(
+        path,
+        "the file is empty",
+        "put one entity object in a .json file (one per line in a .jsonl file), or delete the file",
+    )
+}
+
+/// Checks one parsed JSON value as an entity.
+fn entity(value: Value, origin: Origin) -> Result<Entity, Diagnostic> {
+    let here = |message: String, help: &str, id: Option<&str>| {
+        Diagnostic::new(&origin.path, message, help)
+            .at(origin.line, None)
+            .entity(id)
+    };
+    let Value::Object(mut fields) = value else {
+        return Err(here(
+            format!("an entity must be a JSON object, found {}", kind(&value)),
+            "write the entity as an object: {\"id\": ..., \"name\": ..., \"description\": ...}",
+            None,
+        ));
+    };
+    let id = required(&mut fields, "id").map_err(|m| here(m, REQUIRED_HELP, None))?;
+    let name = required(&mut fields, "name").map_err(|m| here(m, REQUIRED_HELP, Some(&id)))?;
+    let description =
+        required(&mut fields, "description").map_err(|m| here(m, REQUIRED_HELP, Some(&id)))?;
+    let slug = match fields.shift_remove("slug") {
+        None => Slug::from_id(&id).map_err(|e| {
+            here(
+                format!("no slug can be made from the ID: {e}"),
+                "give the entity a `slug` of `a-z` and `0-9`, or an ID with letters or digits",
+                Some(&id),
+            )
+        })?,
+        Some(Value::String(text)) => Slug::parse(&text).map_err(|e| {
+            here(
+                e.to_string(),
+                "use only `a-z` and `0-9` in `slug`, at most 200 characters, or leave it out to derive it from the ID",
+                Some(&id),
+            )
+        })?,
+        Some(other) => {
+            return Err(here(
+                format!("`slug` must be a string, found {}", kind(&other)),
+                "write the slug as a string, or leave it out to derive it from the ID",
+                Some(&id),
+            ));
+        }
+    };
+    if let Some(key) = fields
+        .keys()
+        .find(|k| GENERATED_FIELDS.contains(&k.as_str()) || !is_term_name(k))
+    {
+        let (message, help) = if GENERATED_FIELDS.contains(&key.as_str()) {
+            (
+                format!("the field `{key}` is reserved: ontosite generates it"),
+                "rename the field (the entity type itself comes from `entityType` in ontology.json)",
+            )
+        } else {
+            (
+                format!("the field name `{key}` cannot be published as a JSON-LD term"),
+                "use a field name of ASCII letters, digits, `_` and `-`, starting with a letter or `_`",
+            )
+        };
+        return Err(here(message, help, Some(&id)));
+    }
+    Ok(Entity {
+        id,
+        slug,
+        name,
+        description,
+        extra: fields,
+        origin,
+    })
+}
+
+const REQUIRED_HELP: &str =
+    "every entity needs a non-empty string `id`, `name` and `description`";
+
+/// Takes a required, non-empty string field out of `fields`.
+fn required(fields: &mut Map<String, Value>, field: &str) -> Result<String, String> {
+    match fields.shift_remove(field) {
+        None => Err(format!("the required field `{field}` is missing")),
+        Some(Value::String(text)) if text.trim().is_empty() => {
+            Err(format!("the required field `{field}` is empty"))
+        }
+        Some(Value::String(text)) => Ok(text),
+        Some(other) => Err(format!("`{field}` must be a string, found {}", kind(&other))),
+    }
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

@@ -1,0 +1,126 @@
+//! `ontology.json`: what the ontology is called, its entity type, its base
+//! URL and its siblings.
+
+use super::diagnostic::Diagnostic;
+use super::text;
+use crate::model::{BaseUrl, OntologyMeta, Sibling, is_term_name};
+use serde::Deserialize;
+use std::path::Path;
+
+/// The file name of the ontology description inside the input directory.
+pub const FILE_NAME: &str = "ontology.json";
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct ManifestFile {
+    name: String,
+    description: String,
+    entity_type: String,
+    entity_type_iri: Option<String>,
+    base_url: Option<String>,
+    license: Option<String>,
+    version: Option<String>,
+    #[serde(default)]
+    siblings: Vec<SiblingFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct SiblingFile {
+    name: String,
+    base_url: String,
+    description: Option<String>,
+}
+
+/// Reads and checks `input/ontology.json`. `base_url` overrides the file's
+/// own base URL (from `--base-url` or the environment).
+pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<OntologyMeta, Vec<Diagnostic>> {
+    let path = input.join(FILE_NAME);
+    if !path.is_file() {
+        return Err(vec![Diagnostic::new(
+            &path,
+            "the ontology description is missing",
+            format!(
+                "create {} with at least `name`, `description`, `entityType` and `baseUrl` (see the README)",
+                path.display()
+            ),
+        )]);
+    }
+    let source = text::read(&path).map_err(|d| vec![d])?;
+    let file: ManifestFile = serde_json::from_str(text::strip_bom(&source))
+        .map_err(|e| vec![Diagnostic::from_json(&path, None, &e)])?;
+
+    let mut problems = Vec::new();
+    let mut require = |field: &str, value: &str| {
+        if value.trim().is_empty() {
+            problems.push(Diagnostic::new(
+                &path,
+                format!("`{field}` is empty"),
+                format!("give `{field}` a value"),
+            ));
+        }
+    };
+    require("name", &file.name);
+    require("description", &file.description);
+    require("entityType", &file.entity_type);
+    if !file.entity_type.is_empty() && !is_term_name(&file.entity_type) {
+        problems.push(Diagnostic::new(
+            &path,
+            format!("`entityType` `{}` is not a type name", file.entity_type),
+            "use letters, digits and `_`, starting with a letter (for example `Action`)",
+        ));
+    }
+
+    let base_url = match (base_url, &file.base_url) {
+        (Some(given), _) => Some(given.clone()),
+        (None, Some(text)) => check_url(&path, "baseUrl", text, &mut problems),
+        (None, None) => {
+            problems.push(Diagnostic::new(
+                &path,
+                "no base URL: `baseUrl` is missing and none was given",
+                "add `\"baseUrl\": \"https://...\"`, or pass --base-url or set ONTOSITE_BASE_URL",
+            ));
+            None
+        }
+    };
+    let mut siblings = Vec::new();
+    for sibling in file.siblings {
+        let field = format!("siblings[{}].baseUrl", sibling.name);
+        if let Some(url) = check_url(&path, &field, &sibling.base_url, &mut problems) {
+            siblings.push(Sibling {
+                name: sibling.name,
+                base_url: url,
+                description: sibling.description,
+            });
+        }
+    }
+    siblings.sort_by(|a, b| a.name.cmp(&b.name));
+
+    match base_url {
+        Some(base_url) if problems.is_empty() => Ok(OntologyMeta {
+            entity_type_iri: file
+                .entity_type_iri
+                .unwrap_or_else(|| format!("http://schema.org/{}", file.entity_type)),
+            name: file.name,
+            description: file.description,
+            entity_type: file.entity_type,
+            base_url,
+            license: file.license,
+            version: file.version,
+            siblings,
+        }),
+        _ => Err(problems),
+    }
+}
+
+fn check_url(path: &Path, field: &str, text: &str, problems: &mut Vec<Diagnostic>) -> Option<BaseUrl> {
+    BaseUrl::parse(text)
+        .map_err(|e| {
+            problems.push(Diagnostic::new(
+                path,
+                format!("`{field}`: {e}"),
+                "use an absolute http(s) URL such as `https://actions.example.org`",
+            ))
+        })
+        .ok()
+}

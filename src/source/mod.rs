@@ -1,0 +1,105 @@
+//! The source stage: reads `input/`, checks it, and returns an `Ontology`
+//! or every problem found.
+//!
+//! Checks that need one entity happen while parsing, in parallel; checks
+//! across entities (duplicate IDs and slugs, reserved slugs) run after.
+
+mod diagnostic;
+mod entities;
+mod manifest;
+mod text;
+
+pub use diagnostic::{Diagnostic, Diagnostics, REPORT_CAP};
+pub use manifest::FILE_NAME as MANIFEST_FILE;
+
+use crate::model::{BaseUrl, Entity, Ontology, RESERVED_SLUGS};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::path::Path;
+
+/// Reads the ontology under `input`. `base_url` overrides the base URL of
+/// `ontology.json`.
+pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<Ontology, Diagnostics> {
+    let mut problems = Vec::new();
+    let meta = manifest::load(input, base_url).map_err(|d| problems.extend(d)).ok();
+
+    let dir = input.join(entities::DIR_NAME);
+    let files = if dir.is_dir() {
+        entities::files(&dir).unwrap_or_else(|d| {
+            problems.push(d);
+            Vec::new()
+        })
+    } else {
+        Vec::new()
+    };
+    let parsed: Vec<Result<Entity, Diagnostic>> = files
+        .par_iter()
+        .flat_map_iter(|path| entities::parse_file(path))
+        .collect();
+    let mut found = Vec::with_capacity(parsed.len());
+    for result in parsed {
+        match result {
+            Ok(entity) => found.push(entity),
+            Err(d) => problems.push(d),
+        }
+    }
+    if found.is_empty() && problems.is_empty() {
+        problems.push(Diagnostic::new(
+            &dir,
+            "no entities found",
+            "add entity files under this folder: one object per *.json file, or one per line in *.jsonl files",
+        ));
+    }
+    problems.extend(cross_checks(&mut found));
+
+    match meta {
+        Some(meta) if problems.is_empty() => Ok(Ontology { meta, entities: found }),
+        _ => Err(Diagnostics(problems)),
+    }
+}
+
+/// Sorts the entities by slug and reports what only shows across entities.
+fn cross_checks(found: &mut [Entity]) -> Vec<Diagnostic> {
+    found.par_sort_unstable_by(|a, b| a.slug.cmp(&b.slug).then_with(|| a.origin.path.cmp(&b.origin.path)).then(a.origin.line.cmp(&b.origin.line)));
+    let mut problems = Vec::new();
+    for pair in found.windows(2) {
+        if pair[0].slug == pair[1].slug {
+            problems.push(
+                Diagnostic::new(
+                    &pair[1].origin.path,
+                    format!("the slug `{}` is also the slug of `{}` in {}", pair[1].slug, pair[0].id, pair[0].origin),
+                    "give one of the two entities another `slug` (or another ID)",
+                )
+                .at(pair[1].origin.line, None)
+                .entity(Some(&pair[1].id)),
+            );
+        }
+    }
+    let mut ids: HashMap<&str, &Entity> = HashMap::with_capacity(found.len());
+    for entity in found.iter() {
+        if let Some(first) = ids.insert(&entity.id, entity) {
+            problems.push(
+                Diagnostic::new(
+                    &entity.origin.path,
+                    format!("the ID `{}` is also the ID of an entity in {}", entity.id, first.origin),
+                    "IDs must be unique: rename one of the two",
+                )
+                .at(entity.origin.line, None)
+                .entity(Some(&entity.id)),
+            );
+        }
+    }
+    for entity in found.iter().filter(|e| RESERVED_SLUGS.contains(&e.slug.as_str())) {
+        problems.push(
+            Diagnostic::new(
+                &entity.origin.path,
+                format!("the slug `{}` is reserved: the site uses that name for a file or endpoint of its own", entity.slug),
+                format!("give the entity another `slug`; reserved are: {}", RESERVED_SLUGS.join(", ")),
+            )
+            .at(entity.origin.line, None)
+            .entity(Some(&entity.id)),
+        );
+    }
+    problems.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+    problems
+}
