@@ -42,7 +42,10 @@ pub fn build(config: &BuildConfig, interrupted: &AtomicBool) -> Result<BuildRepo
             let path = document.path();
             document
                 .render(&site, buffer)
-                .map_err(|source| Error::Render { path: path.clone(), source })?;
+                .map_err(|source| Error::Render {
+                    path: path.clone(),
+                    source,
+                })?;
             staging.write(&path, buffer)?;
             Ok((path, buffer.len()))
         })

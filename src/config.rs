@@ -18,7 +18,9 @@ pub struct BuildConfig {
 /// A setting that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("the base URL from {from}: {source}\n  help: give an absolute http(s) URL such as https://actions.example.org")]
+    #[error(
+        "the base URL from {from}: {source}\n  help: give an absolute http(s) URL such as https://actions.example.org"
+    )]
     BaseUrl {
         from: &'static str,
         #[source]
@@ -36,10 +38,10 @@ pub fn base_url_override(
     if let Some(text) = flag {
         return parse(text, "--base-url / ONTOSITE_BASE_URL").map(Some);
     }
-    if env("NETLIFY").as_deref() == Some("true") {
-        if let Some(text) = env("URL").filter(|t| !t.is_empty()) {
-            return parse(&text, "Netlify's URL variable").map(Some);
-        }
+    if env("NETLIFY").as_deref() == Some("true")
+        && let Some(text) = env("URL").filter(|t| !t.is_empty())
+    {
+        return parse(&text, "Netlify's URL variable").map(Some);
     }
     Ok(None)
 }
@@ -59,7 +61,9 @@ mod tests {
             "URL" => Some("https://site.netlify.app".to_owned()),
             _ => None,
         };
-        let flag = base_url_override(Some("https://a.test"), netlify).unwrap().unwrap();
+        let flag = base_url_override(Some("https://a.test"), netlify)
+            .unwrap()
+            .unwrap();
         assert_eq!(flag.as_str(), "https://a.test");
         let from_netlify = base_url_override(None, netlify).unwrap().unwrap();
         assert_eq!(from_netlify.as_str(), "https://site.netlify.app");

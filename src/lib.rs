@@ -15,7 +15,7 @@ pub mod source;
 /// Everything that can stop a build, rendered once, by the binary.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("{0}")]
+    #[error(transparent)]
     Input(#[from] source::Diagnostics),
     #[error(transparent)]
     Config(#[from] config::ConfigError),

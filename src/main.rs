@@ -21,13 +21,8 @@ fn main() -> ExitCode {
             ExitCode::from(130)
         }
         Err(error) => {
-            eprint!("error: {error}");
-            let mut source = std::error::Error::source(&error);
-            while let Some(cause) = source {
-                eprint!(": {cause}");
-                source = cause.source();
-            }
-            eprintln!();
+            // Every error's message already carries its cause.
+            eprintln!("error: {}", error.to_string().trim_end());
             ExitCode::FAILURE
         }
     }

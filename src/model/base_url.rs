@@ -23,10 +23,16 @@ impl BaseUrl {
         let url = url::Url::parse(text.trim())
             .map_err(|e| BaseUrlError::NotAbsolute(text.to_owned(), e.to_string()))?;
         if url.scheme() != "http" && url.scheme() != "https" {
-            return Err(BaseUrlError::Scheme(text.to_owned(), url.scheme().to_owned()));
+            return Err(BaseUrlError::Scheme(
+                text.to_owned(),
+                url.scheme().to_owned(),
+            ));
         }
         if url.cannot_be_a_base() || url.host_str().is_none_or(str::is_empty) {
-            return Err(BaseUrlError::NotAbsolute(text.to_owned(), "no host".to_owned()));
+            return Err(BaseUrlError::NotAbsolute(
+                text.to_owned(),
+                "no host".to_owned(),
+            ));
         }
         if url.query().is_some() || url.fragment().is_some() {
             return Err(BaseUrlError::QueryOrFragment(text.to_owned()));
@@ -59,15 +65,30 @@ mod tests {
         let base = BaseUrl::parse("https://example.org/actions/").unwrap();
         assert_eq!(base.as_str(), "https://example.org/actions");
         assert_eq!(base.join("a.json"), "https://example.org/actions/a.json");
-        assert_eq!(BaseUrl::parse("http://x.test").unwrap().join(""), "http://x.test/");
+        assert_eq!(
+            BaseUrl::parse("http://x.test").unwrap().join(""),
+            "http://x.test/"
+        );
     }
 
     #[test]
     fn rejects_what_is_not_a_base() {
-        assert!(matches!(BaseUrl::parse("example.org"), Err(BaseUrlError::NotAbsolute(..))));
-        assert!(matches!(BaseUrl::parse("ftp://example.org"), Err(BaseUrlError::Scheme(..))));
-        assert!(matches!(BaseUrl::parse("https://e.org/?a=1"), Err(BaseUrlError::QueryOrFragment(..))));
-        assert!(matches!(BaseUrl::parse("https://e.org/#x"), Err(BaseUrlError::QueryOrFragment(..))));
+        assert!(matches!(
+            BaseUrl::parse("example.org"),
+            Err(BaseUrlError::NotAbsolute(..))
+        ));
+        assert!(matches!(
+            BaseUrl::parse("ftp://example.org"),
+            Err(BaseUrlError::Scheme(..))
+        ));
+        assert!(matches!(
+            BaseUrl::parse("https://e.org/?a=1"),
+            Err(BaseUrlError::QueryOrFragment(..))
+        ));
+        assert!(matches!(
+            BaseUrl::parse("https://e.org/#x"),
+            Err(BaseUrlError::QueryOrFragment(..))
+        ));
         assert!(BaseUrl::parse("mailto:a@b.c").is_err());
     }
 }

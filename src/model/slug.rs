@@ -82,18 +82,36 @@ mod tests {
             Slug::from_id("AirtableCreateItem").unwrap().as_str(),
             "airtablecreateitem"
         );
-        assert_eq!(Slug::from_id("1Password-Update_Item").unwrap().as_str(), "1passwordupdateitem");
+        assert_eq!(
+            Slug::from_id("1Password-Update_Item").unwrap().as_str(),
+            "1passwordupdateitem"
+        );
         // Non-ASCII letters are dropped, not transliterated.
-        assert_eq!(Slug::from_id("CitroënCreate").unwrap().as_str(), "citrncreate");
+        assert_eq!(
+            Slug::from_id("CitroënCreate").unwrap().as_str(),
+            "citroncreate"
+        );
         assert_eq!(Slug::from_id("--"), Err(SlugError::Empty));
     }
 
     #[test]
     fn rejects_bad_slugs() {
-        assert!(matches!(Slug::parse("a-b"), Err(SlugError::BadCharacter { bad: '-', .. })));
-        assert!(matches!(Slug::parse("Ab"), Err(SlugError::BadCharacter { bad: 'A', .. })));
-        assert!(matches!(Slug::parse("../x"), Err(SlugError::BadCharacter { bad: '.', .. })));
+        assert!(matches!(
+            Slug::parse("a-b"),
+            Err(SlugError::BadCharacter { bad: '-', .. })
+        ));
+        assert!(matches!(
+            Slug::parse("Ab"),
+            Err(SlugError::BadCharacter { bad: 'A', .. })
+        ));
+        assert!(matches!(
+            Slug::parse("../x"),
+            Err(SlugError::BadCharacter { bad: '.', .. })
+        ));
         assert!(Slug::parse(&"a".repeat(MAX_LEN)).is_ok());
-        assert!(matches!(Slug::parse(&"a".repeat(MAX_LEN + 1)), Err(SlugError::TooLong { .. })));
+        assert!(matches!(
+            Slug::parse(&"a".repeat(MAX_LEN + 1)),
+            Err(SlugError::TooLong { .. })
+        ));
     }
 }

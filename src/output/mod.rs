@@ -24,7 +24,9 @@ const MARKER_HEADER: &str = "ontosite output: ontosite replaces this directory o
 pub enum OutputError {
     #[error("`{0}` cannot be an output directory: it names no directory of its own")]
     NoName(PathBuf),
-    #[error("`{0}` exists and is not a directory\n  help: choose another --out, or move the file away")]
+    #[error(
+        "`{0}` exists and is not a directory\n  help: choose another --out, or move the file away"
+    )]
     NotADirectory(PathBuf),
     #[error(
         "`{0}` exists, is not empty and was not written by ontosite (it has no {MARKER} file); refusing to replace it\n  help: choose another --out, or empty or remove that directory yourself"
@@ -116,7 +118,8 @@ impl Staging {
 
         let old = match self.previous.take() {
             None => {
-                std::fs::rename(&self.dir, &self.out).map_err(io(&self.out, "moving the new site into place"))?;
+                std::fs::rename(&self.dir, &self.out)
+                    .map_err(io(&self.out, "moving the new site into place"))?;
                 None
             }
             Some(manifest) => Some((swap::replace(&self.dir, &self.out)?, manifest)),
@@ -142,7 +145,9 @@ impl Drop for Staging {
 fn resolve(out: &Path) -> Result<PathBuf, OutputError> {
     let absolute = std::path::absolute(out).map_err(io(out, "resolving the path"))?;
     let resolved = if absolute.exists() {
-        absolute.canonicalize().map_err(io(out, "resolving the path"))?
+        absolute
+            .canonicalize()
+            .map_err(io(out, "resolving the path"))?
     } else {
         absolute
     };
@@ -189,7 +194,10 @@ fn check_replaceable(out: &Path) -> Result<Option<Vec<String>>, OutputError> {
         let relative = site_path_of(entry.path().strip_prefix(out).unwrap_or(entry.path()));
         let ours = relative == MARKER
             || listed.contains(relative.as_str())
-            || (entry.file_type().is_dir() && listed.iter().any(|p| p.starts_with(&format!("{relative}/"))));
+            || (entry.file_type().is_dir()
+                && listed
+                    .iter()
+                    .any(|p| p.starts_with(&format!("{relative}/"))));
         if !ours {
             foreign.push(relative);
         }
@@ -265,7 +273,10 @@ fn remove_listed(dir: &Path, manifest: &[String]) -> Result<(), OutputError> {
     for sub in subdirs.iter().rev() {
         let _ = std::fs::remove_dir(dir.join(sub));
     }
-    std::fs::remove_dir(dir).map_err(io(dir, "removing the previous site (it holds files ontosite did not write)"))
+    std::fs::remove_dir(dir).map_err(io(
+        dir,
+        "removing the previous site (it holds files ontosite did not write)",
+    ))
 }
 
 /// Checks that `site_path` is a plain relative path: no root, no `..`, no
@@ -276,7 +287,9 @@ fn checked(site_path: &str) -> Result<&Path, OutputError> {
     let plain = !site_path.is_empty()
         && !site_path.contains('\\')
         && path.components().all(|c| matches!(c, Component::Normal(_)))
-        && site_path.split('/').all(|part| !part.is_empty() && part != "." && part != "..");
+        && site_path
+            .split('/')
+            .all(|part| !part.is_empty() && part != "." && part != "..");
     if plain {
         Ok(path)
     } else {
@@ -293,7 +306,16 @@ mod tests {
         for good in ["a.json", "functions/search.js", "_headers"] {
             assert!(checked(good).is_ok(), "{good}");
         }
-        for bad in ["", "/etc/passwd", "../x", "a/../../x", "a//b", "./a", "a\\b", "a/."] {
+        for bad in [
+            "",
+            "/etc/passwd",
+            "../x",
+            "a/../../x",
+            "a//b",
+            "./a",
+            "a\\b",
+            "a/.",
+        ] {
             assert!(checked(bad).is_err(), "{bad}");
         }
     }

@@ -11,7 +11,11 @@ fn search_example(site: &Site) -> String {
     site.ontology
         .entities
         .first()
-        .and_then(|e| e.name.split(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()))
+        .and_then(|e| {
+            e.name
+                .split(|c: char| !c.is_alphanumeric())
+                .find(|w| !w.is_empty())
+        })
         .unwrap_or("a")
         .to_lowercase()
 }
@@ -30,7 +34,10 @@ pub fn render(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
                 Serves::EntityFiles { extension } => {
                     entry.insert("url".into(), json!(site.url(path)));
                     if let Some(slug) = first_slug {
-                        entry.insert("example".into(), json!(site.url(&format!("{slug}.{extension}"))));
+                        entry.insert(
+                            "example".into(),
+                            json!(site.url(&format!("{slug}.{extension}"))),
+                        );
                     }
                 }
                 Serves::Search => {

@@ -111,4 +111,3 @@ pub fn index<'s>(site: &'s Site<'s>, out: &mut Vec<u8>) -> Result<(), serde_json
 pub fn all<'s>(site: &'s Site<'s>, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     list(site, out, EntityView::of)
 }
-

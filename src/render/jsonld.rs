@@ -31,12 +31,21 @@ pub fn context(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> 
     for term in ["ItemList", "ListItem"] {
         terms.insert(term.into(), json!(format!("schema:{term}")));
     }
-    for term in ["identifier", "name", "description", "position", "numberOfItems"] {
+    for term in [
+        "identifier",
+        "name",
+        "description",
+        "position",
+        "numberOfItems",
+    ] {
         terms.insert(term.into(), json!(format!("schema:{term}")));
     }
     terms.insert("url".into(), json!({"@id": "schema:url", "@type": "@id"}));
     terms.insert("item".into(), json!({"@id": "schema:item", "@type": "@id"}));
-    terms.insert("itemListElement".into(), json!({"@id": "schema:itemListElement"}));
+    terms.insert(
+        "itemListElement".into(),
+        json!({"@id": "schema:itemListElement"}),
+    );
     terms.insert("slug".into(), json!("ontosite:slug"));
     for (&key, &structured) in &site.extra_terms {
         let iri = format!("ontosite:{key}");
@@ -84,7 +93,10 @@ impl<'a> EntityLd<'a> {
 }
 
 pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
-    serde_json::to_writer(out, &EntityLd::of(site, entity, Some(site.url(files::CONTEXT))))
+    serde_json::to_writer(
+        out,
+        &EntityLd::of(site, entity, Some(site.url(files::CONTEXT))),
+    )
 }
 
 #[derive(Serialize)]

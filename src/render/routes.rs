@@ -80,7 +80,9 @@ pub const ENDPOINTS: &[Endpoint] = &[
     Endpoint {
         path: "/{slug}.jsonld",
         summary: "One entity, JSON-LD",
-        serves: Serves::EntityFiles { extension: "jsonld" },
+        serves: Serves::EntityFiles {
+            extension: "jsonld",
+        },
         content_type: Some(media::JSON_LD),
     },
     Endpoint {

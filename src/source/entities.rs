@@ -22,7 +22,11 @@ pub fn files(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
     for entry in walker {
         let entry = entry.map_err(|e| {
             let path = e.path().unwrap_or(dir).to_owned();
-            Diagnostic::new(&path, format!("cannot be read: {e}"), "check the folder's permissions")
+            Diagnostic::new(
+                &path,
+                format!("cannot be read: {e}"),
+                "check the folder's permissions",
+            )
         })?;
         let is_entity_file = matches!(
             entry.path().extension().and_then(|x| x.to_str()),
@@ -57,7 +61,13 @@ pub fn parse_file(path: &Path) -> Vec<Result<Entity, Diagnostic>> {
             .map(|(line, text)| {
                 let value = serde_json::from_str(text)
                     .map_err(|e| Diagnostic::from_json(path, Some(line), &e))?;
-                entity(value, Origin { path: path.to_owned(), line: Some(line) })
+                entity(
+                    value,
+                    Origin {
+                        path: path.to_owned(),
+                        line: Some(line),
+                    },
+                )
             })
             .collect()
     } else {
@@ -66,7 +76,15 @@ pub fn parse_file(path: &Path) -> Vec<Result<Entity, Diagnostic>> {
         }
         let parsed = serde_json::from_str(source)
             .map_err(|e| Diagnostic::from_json(path, None, &e))
-            .and_then(|value| entity(value, Origin { path: path.to_owned(), line: None }));
+            .and_then(|value| {
+                entity(
+                    value,
+                    Origin {
+                        path: path.to_owned(),
+                        line: None,
+                    },
+                )
+            });
         vec![parsed]
     }
 }
@@ -147,8 +165,7 @@ fn entity(value: Value, origin: Origin) -> Result<Entity, Diagnostic> {
     })
 }
 
-const REQUIRED_HELP: &str =
-    "every entity needs a non-empty string `id`, `name` and `description`";
+const REQUIRED_HELP: &str = "every entity needs a non-empty string `id`, `name` and `description`";
 
 /// Takes a required, non-empty string field out of `fields`.
 fn required(fields: &mut Map<String, Value>, field: &str) -> Result<String, String> {
@@ -158,7 +175,10 @@ fn required(fields: &mut Map<String, Value>, field: &str) -> Result<String, Stri
             Err(format!("the required field `{field}` is empty"))
         }
         Some(Value::String(text)) => Ok(text),
-        Some(other) => Err(format!("`{field}` must be a string, found {}", kind(&other))),
+        Some(other) => Err(format!(
+            "`{field}` must be a string, found {}",
+            kind(&other)
+        )),
     }
 }
 

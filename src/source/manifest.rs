@@ -113,7 +113,12 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<OntologyMeta, Ve
     }
 }
 
-fn check_url(path: &Path, field: &str, text: &str, problems: &mut Vec<Diagnostic>) -> Option<BaseUrl> {
+fn check_url(
+    path: &Path,
+    field: &str,
+    text: &str,
+    problems: &mut Vec<Diagnostic>,
+) -> Option<BaseUrl> {
     BaseUrl::parse(text)
         .map_err(|e| {
             problems.push(Diagnostic::new(

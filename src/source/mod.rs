@@ -4,6 +4,10 @@
 //! Checks that need one entity happen while parsing, in parallel; checks
 //! across entities (duplicate IDs and slugs, reserved slugs) run after.
 
+// A `Diagnostic` is large, and returned by value on purpose: errors here
+// are collected by the thousand and never on a hot path.
+#![allow(clippy::result_large_err)]
+
 mod diagnostic;
 mod entities;
 mod manifest;
@@ -21,7 +25,9 @@ use std::path::Path;
 /// `ontology.json`.
 pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<Ontology, Diagnostics> {
     let mut problems = Vec::new();
-    let meta = manifest::load(input, base_url).map_err(|d| problems.extend(d)).ok();
+    let meta = manifest::load(input, base_url)
+        .map_err(|d| problems.extend(d))
+        .ok();
 
     let dir = input.join(entities::DIR_NAME);
     let files = if dir.is_dir() {
@@ -51,23 +57,36 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<Ontology, Diagno
         ));
     }
     problems.extend(cross_checks(&mut found));
+    // One order for every report: by file, then line.
+    problems.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
 
     match meta {
-        Some(meta) if problems.is_empty() => Ok(Ontology { meta, entities: found }),
+        Some(meta) if problems.is_empty() => Ok(Ontology {
+            meta,
+            entities: found,
+        }),
         _ => Err(Diagnostics(problems)),
     }
 }
 
 /// Sorts the entities by slug and reports what only shows across entities.
 fn cross_checks(found: &mut [Entity]) -> Vec<Diagnostic> {
-    found.par_sort_unstable_by(|a, b| a.slug.cmp(&b.slug).then_with(|| a.origin.path.cmp(&b.origin.path)).then(a.origin.line.cmp(&b.origin.line)));
+    found.par_sort_unstable_by(|a, b| {
+        a.slug
+            .cmp(&b.slug)
+            .then_with(|| a.origin.path.cmp(&b.origin.path))
+            .then(a.origin.line.cmp(&b.origin.line))
+    });
     let mut problems = Vec::new();
     for pair in found.windows(2) {
         if pair[0].slug == pair[1].slug {
             problems.push(
                 Diagnostic::new(
                     &pair[1].origin.path,
-                    format!("the slug `{}` is also the slug of `{}` in {}", pair[1].slug, pair[0].id, pair[0].origin),
+                    format!(
+                        "the slug `{}` is also the slug of `{}` in {}",
+                        pair[1].slug, pair[0].id, pair[0].origin
+                    ),
                     "give one of the two entities another `slug` (or another ID)",
                 )
                 .at(pair[1].origin.line, None)
@@ -81,7 +100,10 @@ fn cross_checks(found: &mut [Entity]) -> Vec<Diagnostic> {
             problems.push(
                 Diagnostic::new(
                     &entity.origin.path,
-                    format!("the ID `{}` is also the ID of an entity in {}", entity.id, first.origin),
+                    format!(
+                        "the ID `{}` is also the ID of an entity in {}",
+                        entity.id, first.origin
+                    ),
                     "IDs must be unique: rename one of the two",
                 )
                 .at(entity.origin.line, None)
@@ -89,7 +111,10 @@ fn cross_checks(found: &mut [Entity]) -> Vec<Diagnostic> {
             );
         }
     }
-    for entity in found.iter().filter(|e| RESERVED_SLUGS.contains(&e.slug.as_str())) {
+    for entity in found
+        .iter()
+        .filter(|e| RESERVED_SLUGS.contains(&e.slug.as_str()))
+    {
         problems.push(
             Diagnostic::new(
                 &entity.origin.path,
@@ -100,6 +125,5 @@ fn cross_checks(found: &mut [Entity]) -> Vec<Diagnostic> {
             .entity(Some(&entity.id)),
         );
     }
-    problems.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
     problems
 }

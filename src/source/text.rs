@@ -17,7 +17,10 @@ pub fn read(path: &Path) -> Result<String, Diagnostic> {
         let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
         let line_start = valid.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        let column = String::from_utf8_lossy(&valid[line_start..]).chars().count() + 1;
+        let column = String::from_utf8_lossy(&valid[line_start..])
+            .chars()
+            .count()
+            + 1;
         Diagnostic::new(
             path,
             "is not valid UTF-8",

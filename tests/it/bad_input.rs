@@ -1,0 +1,293 @@
+//! Every kind of bad input: a clear message naming the file (and line and
+//! column for syntax), a non-zero exit, and the previous output untouched.
+
+use crate::util::*;
+use std::path::Path;
+
+struct Case {
+    name: &'static str,
+    /// Changes a copy of the small fixture's input.
+    break_input: fn(&Path),
+    /// What stderr must say: the place and the problem.
+    expect: &'static [&'static str],
+}
+
+fn write(input: &Path, rel: &str, text: &str) {
+    let path = input.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+const CASES: &[Case] = &[
+    Case {
+        name: "invalid JSON",
+        break_input: |i| write(i, "entities/bad.json", "{\"id\": \"X\",\n  \"name\" \"y\"}"),
+        expect: &[
+            "entities/bad.json:2:10: expected `:`",
+            "help: fix the JSON syntax",
+        ],
+    },
+    Case {
+        name: "invalid JSON on a line of a .jsonl file",
+        break_input: |i| {
+            write(
+                i,
+                "entities/more.jsonl",
+                "{\"id\":\"A\",\"name\":\"a\",\"description\":\"d\"}\n{\"id\":\"B\",\"name\":\"b\",\"description\":\"d\"}\n{\"id\":\"C\", \"name\": }\n",
+            )
+        },
+        expect: &["entities/more.jsonl:3:20: expected value"],
+    },
+    Case {
+        name: "not UTF-8",
+        break_input: |i| {
+            std::fs::write(i.join("entities/latin1.json"), b"{\"id\": \"Caf\xe9\"}").unwrap()
+        },
+        expect: &[
+            "entities/latin1.json:1:12: is not valid UTF-8",
+            "save the file as UTF-8",
+        ],
+    },
+    Case {
+        name: "a required field missing",
+        break_input: |i| write(i, "entities/x.json", r#"{"id": "X", "name": "n"}"#),
+        expect: &["entities/x.json (entity `X`): the required field `description` is missing"],
+    },
+    Case {
+        name: "a required field empty",
+        break_input: |i| {
+            write(
+                i,
+                "entities/x.json",
+                r#"{"id": "X", "name": "  ", "description": "d"}"#,
+            )
+        },
+        expect: &["entities/x.json (entity `X`): the required field `name` is empty"],
+    },
+    Case {
+        name: "a field of the wrong type",
+        break_input: |i| {
+            write(
+                i,
+                "entities/x.json",
+                r#"{"id": 7, "name": "n", "description": "d"}"#,
+            )
+        },
+        expect: &["entities/x.json: `id` must be a string, found a number"],
+    },
+    Case {
+        name: "an entity that is not an object",
+        break_input: |i| write(i, "entities/x.json", "[1, 2]"),
+        expect: &["entities/x.json: an entity must be a JSON object, found an array"],
+    },
+    Case {
+        name: "an empty file",
+        break_input: |i| write(i, "entities/x.json", "\n"),
+        expect: &["entities/x.json: the file is empty"],
+    },
+    Case {
+        name: "a duplicate ID",
+        break_input: |i| {
+            write(
+                i,
+                "entities/x.json",
+                r#"{"id": "ZetaDeleteItem", "slug": "other", "name": "n", "description": "d"}"#,
+            )
+        },
+        expect: &[
+            "(entity `ZetaDeleteItem`): the ID `ZetaDeleteItem` is also the ID of an entity in",
+            "entities/x.json",
+            "entities/zeta.json",
+        ],
+    },
+    Case {
+        name: "a duplicate slug",
+        break_input: |i| {
+            write(
+                i,
+                "entities/x.json",
+                r#"{"id": "Other", "slug": "zetadeleteitem", "name": "n", "description": "d"}"#,
+            )
+        },
+        expect: &[
+            "entities/zeta.json",
+            "the slug `zetadeleteitem` is also the slug of",
+            "entities/x.json",
+        ],
+    },
+    Case {
+        name: "a slug with a bad character",
+        break_input: |i| {
+            write(
+                i,
+                "entities/x.json",
+                r#"{"id": "X", "slug": "x_y", "name": "n", "description": "d"}"#,
+            )
+        },
+        expect: &["entities/x.json (entity `X`): the slug `x_y` has the character `_`"],
+    },
+    Case {
+        name: "a slug over 200 characters",
+        break_input: |i| {
+            write(
+                i,
+                "entities/x.json",
+                &format!(
+                    r#"{{"id": "{}", "name": "n", "description": "d"}}"#,
+                    "a".repeat(201)
+                ),
+            )
+        },
+        expect: &[
+            "entities/x.json",
+            "has 201 characters; at most 200 are allowed",
+        ],
+    },
+    Case {
+        name: "an ID that gives no slug",
+        break_input: |i| {
+            write(
+                i,
+                "entities/x.json",
+                r#"{"id": "--", "name": "n", "description": "d"}"#,
+            )
+        },
+        expect: &["entities/x.json (entity `--`): no slug can be made from the ID"],
+    },
+    Case {
+        name: "a reserved slug",
+        break_input: |i| {
+            write(
+                i,
+                "entities/x.json",
+                r#"{"id": "Index", "name": "n", "description": "d"}"#,
+            )
+        },
+        expect: &["entities/x.json (entity `Index`): the slug `index` is reserved"],
+    },
+    Case {
+        name: "a field ontosite generates",
+        break_input: |i| {
+            write(
+                i,
+                "entities/x.json",
+                r#"{"id": "X", "name": "n", "description": "d", "links": []}"#,
+            )
+        },
+        expect: &["entities/x.json (entity `X`): the field `links` is reserved"],
+    },
+    Case {
+        name: "a missing ontology.json",
+        break_input: |i| std::fs::remove_file(i.join("ontology.json")).unwrap(),
+        expect: &[
+            "ontology.json: the ontology description is missing",
+            "help: create",
+        ],
+    },
+    Case {
+        name: "a misspelt field in ontology.json",
+        break_input: |i| {
+            let text = std::fs::read_to_string(i.join("ontology.json")).unwrap();
+            std::fs::write(
+                i.join("ontology.json"),
+                text.replace("\"entityType\"", "\"entitytype\""),
+            )
+            .unwrap();
+        },
+        expect: &["ontology.json:4:14: unknown field `entitytype`"],
+    },
+    Case {
+        name: "a base URL that is not absolute",
+        break_input: |i| {
+            let text = std::fs::read_to_string(i.join("ontology.json")).unwrap();
+            std::fs::write(
+                i.join("ontology.json"),
+                text.replace("https://tiny.example.org/api/", "tiny.example.org"),
+            )
+            .unwrap();
+        },
+        expect: &["ontology.json: `baseUrl`: `tiny.example.org` is not an absolute URL"],
+    },
+    Case {
+        name: "no entities at all",
+        break_input: |i| std::fs::remove_dir_all(i.join("entities")).unwrap(),
+        expect: &["entities: no entities found"],
+    },
+];
+
+#[test]
+fn every_bad_input_fails_clearly_and_keeps_the_previous_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("site");
+    build_ok(&tiny_input(), &out);
+    let before = snapshot(&out);
+    for case in CASES {
+        let input = dir
+            .path()
+            .join(format!("input-{}", case.name.replace(' ', "-")));
+        copy_tree(&tiny_input(), &input);
+        (case.break_input)(&input);
+        let output = build(&input, &out, &[]);
+        let message = stderr(&output);
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{}: exit {:?}\n{message}",
+            case.name,
+            output.status
+        );
+        assert!(message.starts_with("error: "), "{}: {message}", case.name);
+        for needle in case.expect {
+            assert!(
+                message.contains(needle),
+                "{}: stderr lacks {needle:?}:\n{message}",
+                case.name
+            );
+        }
+        assert!(
+            message.contains("help: "),
+            "{}: no help in\n{message}",
+            case.name
+        );
+        assert!(
+            snapshot(&out) == before,
+            "{}: the previous output changed",
+            case.name
+        );
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().contains(".ontosite-"))
+            .collect();
+        assert!(leftovers.is_empty(), "{}: left {leftovers:?}", case.name);
+    }
+}
+
+#[test]
+fn all_errors_of_a_run_are_reported_up_to_a_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input");
+    copy_tree(&tiny_input(), &input);
+    for n in 0..60 {
+        write(&input, &format!("entities/bad{n:02}.json"), "{");
+    }
+    write(
+        &input,
+        "entities/zz.json",
+        r#"{"id": "Z", "name": "", "description": "d"}"#,
+    );
+    let output = ontosite()
+        .args(["check", "--input"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    let message = stderr(&output);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        message.starts_with("error: the input has 61 errors:"),
+        "{message}"
+    );
+    assert!(message.contains("bad00.json:1:1"), "{message}");
+    assert!(message.contains("... and 11 more not shown"), "{message}");
+    assert_eq!(message.matches("help: ").count(), 50);
+}

@@ -1,0 +1,139 @@
+//! The command line itself: help, version, check, base URL sources.
+
+use crate::util::*;
+
+#[test]
+fn help_shows_examples_and_version_prints() {
+    let help = ontosite().arg("--help").output().unwrap();
+    let text = String::from_utf8_lossy(&help.stdout);
+    assert!(help.status.success());
+    for needle in ["build", "check", "Examples:", "--quiet"] {
+        assert!(text.contains(needle), "--help lacks {needle}:\n{text}");
+    }
+    let build_help = ontosite().args(["build", "--help"]).output().unwrap();
+    let text = String::from_utf8_lossy(&build_help.stdout);
+    for needle in [
+        "--input",
+        "--out",
+        "--base-url",
+        "[default: dist]",
+        "[default: input]",
+    ] {
+        assert!(
+            text.contains(needle),
+            "build --help lacks {needle}:\n{text}"
+        );
+    }
+    let version = ontosite().arg("--version").output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&version.stdout).trim(),
+        format!("ontosite {}", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn check_validates_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = ontosite()
+        .current_dir(dir.path())
+        .args(["check", "--input"])
+        .arg(shipped_input())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).trim(),
+        format!(
+            "ok: 2258 entities of type Action in {}",
+            shipped_input().display()
+        )
+    );
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "check wrote a file"
+    );
+}
+
+#[test]
+fn build_prints_one_summary_line_unless_quiet() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("site");
+    let output = build(&tiny_input(), &out, &[]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(text.starts_with("built 4 entities: 18 files, "), "{text}");
+    assert!(
+        text.trim_end()
+            .ends_with(&format!("into {}", out.display())),
+        "{text}"
+    );
+    let quiet = build(&tiny_input(), &out, &["--quiet"]);
+    assert!(quiet.status.success());
+    assert!(quiet.stdout.is_empty() && quiet.stderr.is_empty());
+}
+
+fn info_base_url(out: &std::path::Path) -> String {
+    read_json(&out.join("api.json"))["baseUrl"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn base_url_comes_from_flag_env_netlify_or_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("site");
+    build_ok(&tiny_input(), &out);
+    assert_eq!(info_base_url(&out), "https://tiny.example.org/api/");
+
+    let run = |cmd: &mut assert_cmd::Command| {
+        let output = cmd
+            .args(["-q", "--input"])
+            .arg(tiny_input())
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", stderr(&output));
+        info_base_url(&out)
+    };
+    assert_eq!(
+        run(ontosite().args(["build", "--base-url=https://flag.test/x"])),
+        "https://flag.test/x/"
+    );
+    assert_eq!(
+        run(ontosite()
+            .arg("build")
+            .env("ONTOSITE_BASE_URL", "https://env.test")),
+        "https://env.test/"
+    );
+    assert_eq!(
+        run(ontosite()
+            .arg("build")
+            .env("NETLIFY", "true")
+            .env("URL", "https://site.netlify.app")),
+        "https://site.netlify.app/"
+    );
+    assert_eq!(
+        run(ontosite()
+            .arg("build")
+            .env("NETLIFY", "true")
+            .env("URL", "https://site.netlify.app")
+            .env("ONTOSITE_BASE_URL", "https://env.test")),
+        "https://env.test/",
+        "an explicit base URL beats Netlify's"
+    );
+    // Entity links follow the base URL.
+    let entity = read_json(&out.join("acmecreateitem.json"));
+    assert_eq!(
+        entity["links"]["json"],
+        "https://env.test/acmecreateitem.json"
+    );
+
+    for bad in ["example.org", "ftp://example.org", "https://e.org/?q=1"] {
+        let output = build(&tiny_input(), &out, &["--base-url", bad]);
+        assert_eq!(output.status.code(), Some(1), "{bad} was accepted");
+        assert!(stderr(&output).contains(bad), "{}", stderr(&output));
+    }
+}

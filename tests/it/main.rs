@@ -1,0 +1,9 @@
+//! Integration tests: the real `ontosite` binary on the shipped input and
+//! on small fixtures. One test binary, as ripgrep does, so it links once.
+
+mod bad_input;
+mod build;
+mod cli;
+mod netlify;
+mod output;
+mod util;

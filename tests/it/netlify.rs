@@ -1,0 +1,123 @@
+//! The host files, read by Netlify's own parsers and routed by Netlify's
+//! own matcher (`tests/netlify/route.mjs`), as Netlify would serve the site.
+
+use crate::util::*;
+use serde_json::{Value, json};
+use std::path::Path;
+use std::process::Command;
+
+/// Runs `route.mjs` over a built site and returns its report.
+fn route(site: &Path, requests: &[&str]) -> Value {
+    let dir = root().join("tests/netlify");
+    assert!(
+        dir.join("node_modules/@netlify/headers-parser").is_dir(),
+        "Netlify's parsers are not installed: run `npm ci --prefix tests/netlify` (the README's test command does)"
+    );
+    let output = Command::new("node")
+        .arg(dir.join("route.mjs"))
+        .arg(site)
+        .args(requests)
+        .output()
+        .expect("node is needed for the Netlify checks; install Node.js 20 or newer");
+    assert!(
+        output.status.success(),
+        "route.mjs failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[test]
+fn netlify_parses_the_host_files_and_routes_every_endpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("dist");
+    build_ok(&shipped_input(), &out);
+    let requests = [
+        "/",
+        "/index.json",
+        "/index.jsonld",
+        "/all",
+        "/abbcreateitem.json",
+        "/abbcreateitem.jsonld",
+        "/context.jsonld",
+        "/search-index.json",
+        "/nosuchentity.json",
+        "/no/such/path",
+    ];
+    let report = route(&out, &requests);
+    assert_eq!(
+        report["errors"],
+        json!([]),
+        "Netlify's parsers reported errors"
+    );
+    assert_eq!(
+        report["redirectRules"],
+        json!([
+            {"from": "/", "to": "/api.json", "status": 200, "force": true, "query": {}},
+            {"from": "/", "to": "/api.json", "status": 200, "force": false, "query": {}},
+            {"from": "/*", "to": "/404.json", "status": 404, "force": false, "query": {}},
+        ])
+    );
+    let routes: Vec<&Value> = report["routes"].as_array().unwrap().iter().collect();
+    let expect = |request: &str, status: u16, file: &str, content_type: Option<&str>| {
+        let answer = routes.iter().find(|r| r["request"] == request).unwrap();
+        assert_eq!(answer["status"], status, "{request}: {answer}");
+        assert_eq!(answer["file"], file, "{request}: {answer}");
+        let headers = &answer["headers"];
+        // CORS, one-hour caching and nosniff on every answer, errors too.
+        assert_eq!(headers["Access-Control-Allow-Origin"], "*", "{request}");
+        assert_eq!(
+            headers["Cache-Control"], "public, max-age=3600",
+            "{request}"
+        );
+        assert_eq!(headers["X-Content-Type-Options"], "nosniff", "{request}");
+        assert_eq!(
+            headers["Content-Type"].as_str(),
+            content_type,
+            "{request}: {headers}"
+        );
+        assert!(
+            out.join(file.trim_start_matches('/')).is_file(),
+            "{request} answers a missing file {file}"
+        );
+    };
+    expect("/", 200, "/api.json", None);
+    expect("/index.json", 200, "/index.json", None);
+    expect(
+        "/index.jsonld",
+        200,
+        "/index.jsonld",
+        Some("application/ld+json"),
+    );
+    expect("/all", 200, "/all", Some("application/json"));
+    expect("/abbcreateitem.json", 200, "/abbcreateitem.json", None);
+    expect(
+        "/abbcreateitem.jsonld",
+        200,
+        "/abbcreateitem.jsonld",
+        Some("application/ld+json"),
+    );
+    expect(
+        "/context.jsonld",
+        200,
+        "/context.jsonld",
+        Some("application/ld+json"),
+    );
+    expect("/search-index.json", 200, "/search-index.json", None);
+    expect("/nosuchentity.json", 404, "/404.json", None);
+    expect("/no/such/path", 404, "/404.json", None);
+}
+
+#[test]
+fn the_info_rewrite_wins_over_an_index_html() {
+    // Netlify serves an existing file before a rule that is not forced, so
+    // `/` must be forced to answer the information document even when the
+    // site has an `index.html` (a front page, say).
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("dist");
+    build_ok(&tiny_input(), &out);
+    std::fs::write(out.join("index.html"), "<!doctype html>").unwrap();
+    let report = route(&out, &["/"]);
+    assert_eq!(report["routes"][0]["file"], "/api.json");
+    assert_eq!(report["routes"][0]["rule"], "/ /api.json 200!");
+}

@@ -1,0 +1,232 @@
+//! The output directory: replaced atomically, only when ontosite wrote it,
+//! and never with a loss when a build fails or is killed.
+
+use crate::util::*;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn leftovers(parent: &Path) -> Vec<String> {
+    std::fs::read_dir(parent)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".ontosite-"))
+        .collect()
+}
+
+#[test]
+fn refuses_a_directory_it_did_not_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(home.join("projects")).unwrap();
+    std::fs::write(home.join("notes.txt"), "precious").unwrap();
+    let before = snapshot(&home);
+
+    let output = build(&tiny_input(), &home, &[]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("was not written by ontosite"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(snapshot(&home) == before);
+
+    // `--out .` names the working directory itself.
+    let output = ontosite()
+        .current_dir(&home)
+        .args(["build", "--input"])
+        .arg(tiny_input())
+        .args(["--out", "."])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("was not written by ontosite"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(snapshot(&home) == before);
+    assert!(leftovers(dir.path()).is_empty());
+}
+
+#[test]
+fn refuses_an_output_that_is_a_file_or_cannot_be_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("dist");
+    std::fs::write(&file, "a file").unwrap();
+    let output = build(&tiny_input(), &file, &[]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("exists and is not a directory"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "a file");
+
+    // Beneath a file, nothing can be created.
+    let output = build(&tiny_input(), &file.join("site"), &[]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("failed"), "{}", stderr(&output));
+}
+
+#[test]
+fn replaces_its_own_output_and_an_empty_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("site");
+    std::fs::create_dir(&out).unwrap();
+    build_ok(&tiny_input(), &out);
+    assert!(out.join("zetadeleteitem.json").is_file());
+
+    // A rebuild without an entity drops its files.
+    let input = dir.path().join("input");
+    copy_tree(&tiny_input(), &input);
+    std::fs::remove_file(input.join("entities/zeta.json")).unwrap();
+    build_ok(&input, &out);
+    assert!(!out.join("zetadeleteitem.json").exists());
+    assert!(out.join("acmecreateitem.json").is_file());
+    assert!(
+        leftovers(dir.path()).is_empty(),
+        "{:?}",
+        leftovers(dir.path())
+    );
+}
+
+#[test]
+fn never_deletes_a_file_it_did_not_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("site");
+    build_ok(&tiny_input(), &out);
+    std::fs::write(out.join("mine.txt"), "added by hand").unwrap();
+    std::fs::create_dir(out.join("extra")).unwrap();
+    let before = snapshot(&out);
+    let output = build(&tiny_input(), &out, &[]);
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(
+        message.contains("holds files that ontosite did not write")
+            && message.contains("mine.txt")
+            && message.contains("extra"),
+        "{message}"
+    );
+    assert!(snapshot(&out) == before);
+}
+
+#[test]
+fn clears_what_a_killed_build_left_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("site");
+    build_ok(&tiny_input(), &out);
+    // A staging directory with the marker is a killed build's: cleared.
+    let staging = dir.path().join(".site.ontosite-staging");
+    std::fs::create_dir(&staging).unwrap();
+    std::fs::write(staging.join(".ontosite-output"), "ontosite output\n").unwrap();
+    std::fs::write(staging.join("half.json"), "{").unwrap();
+    build_ok(&tiny_input(), &out);
+    assert!(!staging.exists());
+    // Without the marker it is not ours: the build stops and keeps it.
+    std::fs::create_dir(&staging).unwrap();
+    std::fs::write(staging.join("notes.txt"), "mine").unwrap();
+    let output = build(&tiny_input(), &out, &[]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains(".site.ontosite-staging"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(
+        std::fs::read_to_string(staging.join("notes.txt")).unwrap(),
+        "mine"
+    );
+}
+
+/// An input large enough that its build is still writing when a test
+/// interrupts it.
+fn large_input(dir: &Path, entities: usize) -> std::path::PathBuf {
+    let input = dir.join("large");
+    copy_tree(&tiny_input(), &input);
+    let mut lines = String::new();
+    for n in 0..entities {
+        lines.push_str(&format!(
+            "{{\"id\":\"Vendor{n}CreateItem\",\"name\":\"Vendor{n} - Create Item\",\"description\":\"Creates a new item in Vendor{n}.\"}}\n"
+        ));
+    }
+    std::fs::write(input.join("entities/large.jsonl"), lines).unwrap();
+    input
+}
+
+/// Starts a build and sends `signal` once its staging directory has files.
+fn interrupt_build(input: &Path, out: &Path, signal: &str) -> std::process::ExitStatus {
+    let staging = out.with_file_name(".site.ontosite-staging");
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("ontosite"))
+        .args(["build", "--quiet", "--input"])
+        .arg(input)
+        .arg("--out")
+        .arg(out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while std::fs::read_dir(&staging).map(|d| d.count()).unwrap_or(0) < 100 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the build never started writing"
+        );
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the build finished before it could be interrupted"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let pid = child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args([signal, &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    child.wait().unwrap()
+}
+
+#[test]
+fn a_killed_or_interrupted_build_leaves_the_previous_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("site");
+    build_ok(&tiny_input(), &out);
+    let before = snapshot(&out);
+    let input = large_input(dir.path(), 60_000);
+
+    // kill -9: no chance to clean up, the previous site is still whole.
+    let status = interrupt_build(&input, &out, "-KILL");
+    assert!(!status.success());
+    assert!(snapshot(&out) == before, "kill -9 changed the output");
+    // Its staging directory is left for the next build to clear.
+    assert_eq!(leftovers(dir.path()), [".site.ontosite-staging"]);
+    build_ok(&tiny_input(), &out);
+    assert!(
+        leftovers(dir.path()).is_empty(),
+        "{:?}",
+        leftovers(dir.path())
+    );
+
+    // Ctrl-C: stops, removes its staging directory, exits 130.
+    let status = interrupt_build(&input, &out, "-INT");
+    assert_eq!(status.code(), Some(130));
+    assert!(snapshot(&out) == before, "Ctrl-C changed the output");
+    assert!(
+        leftovers(dir.path()).is_empty(),
+        "{:?}",
+        leftovers(dir.path())
+    );
+
+    // And the next build goes through.
+    build_ok(&input, &out);
+    assert!(out.join("vendor59999createitem.jsonld").is_file());
+    assert!(
+        leftovers(dir.path()).is_empty(),
+        "{:?}",
+        leftovers(dir.path())
+    );
+}

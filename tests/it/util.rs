@@ -1,0 +1,94 @@
+//! Helpers shared by the integration tests.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+/// The repository root, where `input/` and `tests/` are.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The shipped input.
+pub fn shipped_input() -> PathBuf {
+    root().join("input")
+}
+
+/// The small fixture's input.
+pub fn tiny_input() -> PathBuf {
+    root().join("tests/fixtures/tiny/input")
+}
+
+/// The real binary, built by cargo for this test run.
+pub fn ontosite() -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::cargo_bin("ontosite").expect("the ontosite binary");
+    // Tests must not pick up the base URL of the machine they run on.
+    for var in ["ONTOSITE_BASE_URL", "NETLIFY", "URL"] {
+        cmd.env_remove(var);
+    }
+    cmd
+}
+
+/// Runs `ontosite build --input INPUT --out OUT ARGS` and returns its output.
+pub fn build(input: &Path, out: &Path, args: &[&str]) -> Output {
+    ontosite()
+        .args(["build", "--input"])
+        .arg(input)
+        .arg("--out")
+        .arg(out)
+        .args(args)
+        .output()
+        .expect("running ontosite")
+}
+
+/// Builds and panics with the binary's stderr unless it succeeded.
+pub fn build_ok(input: &Path, out: &Path) {
+    let output = build(input, out, &[]);
+    assert!(
+        output.status.success(),
+        "build of {} failed:\n{}",
+        input.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// Every file under `dir` (relative, `/`-separated) with its bytes.
+pub fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    walkdir::WalkDir::new(dir)
+        .min_depth(1)
+        .into_iter()
+        .map(|e| e.expect("walking a directory"))
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let rel = e
+                .path()
+                .strip_prefix(dir)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            (rel, std::fs::read(e.path()).unwrap())
+        })
+        .collect()
+}
+
+pub fn read_json(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
+}
+
+/// Copies a directory tree, for tests that change an input.
+pub fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
