@@ -15,6 +15,8 @@ fn route(site: &Path, requests: &[&str]) -> Value {
     );
     let output = Command::new("node")
         .arg(dir.join("route.mjs"))
+        .arg("--config")
+        .arg(root().join("netlify.toml"))
         .arg(site)
         .args(requests)
         .output()

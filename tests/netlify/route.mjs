@@ -3,8 +3,11 @@
 // request paths with Netlify's own matcher (netlify-redirector, which the
 // Netlify CLI uses), then prints what Netlify would answer, as JSON:
 //
-//   node route.mjs DIST /path /other?q=1 ...
+//   node route.mjs [--config netlify.toml] DIST /path /other?q=1 ...
 //
+// With --config, the rules of that netlify.toml are read too, as Netlify
+// reads them (before the `_headers` and `_redirects` files' own), and its
+// [build] table is reported.
 // Shadowing is modelled as Netlify documents it and as the CLI does it: a
 // rule that is not forced applies only when no file exists at the path.
 // Header rules are matched with the parser's own `forRegExp`, and values of
@@ -12,20 +15,26 @@
 import { parseAllHeaders } from "@netlify/headers-parser";
 import { parseAllRedirects } from "@netlify/redirect-parser";
 import redirector from "netlify-redirector";
-import { statSync } from "node:fs";
+import toml from "@iarna/toml";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 
-const [dir, ...requests] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const netlifyConfigPath = args[0] === "--config" ? args.splice(0, 2)[1] : undefined;
+const [dir, ...requests] = args;
 const headers = await parseAllHeaders({
   headersFiles: [join(dir, "_headers")],
+  netlifyConfigPath,
   configHeaders: [],
   minimal: false,
 });
 const redirects = await parseAllRedirects({
   redirectsFiles: [join(dir, "_redirects")],
+  netlifyConfigPath,
   configRedirects: [],
   minimal: false,
 });
+const build = netlifyConfigPath ? toml.parse(readFileSync(netlifyConfigPath, "utf8")).build ?? null : null;
 const matcher = await redirector.parseJSON(JSON.stringify(redirects.redirects), {});
 
 const isFile = (path) => {
@@ -69,6 +78,7 @@ const route = (request) => {
 console.log(
   JSON.stringify({
     errors: [...headers.errors, ...redirects.errors].map(String),
+    build,
     headerRules: headers.headers.map((h) => ({ for: h.for, values: h.values })),
     redirectRules: redirects.redirects.map(({ from, to, status, force, query }) => ({ from, to, status, force, query })),
     routes: requests.map(route),
