@@ -1,0 +1,159 @@
+//! `cargo bench --bench build`: how fast `ontosite build` is, measured
+//! beside `cp -r` of the same output on the same disk in the same run.
+//!
+//! Disks on shared machines are noisy, so the two are alternated (A B A B),
+//! every run writes a fresh directory (deleting a large tree slows file
+//! creation for seconds after, so nothing is deleted until a set is done,
+//! and then `sync` and a long pause follow), and medians are reported.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const ROUNDS: usize = 5;
+
+fn main() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let work = root.join("target/bench-build");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+    println!("machine: {}", machine());
+    println!();
+    println!(
+        "| set | entities | files | build (median) | entities/s | cp -r (median) | build / cp |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    row("shipped", &root.join("input"), &work);
+    for entities in [10_000, 100_000] {
+        let input = synthetic(&work, entities);
+        row(&format!("synthetic {}k", entities / 1000), &input, &work);
+    }
+    let rebuild = rebuild_time(&root.join("input"), &work);
+    println!();
+    println!(
+        "shipped set, rebuild over its previous output (includes removing it): median {}",
+        ms(rebuild)
+    );
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+fn row(label: &str, input: &Path, work: &Path) {
+    let set = work.join("set");
+    let out = |round: usize| set.join(format!("out{round}"));
+    let (mut builds, mut copies) = (Vec::new(), Vec::new());
+    for round in 0..ROUNDS {
+        pause();
+        builds.push(time(
+            Command::new(env!("CARGO_BIN_EXE_ontosite"))
+                .args(["build", "--quiet", "--input"])
+                .arg(input)
+                .arg("--out")
+                .arg(out(round)),
+        ));
+        pause();
+        let copy = set.join(format!("copy{round}"));
+        copies.push(time(Command::new("cp").arg("-r").arg(out(0)).arg(copy)));
+    }
+    let files = std::fs::read_dir(out(0)).unwrap().count() - 1; // less the marker
+    let entities = (files - 10) / 2;
+    let (build, cp) = (median(&mut builds), median(&mut copies));
+    println!(
+        "| {label} | {entities} | {files} | {} | {:.0} | {} | {:.2} |",
+        ms(build),
+        entities as f64 / build.as_secs_f64(),
+        ms(cp),
+        build.as_secs_f64() / cp.as_secs_f64()
+    );
+    settle(&set);
+}
+
+fn rebuild_time(input: &Path, work: &Path) -> Duration {
+    let out = work.join("out");
+    let build = || {
+        time(
+            Command::new(env!("CARGO_BIN_EXE_ontosite"))
+                .args(["build", "--quiet", "--input"])
+                .arg(input)
+                .arg("--out")
+                .arg(&out),
+        )
+    };
+    build();
+    let mut times: Vec<Duration> = (0..ROUNDS)
+        .map(|_| {
+            pause();
+            build()
+        })
+        .collect();
+    settle(&out);
+    median(&mut times)
+}
+
+/// `sync` and a short pause between timed runs.
+fn pause() {
+    let _ = Command::new("sync").status();
+    std::thread::sleep(Duration::from_secs(2));
+}
+
+/// Removes a finished set's directories, then `sync` and a long pause so
+/// the next set does not pay for the deletion.
+fn settle(dir: &Path) {
+    let _ = std::fs::remove_dir_all(dir);
+    let _ = Command::new("sync").status();
+    std::thread::sleep(Duration::from_secs(15));
+}
+
+fn time(command: &mut Command) -> Duration {
+    let started = Instant::now();
+    let status = command.status().expect("running a benchmark command");
+    assert!(status.success(), "{command:?} failed");
+    started.elapsed()
+}
+
+fn median(times: &mut [Duration]) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.0} ms", d.as_secs_f64() * 1000.0)
+}
+
+/// A synthetic ontology of `entities` Actions in one `.jsonl` file.
+fn synthetic(work: &Path, entities: usize) -> PathBuf {
+    let input = work.join(format!("input-{entities}"));
+    std::fs::create_dir_all(input.join("entities")).unwrap();
+    std::fs::write(
+        input.join("ontology.json"),
+        r#"{"name": "Synthetic Actions", "description": "Generated for the benchmark.", "entityType": "Action", "baseUrl": "https://bench.example.org"}"#,
+    )
+    .unwrap();
+    let operations = ["Create Item", "Update Item", "Delete Item"];
+    let mut lines = String::with_capacity(entities * 200);
+    for n in 0..entities {
+        let vendor = format!("Vendor{}", n / 3);
+        let operation = operations[n % 3];
+        let id = format!("{vendor}{}", operation.replace(' ', ""));
+        lines.push_str(&format!(
+            "{{\"id\":\"{id}\",\"name\":\"{vendor} - {operation}\",\"description\":\"{} an item in {vendor}.\",\"vendor\":\"{vendor}\",\"operation\":\"{operation}\"}}\n",
+            &operation[..6]
+        ));
+    }
+    std::fs::write(input.join("entities/synthetic.jsonl"), lines).unwrap();
+    input
+}
+
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown CPU".to_owned());
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    format!("{cores} cores, {cpu}")
+}
