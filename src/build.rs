@@ -33,13 +33,16 @@ pub fn build(config: &BuildConfig, interrupted: &AtomicBool) -> Result<BuildRepo
     let started = Instant::now();
     let ontology = check(config)?;
     let staging = Staging::begin(&config.out)?;
-    let site = Site::new(&ontology);
+    let site = Site::new(&ontology).map_err(|source| Error::Render {
+        path: render::files::SEARCH_INDEX.to_owned(),
+        source,
+    })?;
     let written: Vec<(String, usize)> = render::documents(&site)
         .map_init(Vec::new, |buffer, document| {
             if interrupted.load(Ordering::Relaxed) {
                 return Err(Error::Interrupted);
             }
-            let path = document.path();
+            let path = document.path(&site);
             document
                 .render(&site, buffer)
                 .map_err(|source| Error::Render {

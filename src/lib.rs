@@ -4,12 +4,14 @@
 //! The pipeline runs one way: [`source`] reads and checks the input into a
 //! [`model::Ontology`], [`render`] turns it into documents, [`output`]
 //! stages them and swaps them in. [`build`] strings the stages together.
+//! [`search`] holds the search semantics that the index is built from.
 
 pub mod build;
 pub mod config;
 pub mod model;
 pub mod output;
 pub mod render;
+pub mod search;
 pub mod source;
 
 /// Everything that can stop a build, rendered once, by the binary.

@@ -84,27 +84,29 @@ pub fn render(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     serde_json::to_writer_pretty(out, &info)
 }
 
-fn problem(site: &Site) -> Value {
-    json!({
-        "type": "about:blank",
-        "title": "Not Found",
-        "status": 404,
-        "detail": format!(
-            "No resource of this API is at that path. {} lists the endpoints.",
-            site.url("")
-        ),
-    })
+/// An RFC 9457 problem document. `about:blank` as the type: the status
+/// and its title say all there is to say.
+pub fn problem(status: u16, title: &str, detail: &str) -> Value {
+    json!({ "type": "about:blank", "title": title, "status": status, "detail": detail })
+}
+
+fn not_found_problem(site: &Site) -> Value {
+    let detail = format!(
+        "No resource of this API is at that path. {} lists the endpoints.",
+        site.url("")
+    );
+    problem(404, "Not Found", &detail)
 }
 
 pub fn not_found(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
-    serde_json::to_writer_pretty(out, &problem(site))
+    serde_json::to_writer_pretty(out, &not_found_problem(site))
 }
 
 /// The page Cloudflare Pages answers unknown paths with (status 404). It
 /// carries the same problem document, for people and for clients that read
 /// the body anyway.
 pub fn not_found_page(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
-    let problem = serde_json::to_string_pretty(&problem(site))?;
+    let problem = serde_json::to_string_pretty(&not_found_problem(site))?;
     let _ = write!(
         out,
         "<!doctype html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>404 Not Found</title></head>\n<body>\n<h1>404 Not Found</h1>\n<p>See <a href=\"{base}\">{base}</a> for the endpoints of this API; the problem document is at <a href=\"{nf}\">{nf}</a>.</p>\n<pre>{body}</pre>\n</body>\n</html>",

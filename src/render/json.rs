@@ -5,6 +5,7 @@
 
 use super::Site;
 use crate::model::Entity;
+use crate::search::{Answer, Query};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -64,6 +65,17 @@ struct Entry<'a> {
     links: Links,
 }
 
+impl<'a> Entry<'a> {
+    fn of(site: &Site, entity: &'a Entity) -> Entry<'a> {
+        Entry {
+            slug: entity.slug.as_str(),
+            id: &entity.id,
+            name: &entity.name,
+            links: Links::of(site, entity),
+        }
+    }
+}
+
 #[derive(Serialize)]
 struct List<I> {
     #[serde(rename = "type")]
@@ -100,14 +112,47 @@ pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), ser
 }
 
 pub fn index<'s>(site: &'s Site<'s>, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
-    list(site, out, |site, e| Entry {
-        slug: e.slug.as_str(),
-        id: &e.id,
-        name: &e.name,
-        links: Links::of(site, e),
-    })
+    list(site, out, Entry::of)
 }
 
 pub fn all<'s>(site: &'s Site<'s>, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     list(site, out, EntityView::of)
+}
+
+/// The answer to a search (`docs/search.md`), items shaped as the entries
+/// of `index.json`.
+pub fn search_answer(
+    site: &Site,
+    query: &Query,
+    answer: &Answer,
+) -> Result<Vec<u8>, serde_json::Error> {
+    #[derive(Serialize)]
+    struct SearchAnswer<'a> {
+        query: &'a str,
+        total: usize,
+        limit: usize,
+        offset: usize,
+        items: Vec<Entry<'a>>,
+        next: Option<String>,
+    }
+    let entities = &site.ontology.entities;
+    let next = answer.next_offset.map(|offset| {
+        let q: String = url::form_urlencoded::byte_serialize(query.text.as_bytes()).collect();
+        site.url(&format!(
+            "search?q={q}&limit={}&offset={offset}",
+            query.limit
+        ))
+    });
+    serde_json::to_vec(&SearchAnswer {
+        query: &query.text,
+        total: answer.total,
+        limit: query.limit,
+        offset: query.offset,
+        items: answer
+            .page
+            .iter()
+            .map(|&i| Entry::of(site, &entities[i]))
+            .collect(),
+        next,
+    })
 }

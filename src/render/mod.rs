@@ -11,9 +11,12 @@ mod jsonld;
 mod routes;
 mod search_index;
 
+pub use info::problem;
+pub use json::search_answer;
 pub use routes::{ENDPOINTS, Endpoint, Serves};
 
 use crate::model::{Entity, Ontology};
+use crate::search::Searcher;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 
@@ -27,6 +30,8 @@ pub mod files {
     pub const ALL: &str = "all";
     pub const CONTEXT: &str = "context.jsonld";
     pub const SEARCH_INDEX: &str = "search-index.json";
+    /// The search client, an ES module that answers queries from the index.
+    pub const SEARCH_CLIENT: &str = "search.js";
     /// The RFC 9457 problem document for an unknown path.
     pub const NOT_FOUND: &str = "404.json";
     /// Cloudflare Pages serves `index.html` with status 200 for unknown
@@ -43,20 +48,28 @@ pub struct Site<'a> {
     /// structured (an object, or an array holding one), which JSON-LD must
     /// then keep as a JSON literal instead of dropping its unknown keys.
     extra_terms: BTreeMap<&'a str, bool>,
+    /// The search index, rendered up front: its files come from one pass
+    /// over every entity's words.
+    search_index: search_index::SearchIndex,
 }
 
 impl<'a> Site<'a> {
-    pub fn new(ontology: &'a Ontology) -> Site<'a> {
+    /// Prepares a site; fails only if the search index cannot be
+    /// serialised.
+    pub fn new(ontology: &'a Ontology) -> Result<Site<'a>, serde_json::Error> {
         let mut extra_terms: BTreeMap<&str, bool> = BTreeMap::new();
         for entity in &ontology.entities {
             for (key, value) in &entity.extra {
                 *extra_terms.entry(key.as_str()).or_default() |= is_structured(value);
             }
         }
-        Site {
+        let searcher = Searcher::new(ontology);
+        let search_index = search_index::build(ontology, searcher.searchables())?;
+        Ok(Site {
             ontology,
             extra_terms,
-        }
+            search_index,
+        })
     }
 
     fn url(&self, path: &str) -> String {
@@ -81,10 +94,13 @@ pub enum Document<'a> {
     All,
     Context,
     SearchIndex,
+    SearchClient,
     NotFound,
     NotFoundPage,
     Headers,
     Redirects,
+    /// A node or row file of the search index, by its number.
+    SearchFile(usize),
     Entity(&'a Entity),
     EntityLd(&'a Entity),
 }
@@ -92,9 +108,10 @@ pub enum Document<'a> {
 impl Document<'_> {
     /// The site-wide documents, the largest first so that a parallel writer
     /// starts them before the many small entity files.
-    pub const SITE_WIDE: [Document<'static>; 10] = [
+    pub const SITE_WIDE: [Document<'static>; 11] = [
         Document::All,
         Document::SearchIndex,
+        Document::SearchClient,
         Document::IndexLd,
         Document::Index,
         Document::Info,
@@ -106,7 +123,7 @@ impl Document<'_> {
     ];
 
     /// The file's path relative to the site root.
-    pub fn path(&self) -> String {
+    pub fn path(&self, site: &Site) -> String {
         match self {
             Document::Info => files::INFO.to_owned(),
             Document::Index => files::INDEX.to_owned(),
@@ -114,10 +131,12 @@ impl Document<'_> {
             Document::All => files::ALL.to_owned(),
             Document::Context => files::CONTEXT.to_owned(),
             Document::SearchIndex => files::SEARCH_INDEX.to_owned(),
+            Document::SearchClient => files::SEARCH_CLIENT.to_owned(),
             Document::NotFound => files::NOT_FOUND.to_owned(),
             Document::NotFoundPage => files::NOT_FOUND_PAGE.to_owned(),
             Document::Headers => files::HEADERS.to_owned(),
             Document::Redirects => files::REDIRECTS.to_owned(),
+            Document::SearchFile(i) => site.search_index.files[*i].0.clone(),
             Document::Entity(e) => json::entity_file(e),
             Document::EntityLd(e) => jsonld::entity_file(e),
         }
@@ -132,7 +151,12 @@ impl Document<'_> {
             Document::IndexLd => jsonld::index(site, out)?,
             Document::All => json::all(site, out)?,
             Document::Context => jsonld::context(site, out)?,
-            Document::SearchIndex => search_index::render(site, out)?,
+            Document::SearchIndex => out.extend_from_slice(&site.search_index.manifest),
+            Document::SearchFile(i) => out.extend_from_slice(&site.search_index.files[*i].1),
+            // Committed source, so the crate builds without npm.
+            Document::SearchClient => {
+                out.extend_from_slice(include_str!("../../assets/search.js").trim_end().as_bytes())
+            }
             Document::NotFound => info::not_found(site, out)?,
             Document::NotFoundPage => info::not_found_page(site, out)?,
             Document::Headers => host::headers(out),
@@ -146,17 +170,18 @@ impl Document<'_> {
 }
 
 /// Every document of the site, as a parallel iterator: the site-wide ones,
-/// then a `.json` and a `.jsonld` for each entity.
+/// the search index's files, then a `.json` and a `.jsonld` per entity.
 pub fn documents<'a>(site: &Site<'a>) -> impl ParallelIterator<Item = Document<'a>> + 'a {
     let per_entity = site
         .ontology
         .entities
         .par_iter()
         .flat_map_iter(|e| [Document::Entity(e), Document::EntityLd(e)]);
-    Document::SITE_WIDE.into_par_iter().chain(per_entity)
-}
-
-/// How many files `documents` yields for `ontology`.
-pub fn document_count(ontology: &Ontology) -> usize {
-    Document::SITE_WIDE.len() + 2 * ontology.entities.len()
+    let search_files = (0..site.search_index.files.len())
+        .into_par_iter()
+        .map(Document::SearchFile);
+    Document::SITE_WIDE
+        .into_par_iter()
+        .chain(search_files)
+        .chain(per_entity)
 }

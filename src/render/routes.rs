@@ -99,8 +99,14 @@ pub const ENDPOINTS: &[Endpoint] = &[
     },
     Endpoint {
         path: "/search-index.json",
-        summary: "The prebuilt search index, for searching without a server",
+        summary: "The manifest of the prebuilt search index (its nodes and rows are under /search/)",
         serves: Serves::File(files::SEARCH_INDEX),
+        content_type: None,
+    },
+    Endpoint {
+        path: "/search.js",
+        summary: "The search client: an ES module that answers /search queries from the index",
+        serves: Serves::File(files::SEARCH_CLIENT),
         content_type: None,
     },
 ];

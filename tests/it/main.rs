@@ -6,4 +6,5 @@ mod build;
 mod cli;
 mod netlify;
 mod output;
+mod search;
 mod util;

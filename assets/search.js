@@ -1,0 +1,240 @@
+// ontosite search client: answers /search queries from the prebuilt index
+// exactly as the Rust reference does (docs/search.md is the definition).
+//
+// A dependency-free ES module for browsers, Node 20+, Deno, Netlify Edge
+// Functions and Cloudflare Workers:
+//
+//   import { openIndex } from "./search.js";
+//   const index = await openIndex("https://example.org/search-index.json");
+//   const answer = await index.search({ q: "airtable create", limit: 10 });
+//
+// `openIndex` also takes `{ fetch }` (any function with fetch's signature
+// that resolves to a Response, or to parsed JSON) and, instead of a URL, an
+// in-memory index `{ manifest, files: { "search/n0.json": {...}, ... } }`.
+// A bad query throws a SearchError whose `problem` is the RFC 9457
+// document to answer with status 400.
+
+export const FORMAT_VERSION = 2;
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 1000;
+export const MAX_OFFSET = 999999999;
+const EXACT = 8;
+const NAME = 1;
+const NAME_OR_ID = 1 | 2;
+
+export class SearchError extends Error {
+  constructor(detail) {
+    super(detail);
+    this.name = "SearchError";
+    this.status = 400;
+    this.problem = { type: "about:blank", title: "Bad Request", status: 400, detail };
+  }
+}
+
+/** NFKD, marks dropped, lower-cased. */
+export function fold(text) {
+  return text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
+}
+
+/** The runs of a text: maximal sequences of letters, digits and marks. */
+export function runs(text) {
+  return text.match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
+}
+
+/** The folded runs of a query. */
+export function terms(query) {
+  return runs(query).map(fold).filter((term) => term.length > 0);
+}
+
+function whole(text, max) {
+  if (!/^[0-9]+$/.test(text)) return null;
+  const significant = text.replace(/^0+/, "");
+  if (significant.length > 9) return null;
+  const value = significant === "" ? 0 : Number(significant);
+  return value <= max ? value : null;
+}
+
+/**
+ * Checks a request's parameters: a URLSearchParams, or an object with
+ * `q`, `limit` and `offset` (strings or numbers; absent when undefined or
+ * null).
+ */
+export function parseQuery(params) {
+  const get = (name) => {
+    const value = params instanceof URLSearchParams ? params.get(name) : params?.[name];
+    return value === undefined || value === null ? null : String(value);
+  };
+  const text = get("q");
+  if (text === null) throw new SearchError("the query parameter `q` is missing; search with /search?q=word");
+  const found = terms(text);
+  if (found.length === 0) throw new SearchError(`the query \`${text}\` has no letters or digits to search for`);
+  let limit = DEFAULT_LIMIT;
+  const limitText = get("limit");
+  if (limitText !== null) {
+    limit = whole(limitText, MAX_LIMIT);
+    if (limit === null || limit < 1) {
+      throw new SearchError(`\`limit\` must be a whole number from 1 to ${MAX_LIMIT}, not \`${limitText}\``);
+    }
+  }
+  let offset = 0;
+  const offsetText = get("offset");
+  if (offsetText !== null) {
+    offset = whole(offsetText, MAX_OFFSET);
+    if (offset === null) {
+      throw new SearchError(`\`offset\` must be a whole number from 0 to ${MAX_OFFSET}, not \`${offsetText}\``);
+    }
+  }
+  return { text, terms: found, limit, offset };
+}
+
+/** Decodes postings into [entity, mask] pairs. */
+function decode(postings) {
+  const out = new Array(postings.length);
+  let entity = 0;
+  for (let i = 0; i < postings.length; i++) {
+    const n = postings[i];
+    entity += Math.floor(n / 16);
+    out[i] = [entity, n % 16];
+  }
+  return out;
+}
+
+class Index {
+  constructor(manifest, load) {
+    if (manifest.version !== FORMAT_VERSION) {
+      throw new Error(`search index format ${manifest.version} is not ${FORMAT_VERSION}; rebuild the site or update search.js`);
+    }
+    this.manifest = manifest;
+    this.load = load;
+    this.nodes = new Map(manifest.nodes.map(([key, leaf], i) => [key, { i, leaf: leaf === 1 }]));
+  }
+
+  /** The node that answers words starting with `term` (or equal to it). */
+  node(term) {
+    let key = "";
+    for (;;) {
+      const node = this.nodes.get(key);
+      if (node === undefined) return null;
+      if (node.leaf || key === term) return { key, ...node };
+      key += String.fromCodePoint(term.codePointAt(key.length));
+    }
+  }
+
+  file(node) {
+    return this.load(`search/n${node.i}.json`);
+  }
+
+  /** Entity -> field mask of the words that start with `term`. */
+  async termMasks(term) {
+    const masks = new Map();
+    const node = this.node(term);
+    if (node === null) return masks;
+    const file = await this.file(node);
+    const add = (postings) => {
+      for (const [entity, mask] of decode(postings)) {
+        const fields = mask & ~EXACT;
+        if (fields !== 0) masks.set(entity, (masks.get(entity) ?? 0) | fields);
+      }
+    };
+    if (node.leaf) {
+      for (const [word, postings] of file.words) if (word.startsWith(term)) add(postings);
+    } else {
+      add(file.all);
+    }
+    return masks;
+  }
+
+  /** Entities whose joined ID or slug equals `joined`. */
+  async exact(joined) {
+    const found = new Set();
+    const node = this.node(joined);
+    if (node === null || (!node.leaf && node.key !== joined)) return found;
+    const file = await this.file(node);
+    for (const [word, postings] of file.words) {
+      if (word !== joined) continue;
+      for (const [entity, mask] of decode(postings)) if (mask & EXACT) found.add(entity);
+    }
+    return found;
+  }
+
+  async row(entity) {
+    const per = this.manifest.rowsPerFile;
+    const rows = await this.load(`search/d${Math.floor(entity / per)}.json`);
+    return rows[entity % per];
+  }
+
+  /** Answers a query; throws SearchError for a bad one. */
+  async search(params) {
+    const query = parseQuery(params);
+    const [exact, ...perTerm] = await Promise.all([
+      this.exact(query.terms.join("")),
+      ...query.terms.map((term) => this.termMasks(term)),
+    ]);
+    const smallest = perTerm.reduce((a, b) => (b.size < a.size ? b : a));
+    const hits = [];
+    for (const entity of smallest.keys()) {
+      let [matched, allName, allNameOrId] = [true, true, true];
+      for (const masks of perTerm) {
+        const mask = masks.get(entity);
+        if (mask === undefined) {
+          matched = false;
+          break;
+        }
+        allName &&= (mask & NAME) !== 0;
+        allNameOrId &&= (mask & NAME_OR_ID) !== 0;
+      }
+      if (!matched) continue;
+      const tier = exact.has(entity) ? 0 : allName ? 1 : allNameOrId ? 2 : 3;
+      hits.push([tier, entity]);
+    }
+    hits.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const end = Math.min(query.offset + query.limit, hits.length);
+    const page = query.offset < end ? hits.slice(query.offset, end) : [];
+    const base = this.manifest.baseUrl;
+    const items = await Promise.all(
+      page.map(async ([, entity]) => {
+        const [slug, id, name] = await this.row(entity);
+        return { slug, id, name, links: { json: `${base}${slug}.json`, jsonld: `${base}${slug}.jsonld` } };
+      }),
+    );
+    const next =
+      end < hits.length
+        ? `${base}search?${new URLSearchParams({ q: query.text, limit: String(query.limit), offset: String(end) })}`
+        : null;
+    return { query: query.text, total: hits.length, limit: query.limit, offset: query.offset, items, next };
+  }
+}
+
+/**
+ * Opens an index: `source` is the URL of `search-index.json`, or an
+ * in-memory index `{ manifest, files }`.
+ */
+export async function openIndex(source, options = {}) {
+  const cache = new Map();
+  if (typeof source === "object" && source !== null && !(source instanceof URL) && "manifest" in source) {
+    const load = async (path) => {
+      if (!(path in source.files)) throw new Error(`the in-memory index has no ${path}`);
+      return source.files[path];
+    };
+    return new Index(source.manifest, load);
+  }
+  const fetcher = options.fetch ?? globalThis.fetch;
+  const base = new URL(String(source), options.base ?? globalThis.location?.href);
+  const get = async (url) => {
+    const response = await fetcher(url);
+    if (response && typeof response.json === "function") {
+      if (response.ok === false) throw new Error(`${url}: HTTP ${response.status}`);
+      return response.json();
+    }
+    return response;
+  };
+  const load = (path) => {
+    if (!cache.has(path)) {
+      const pending = get(new URL(path, base).href);
+      pending.catch(() => cache.delete(path));
+      cache.set(path, pending);
+    }
+    return cache.get(path);
+  };
+  return new Index(await get(base.href), load);
+}

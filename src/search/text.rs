@@ -1,0 +1,189 @@
+//! Folding, runs, word starts and terms: the text rules of search
+//! (`docs/search.md` states them; this module is their reference).
+//!
+//! Character classes are Unicode general categories, which every engine
+//! that must agree with this one (JavaScript's `\p{..}`) can test the same
+//! way: letters are `L`, digits are `N`, marks are `M`, upper-case letters
+//! are `Lu` and lower-case letters `Ll`.
+
+use unicode_general_category::{GeneralCategory as Gc, get_general_category};
+use unicode_normalization::UnicodeNormalization;
+
+fn is_letter(c: char) -> bool {
+    matches!(
+        get_general_category(c),
+        Gc::UppercaseLetter
+            | Gc::LowercaseLetter
+            | Gc::TitlecaseLetter
+            | Gc::ModifierLetter
+            | Gc::OtherLetter
+    )
+}
+
+fn is_digit(c: char) -> bool {
+    matches!(
+        get_general_category(c),
+        Gc::DecimalNumber | Gc::LetterNumber | Gc::OtherNumber
+    )
+}
+
+fn is_mark(c: char) -> bool {
+    matches!(
+        get_general_category(c),
+        Gc::NonspacingMark | Gc::SpacingMark | Gc::EnclosingMark
+    )
+}
+
+/// Part of a run: a letter or a digit, or a mark that modifies one.
+fn in_run(c: char) -> bool {
+    is_letter(c) || is_digit(c) || is_mark(c)
+}
+
+/// Folds a text for comparison: Unicode NFKD, combining marks dropped,
+/// lower-cased. Search is case- and accent-insensitive through this alone.
+pub fn fold(text: &str) -> String {
+    let stripped: String = text.nfkd().filter(|&c| !is_mark(c)).collect();
+    stripped.to_lowercase()
+}
+
+/// The runs of a text: maximal sequences of letters, digits and marks,
+/// as they stand in the original text.
+pub fn runs(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !in_run(c))
+        .filter(|run| !run.is_empty())
+}
+
+/// Byte offsets of the word starts in `run`: its first letter or digit; an
+/// upper-case letter after a lower-case one; a letter after a digit and a
+/// digit after a letter. Marks are skipped when looking back, so they
+/// never separate a letter from the one before it.
+pub fn word_starts(run: &str) -> Vec<usize> {
+    let mut starts = Vec::new();
+    let mut previous: Option<char> = None;
+    for (offset, c) in run.char_indices() {
+        if is_mark(c) {
+            continue;
+        }
+        let start = match previous {
+            None => true,
+            Some(p) => {
+                (get_general_category(p) == Gc::LowercaseLetter
+                    && get_general_category(c) == Gc::UppercaseLetter)
+                    || (is_letter(p) && is_digit(c))
+                    || (is_digit(p) && is_letter(c))
+            }
+        };
+        if start {
+            starts.push(offset);
+        }
+        previous = Some(c);
+    }
+    starts
+}
+
+/// The folded text of a field from each of its word starts, to the end of
+/// the run: a term matches the field when one of these begins with it.
+/// Sorted and without duplicates.
+pub fn word_suffixes(field: &str) -> Vec<String> {
+    let mut suffixes: Vec<String> = runs(field)
+        .flat_map(|run| {
+            word_starts(run)
+                .into_iter()
+                .map(move |start| fold(&run[start..]))
+        })
+        .filter(|s| !s.is_empty())
+        .collect();
+    suffixes.sort_unstable();
+    suffixes.dedup();
+    suffixes
+}
+
+/// The terms of a query: its runs, folded, without camel-case splitting.
+/// Runs that fold to nothing (a lone mark) are not terms.
+pub fn terms(query: &str) -> Vec<String> {
+    runs(query).map(fold).filter(|t| !t.is_empty()).collect()
+}
+
+/// A text's runs, folded and joined: how an ID compares with a query's
+/// joined terms for the exact tier.
+pub fn joined(text: &str) -> String {
+    runs(text).map(fold).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn starts_as_words(run: &str) -> Vec<&str> {
+        let starts = word_starts(run);
+        starts
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| &run[s..starts.get(i + 1).copied().unwrap_or(run.len())])
+            .collect()
+    }
+
+    #[test]
+    fn folding_is_nfkd_without_marks_lower_cased() {
+        assert_eq!(fold("Café"), "cafe");
+        assert_eq!(fold("Cafe\u{301}"), "cafe");
+        assert_eq!(fold("ÅNGSTRÖM"), "angstrom");
+        assert_eq!(fold("ﬁle"), "file"); // compatibility ligature
+        assert_eq!(fold("Ⅻ"), "xii"); // compatibility numeral
+        assert_eq!(fold("ŁÓDŹ"), "łodz"); // Ł has no decomposition
+        assert_eq!(fold("東京"), "東京");
+        assert_eq!(fold("ΣΟΦΟΣ"), "σοφος"); // final sigma, as JavaScript
+    }
+
+    #[test]
+    fn runs_are_letters_digits_and_marks() {
+        assert_eq!(
+            runs("Airtable - Create Item").collect::<Vec<_>>(),
+            ["Airtable", "Create", "Item"]
+        );
+        assert_eq!(
+            runs("S3Bucket, v2.0!").collect::<Vec<_>>(),
+            ["S3Bucket", "v2", "0"]
+        );
+        assert_eq!(
+            runs("e\u{301}te\u{301}").collect::<Vec<_>>(),
+            ["e\u{301}te\u{301}"]
+        );
+        assert_eq!(runs("--- !!").count(), 0);
+    }
+
+    #[test]
+    fn word_starts_follow_case_and_digits() {
+        assert_eq!(
+            starts_as_words("AirtableCreateItem"),
+            ["Airtable", "Create", "Item"]
+        );
+        assert_eq!(starts_as_words("S3Bucket"), ["S", "3", "Bucket"]);
+        // Upper after upper is no start: an acronym stays one word.
+        assert_eq!(starts_as_words("ABBCreateItem"), ["ABBCreate", "Item"]);
+        assert_eq!(starts_as_words("iOSApp"), ["i", "OSApp"]);
+        assert_eq!(starts_as_words("v2"), ["v", "2"]);
+        assert_eq!(starts_as_words("ÉtéÉté"), ["Été", "Été"]);
+        // A mark between a lower and an upper letter does not hide the pair.
+        assert_eq!(starts_as_words("e\u{301}T"), ["e\u{301}", "T"]);
+        assert_eq!(starts_as_words("東京"), ["東京"]);
+    }
+
+    #[test]
+    fn suffixes_and_terms() {
+        assert_eq!(
+            word_suffixes("AirtableCreateItem"),
+            ["airtablecreateitem", "createitem", "item"]
+        );
+        assert_eq!(word_suffixes("S3 Bucket"), ["3", "bucket", "s3"]);
+        assert_eq!(
+            terms("  Airtable-CREATE  item "),
+            ["airtable", "create", "item"]
+        );
+        assert_eq!(terms("AirtableCreate"), ["airtablecreate"]); // no camel split
+        assert_eq!(terms("Crème brûlée"), ["creme", "brulee"]);
+        assert!(terms("-- ?").is_empty());
+        assert!(terms("\u{301}").is_empty());
+        assert_eq!(joined("Acme Update-Item"), "acmeupdateitem");
+    }
+}

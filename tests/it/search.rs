@@ -1,0 +1,232 @@
+//! Search parity: the Rust reference, and the site's own `search.js` over
+//! its own index under Node, answer a golden set of queries made from the
+//! data identically: total, items, order, paging and errors.
+
+use crate::util::*;
+use ontosite::model::Ontology;
+use ontosite::render::{self, Site};
+use ontosite::search::{Query, Searcher, text};
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Command;
+
+/// A small deterministic generator (xorshift64*), so the random queries are
+/// the same on every run without a dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+type Params = (Option<String>, Option<String>, Option<String>);
+
+fn q(text: impl Into<String>) -> Params {
+    (Some(text.into()), None, None)
+}
+
+/// The golden queries: every ID, name and vendor; every 1- to 3-letter
+/// prefix of the vocabulary; random multi-term queries; mixed case,
+/// accents and punctuation; paging; and bad requests.
+fn golden_queries(ontology: &Ontology) -> Vec<Params> {
+    let mut rng = Rng(0x5EA2_C4F0_0D5E_ED01);
+    let mut queries = Vec::new();
+    let mut vocabulary = BTreeSet::new();
+    let mut vendors = BTreeSet::new();
+    for entity in &ontology.entities {
+        queries.push(q(&entity.id));
+        queries.push(q(&entity.name));
+        for field in [&entity.name, &entity.id, &entity.description] {
+            vocabulary.extend(text::runs(field).map(text::fold));
+        }
+        if let Some(vendor) = entity.extra.get("vendor").and_then(Value::as_str) {
+            vendors.insert(vendor.to_owned());
+        }
+    }
+    queries.extend(vendors.iter().map(q));
+    let words: Vec<String> = vocabulary.into_iter().collect();
+    let mut prefixes = BTreeSet::new();
+    for word in &words {
+        for len in 1..=3 {
+            prefixes.insert(word.chars().take(len).collect::<String>());
+        }
+    }
+    queries.extend(prefixes.into_iter().map(q));
+    let vendors: Vec<String> = vendors.into_iter().collect();
+    let names: Vec<&str> = ontology.entities.iter().map(|e| e.name.as_str()).collect();
+    for _ in 0..3000 {
+        let terms: Vec<String> = (0..2 + rng.below(2))
+            .map(|_| {
+                let word = rng.pick(&words);
+                let len = 1 + rng.below(word.chars().count());
+                word.chars().take(len).collect()
+            })
+            .collect();
+        queries.push(q(terms.join(" ")));
+    }
+    for _ in 0..600 {
+        let name = rng.pick(&names);
+        let mixed: String = name
+            .chars()
+            .map(|c| {
+                if rng.below(2) == 0 {
+                    c.to_ascii_uppercase()
+                } else {
+                    c.to_ascii_lowercase()
+                }
+            })
+            .collect();
+        queries.push(q(mixed));
+    }
+    for _ in 0..600 {
+        let vendor = rng.pick(&vendors);
+        let accented: String = vendor
+            .chars()
+            .map(|c| match c {
+                'a' => 'á',
+                'e' => 'è',
+                'o' => 'ö',
+                'u' => 'ũ',
+                'A' => 'Å',
+                'E' => 'É',
+                'i' => 'ï',
+                'n' => 'ñ',
+                'c' => 'ç',
+                other => other,
+            })
+            .collect();
+        let decomposed: String = accented
+            .chars()
+            .flat_map(|c| {
+                if c == 'ö' {
+                    vec!['o', '\u{308}']
+                } else {
+                    vec![c]
+                }
+            })
+            .collect();
+        queries.push(q(accented));
+        queries.push(q(decomposed));
+    }
+    let punctuation: [&str; 15] = [
+        "-", "!", "...", "(", ")", "/", "_", "'", "\"", "—", ",", "?", "&", "+", "%20",
+    ];
+    for _ in 0..600 {
+        let name = rng.pick(&names);
+        let words: Vec<&str> = name.split(' ').collect();
+        let mut query = String::new();
+        for word in words {
+            let separator = punctuation[rng.below(punctuation.len())];
+            query.push_str(separator);
+            query.push_str(word);
+        }
+        let separator = punctuation[rng.below(punctuation.len())];
+        query.push_str(separator);
+        queries.push(q(query));
+    }
+    for _ in 0..300 {
+        let word = rng.pick(&words);
+        let prefix: String = word.chars().take(1 + rng.below(2)).collect();
+        let limit = [1, 2, 3, 7, 10, 100, 1000][rng.below(7)];
+        let offset = [0, 1, 5, 20, 99, 100, 2257, 5000][rng.below(8)];
+        queries.push((
+            Some(prefix),
+            Some(limit.to_string()),
+            Some(offset.to_string()),
+        ));
+    }
+    for (query, limit, offset) in [
+        (None, None, None),
+        (Some(""), None, None),
+        (Some("   "), None, None),
+        (Some("!!!"), None, None),
+        (Some("\u{301}"), None, None),
+        (Some("a"), Some("0"), None),
+        (Some("a"), Some("1001"), None),
+        (Some("a"), Some("-5"), None),
+        (Some("a"), Some("ten"), None),
+        (Some("a"), Some(""), None),
+        (Some("a"), Some("0001000"), None),
+        (Some("a"), None, Some("-1")),
+        (Some("a"), None, Some("1e3")),
+        (Some("a"), None, Some("1000000000")),
+        (Some("a"), None, Some("000000000000000007")),
+        (Some("table"), None, None),
+        (Some("zzzzzz"), None, None),
+        (Some("東京"), None, None),
+    ] {
+        queries.push((
+            query.map(str::to_owned),
+            limit.map(str::to_owned),
+            offset.map(str::to_owned),
+        ));
+    }
+    queries
+}
+
+/// The reference answer: status and body.
+fn reference(site: &Site, searcher: &Searcher, (q, limit, offset): &Params) -> (u16, Value) {
+    match Query::from_params(q.as_deref(), limit.as_deref(), offset.as_deref()) {
+        Ok(query) => {
+            let bytes = render::search_answer(site, &query, &searcher.search(&query)).unwrap();
+            (200, serde_json::from_slice(&bytes).unwrap())
+        }
+        Err(error) => (400, render::problem(400, "Bad Request", &error.to_string())),
+    }
+}
+
+fn golden_file(input: &Path, path: &Path) -> usize {
+    let ontology = ontosite::source::load(input, None).expect("the input loads");
+    let site = Site::new(&ontology).unwrap();
+    let searcher = Searcher::new(&ontology);
+    let golden: Vec<Value> = golden_queries(&ontology)
+        .iter()
+        .map(|params| {
+            let (status, body) = reference(&site, &searcher, params);
+            let (q, limit, offset) = params;
+            json!({ "params": { "q": q, "limit": limit, "offset": offset }, "status": status, "body": body })
+        })
+        .collect();
+    std::fs::write(path, serde_json::to_vec(&golden).unwrap()).unwrap();
+    golden.len()
+}
+
+#[test]
+fn search_js_answers_exactly_as_the_rust_reference() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("dist");
+    build_ok(&shipped_input(), &out);
+    let golden = dir.path().join("golden.json");
+    let count = golden_file(&shipped_input(), &golden);
+    assert!(count >= 10_000, "only {count} golden queries");
+
+    let output = Command::new("node")
+        .arg(root().join("tests/search/parity.mjs"))
+        .arg(&out)
+        .arg(&golden)
+        .output()
+        .expect("Node.js 20 or newer is needed for the search parity test: install nodejs");
+    assert!(
+        output.status.success(),
+        "parity.mjs failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["checked"], count);
+    assert_eq!(
+        report["differences"], 0,
+        "search.js differs from Rust:\n{:#}",
+        report["first"]
+    );
+}

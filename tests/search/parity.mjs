@@ -1,0 +1,38 @@
+// Answers every query of a golden file with a built site's own search.js
+// over its own index files, and reports every difference from the answers
+// the Rust reference gave:
+//
+//   node parity.mjs DIST GOLDEN.json
+//
+// GOLDEN.json: [{ "params": {q, limit, offset}, "status": 200 | 400, "body": ... }]
+// Prints { "checked": N, "differences": D, "first": [...] } as JSON.
+import { readFile } from "node:fs/promises";
+import { isDeepStrictEqual } from "node:util";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const [dist, goldenPath] = process.argv.slice(2);
+const { openIndex } = await import(pathToFileURL(join(dist, "search.js")).href);
+const readJson = async (url) => JSON.parse(await readFile(fileURLToPath(url), "utf8"));
+const index = await openIndex(pathToFileURL(join(dist, "search-index.json")), { fetch: readJson });
+
+const answer = async (params) => {
+  try {
+    return { status: 200, body: await index.search(params) };
+  } catch (error) {
+    if (error.name !== "SearchError") throw error;
+    return { status: error.status, body: error.problem };
+  }
+};
+
+const golden = JSON.parse(await readFile(goldenPath, "utf8"));
+const first = [];
+let differences = 0;
+for (const { params, status, body } of golden) {
+  const got = await answer(params);
+  if (got.status !== status || !isDeepStrictEqual(got.body, body)) {
+    differences += 1;
+    if (first.length < 10) first.push({ params, expected: { status, body }, got });
+  }
+}
+console.log(JSON.stringify({ checked: golden.length, differences, first }));
