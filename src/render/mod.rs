@@ -185,3 +185,107 @@ pub fn documents<'a>(site: &Site<'a>) -> impl ParallelIterator<Item = Document<'
         .chain(search_files)
         .chain(per_entity)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{
+        BaseUrl, GENERATED_FIELDS, OntologyMeta, Origin, RESERVED_SLUGS, Slug, is_term_name,
+    };
+
+    fn ontology() -> Ontology {
+        let entity = |id: &str| Entity {
+            id: id.to_owned(),
+            slug: Slug::from_id(id).unwrap(),
+            name: format!("{id} - Create Item"),
+            description: "Creates an item.".to_owned(),
+            extra: serde_json::Map::new(),
+            origin: Origin {
+                path: "x.json".into(),
+                line: None,
+            },
+        };
+        Ontology {
+            meta: OntologyMeta {
+                name: "T".into(),
+                description: "T".into(),
+                entity_type: "Action".into(),
+                entity_type_iri: "http://schema.org/Action".into(),
+                base_url: BaseUrl::parse("https://t.test").unwrap(),
+                license: None,
+                version: None,
+                siblings: Vec::new(),
+            },
+            entities: vec![entity("AcmeCreate"), entity("ZetaCreate")],
+        }
+    }
+
+    /// A slug that would name a generated file or endpoint must be
+    /// reserved, or an entity could overwrite it.
+    #[test]
+    fn every_generated_name_is_reserved() {
+        let ontology = ontology();
+        let site = Site::new(&ontology).unwrap();
+        let mut names: Vec<String> = documents(&site)
+            .filter(|d| !matches!(d, Document::Entity(_) | Document::EntityLd(_)))
+            .map(|d| d.path(&site))
+            .collect();
+        names.extend(
+            ENDPOINTS
+                .iter()
+                .map(|e| e.path.trim_start_matches('/').to_owned()),
+        );
+        for name in names {
+            let first = name.split('/').next().unwrap();
+            let stem = first
+                .strip_suffix(".json")
+                .or(first.strip_suffix(".jsonld"))
+                .unwrap_or(first);
+            if Slug::parse(stem).is_ok() {
+                assert!(
+                    RESERVED_SLUGS.contains(&stem),
+                    "`{stem}` (from {name}) is not reserved"
+                );
+            }
+        }
+    }
+
+    /// A pass-through field must not collide with a key ontosite writes.
+    #[test]
+    fn every_generated_key_is_reserved() {
+        let ontology = ontology();
+        let site = Site::new(&ontology).unwrap();
+        let entity = &ontology.entities[0];
+        let mut out = Vec::new();
+        let mut keys = Vec::new();
+        for document in [Document::Entity(entity), Document::EntityLd(entity)] {
+            document.render(&site, &mut out).unwrap();
+            let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
+            keys.extend(value.as_object().unwrap().keys().cloned());
+        }
+        Document::Context.render(&site, &mut out).unwrap();
+        let context: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        keys.extend(context["@context"].as_object().unwrap().keys().cloned());
+        Document::IndexLd.render(&site, &mut out).unwrap();
+        let index: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        keys.extend(index.as_object().unwrap().keys().cloned());
+        keys.extend(
+            index["itemListElement"][0]
+                .as_object()
+                .unwrap()
+                .keys()
+                .cloned(),
+        );
+        for key in keys {
+            let input_field = ["id", "slug", "name", "description"].contains(&key.as_str());
+            let type_term =
+                key == ontology.meta.entity_type || key == "ItemList" || key == "ListItem";
+            if is_term_name(&key) && !input_field && !type_term {
+                assert!(
+                    GENERATED_FIELDS.contains(&key.as_str()),
+                    "`{key}` is not reserved"
+                );
+            }
+        }
+    }
+}

@@ -96,3 +96,140 @@ pub fn search(searchables: &[Searchable], slugs: &[&str], query: &Query) -> Vec<
     hits.sort_unstable();
     hits.into_iter().map(|(_, i)| i).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Origin, Slug};
+    use crate::search::Searcher;
+
+    fn entity(id: &str, slug: Option<&str>, name: &str, description: &str) -> Entity {
+        Entity {
+            id: id.to_owned(),
+            slug: slug.map_or_else(|| Slug::from_id(id), Slug::parse).unwrap(),
+            name: name.to_owned(),
+            description: description.to_owned(),
+            extra: serde_json::Map::new(),
+            origin: Origin {
+                path: "t.json".into(),
+                line: None,
+            },
+        }
+    }
+
+    fn ontology(mut entities: Vec<Entity>) -> crate::model::Ontology {
+        entities.sort_by(|a, b| a.slug.cmp(&b.slug));
+        crate::model::Ontology {
+            meta: crate::model::OntologyMeta {
+                name: "T".into(),
+                description: "T".into(),
+                entity_type: "Action".into(),
+                entity_type_iri: "http://schema.org/Action".into(),
+                base_url: crate::model::BaseUrl::parse("https://t.test").unwrap(),
+                license: None,
+                version: None,
+                siblings: Vec::new(),
+            },
+            entities,
+        }
+    }
+
+    fn slugs(searcher: &Searcher, q: &str, limit: usize, offset: usize) -> (usize, Vec<String>) {
+        let mut query = Query::from_params(Some(q), None, None).unwrap();
+        (query.limit, query.offset) = (limit, offset);
+        let answer = searcher.search(&query);
+        let entities = &searcher.ontology.entities;
+        (
+            answer.total,
+            answer
+                .page
+                .iter()
+                .map(|&i| entities[i].slug.to_string())
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn matches_from_word_starts_only() {
+        let o = ontology(vec![entity(
+            "AirtableCreateItem",
+            None,
+            "Airtable - Create Item",
+            "Creates a new item in Airtable.",
+        )]);
+        let s = Searcher::new(&o);
+        for hit in [
+            "air",
+            "creat",
+            "CREATE",
+            "item",
+            "createitem",
+            "airtablecreate",
+            "Airtable create",
+            "AIRTABLE-create!",
+        ] {
+            assert_eq!(slugs(&s, hit, 100, 0).0, 1, "{hit}");
+        }
+        for miss in ["table", "reate", "airtable zzz", "tem"] {
+            assert_eq!(slugs(&s, miss, 100, 0).0, 0, "{miss}");
+        }
+        // Terms may match in different fields.
+        assert_eq!(slugs(&s, "airtable new", 100, 0).0, 1);
+    }
+
+    #[test]
+    fn tiers_then_slug() {
+        let o = ontology(vec![
+            // Tier 3: "box" only in the description.
+            entity("AaaThing", None, "Aaa - Thing", "Moves a box."),
+            // Tier 2: "box" in the ID, not in the name.
+            entity("BbbBoxThing", None, "Bbb - Thing", "Does things."),
+            // Tier 1: "box" in the name.
+            entity("CccThing", None, "Ccc - Box", "Does things."),
+            entity("DddThing", None, "Ddd - Box", "Does things."),
+            // Tier 0: the joined terms equal the slug.
+            entity("Zzz", Some("box"), "Zzz - Other", "Has a box."),
+        ]);
+        let s = Searcher::new(&o);
+        assert_eq!(
+            slugs(&s, "box", 100, 0),
+            (
+                5,
+                vec![
+                    "box".into(),
+                    "cccthing".into(),
+                    "dddthing".into(),
+                    "bbbboxthing".into(),
+                    "aaathing".into()
+                ]
+            )
+        );
+        // Tier 0 through the folded, joined ID.
+        assert_eq!(slugs(&s, "bbb box thing", 100, 0).1[0], "bbbboxthing");
+        assert_eq!(tier([1, 1], false), Some(Tier::Name));
+        assert_eq!(tier([1, 2], false), Some(Tier::NameOrId));
+        assert_eq!(tier([1, 4], false), Some(Tier::Any));
+        assert_eq!(tier([4, 4], true), Some(Tier::Exact));
+        assert_eq!(tier([1, 0], true), None);
+    }
+
+    #[test]
+    fn pages() {
+        let o = ontology(
+            (0..5)
+                .map(|n| entity(&format!("Item{n}"), None, &format!("Item {n}"), "An item."))
+                .collect(),
+        );
+        let s = Searcher::new(&o);
+        assert_eq!(
+            slugs(&s, "item", 2, 0),
+            (5, vec!["item0".into(), "item1".into()])
+        );
+        assert_eq!(slugs(&s, "item", 2, 4), (5, vec!["item4".into()]));
+        assert_eq!(slugs(&s, "item", 2, 9), (5, vec![]));
+        let query = Query::from_params(Some("item"), Some("2"), Some("2")).unwrap();
+        assert_eq!(s.search(&query).next_offset, Some(4));
+        let last = Query::from_params(Some("item"), Some("2"), Some("4")).unwrap();
+        assert_eq!(s.search(&last).next_offset, None);
+    }
+}
