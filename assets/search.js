@@ -238,3 +238,43 @@ export async function openIndex(source, options = {}) {
   };
   return new Index(await get(base.href), load);
 }
+
+/**
+ * Answers an HTTP request for /search with a Response: 200 and the answer,
+ * 400 and a problem document for a bad query, 405 for a method other than
+ * GET, HEAD or OPTIONS. `headers` are the ones every response of the site
+ * carries (CORS, caching); the hosts' handlers pass them in as the build
+ * generated them.
+ */
+export async function respond(request, index, headers = {}) {
+  const allow = "GET, HEAD, OPTIONS";
+  const send = (status, body, contentType) =>
+    new Response(request.method === "HEAD" || body === null ? null : body, {
+      status,
+      headers: { ...headers, ...(contentType ? { "Content-Type": contentType } : {}) },
+    });
+  if (request.method === "OPTIONS") {
+    return new Response(null, {
+      status: 204,
+      headers: {
+        ...headers,
+        "Access-Control-Allow-Methods": allow,
+        "Access-Control-Allow-Headers": request.headers.get("Access-Control-Request-Headers") ?? "*",
+        "Access-Control-Max-Age": "3600",
+      },
+    });
+  }
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    const problem = { type: "about:blank", title: "Method Not Allowed", status: 405, detail: `${request.method} is not allowed; this API answers ${allow}` };
+    const response = send(405, JSON.stringify(problem), "application/problem+json");
+    response.headers.set("Allow", allow);
+    return response;
+  }
+  try {
+    const answer = await index.search(new URL(request.url).searchParams);
+    return send(200, JSON.stringify(answer), "application/json");
+  } catch (error) {
+    if (error.name !== "SearchError") throw error;
+    return send(error.status, JSON.stringify(error.problem), "application/problem+json");
+  }
+}

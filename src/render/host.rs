@@ -56,6 +56,40 @@ pub fn headers(out: &mut Vec<u8>) {
     out.pop(); // `render` ends every file with one newline.
 }
 
+/// A host's `/search` handler: the search client, the headers of every
+/// response as the route table gives them, then the host's own handler.
+/// One file, so no host has to resolve an import.
+pub fn edge_handler(
+    search_js: &str,
+    handler: &str,
+    out: &mut Vec<u8>,
+) -> Result<(), serde_json::Error> {
+    let headers: serde_json::Map<String, serde_json::Value> = EVERY_RESPONSE
+        .iter()
+        .map(|(name, value)| ((*name).to_owned(), (*value).into()))
+        .collect();
+    out.extend_from_slice(search_js.trim_end().as_bytes());
+    out.extend_from_slice(b"\n\n// The headers of every response, from ontosite's route table.\nconst RESPONSE_HEADERS = ");
+    serde_json::to_writer(&mut *out, &headers)?;
+    out.extend_from_slice(b";\n");
+    out.extend_from_slice(handler.trim_end().as_bytes());
+    Ok(())
+}
+
+/// `_routes.json`: Cloudflare Pages runs the worker for the endpoints that
+/// need compute, and serves every other path as a static file.
+pub fn cloudflare_routes(out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+    let include: Vec<&str> = ENDPOINTS
+        .iter()
+        .filter(|e| e.serves == Serves::Search)
+        .map(|e| e.path)
+        .collect();
+    serde_json::to_writer_pretty(
+        out,
+        &serde_json::json!({ "version": 1, "include": include, "exclude": [] }),
+    )
+}
+
 pub fn redirects(out: &mut Vec<u8>) {
     out.extend_from_slice(GENERATED.as_bytes());
     for endpoint in ENDPOINTS.iter().chain([&NOT_FOUND]) {

@@ -39,7 +39,17 @@ pub mod files {
     pub const NOT_FOUND_PAGE: &str = "404.html";
     pub const HEADERS: &str = "_headers";
     pub const REDIRECTS: &str = "_redirects";
+    /// The Netlify Edge Function that answers `/search`; netlify.toml
+    /// points Netlify at its folder.
+    pub const NETLIFY_EDGE: &str = "_edge/netlify/search.js";
+    /// Cloudflare Pages' advanced-mode worker, which answers `/search`.
+    pub const CLOUDFLARE_WORKER: &str = "_worker.js";
+    /// Which paths Cloudflare Pages sends to the worker.
+    pub const CLOUDFLARE_ROUTES: &str = "_routes.json";
 }
+
+/// The search client's source.
+const SEARCH_JS: &str = include_str!("../../assets/search.js");
 
 /// What every document of one site is rendered with.
 pub struct Site<'a> {
@@ -99,6 +109,9 @@ pub enum Document<'a> {
     NotFoundPage,
     Headers,
     Redirects,
+    NetlifyEdge,
+    CloudflareWorker,
+    CloudflareRoutes,
     /// A node or row file of the search index, by its number.
     SearchFile(usize),
     Entity(&'a Entity),
@@ -108,7 +121,7 @@ pub enum Document<'a> {
 impl Document<'_> {
     /// The site-wide documents, the largest first so that a parallel writer
     /// starts them before the many small entity files.
-    pub const SITE_WIDE: [Document<'static>; 11] = [
+    pub const SITE_WIDE: [Document<'static>; 14] = [
         Document::All,
         Document::SearchIndex,
         Document::SearchClient,
@@ -120,6 +133,9 @@ impl Document<'_> {
         Document::NotFoundPage,
         Document::Headers,
         Document::Redirects,
+        Document::NetlifyEdge,
+        Document::CloudflareWorker,
+        Document::CloudflareRoutes,
     ];
 
     /// The file's path relative to the site root.
@@ -136,6 +152,9 @@ impl Document<'_> {
             Document::NotFoundPage => files::NOT_FOUND_PAGE.to_owned(),
             Document::Headers => files::HEADERS.to_owned(),
             Document::Redirects => files::REDIRECTS.to_owned(),
+            Document::NetlifyEdge => files::NETLIFY_EDGE.to_owned(),
+            Document::CloudflareWorker => files::CLOUDFLARE_WORKER.to_owned(),
+            Document::CloudflareRoutes => files::CLOUDFLARE_ROUTES.to_owned(),
             Document::SearchFile(i) => site.search_index.files[*i].0.clone(),
             Document::Entity(e) => json::entity_file(e),
             Document::EntityLd(e) => jsonld::entity_file(e),
@@ -154,9 +173,16 @@ impl Document<'_> {
             Document::SearchIndex => out.extend_from_slice(&site.search_index.manifest),
             Document::SearchFile(i) => out.extend_from_slice(&site.search_index.files[*i].1),
             // Committed source, so the crate builds without npm.
-            Document::SearchClient => {
-                out.extend_from_slice(include_str!("../../assets/search.js").trim_end().as_bytes())
+            Document::SearchClient => out.extend_from_slice(SEARCH_JS.trim_end().as_bytes()),
+            Document::NetlifyEdge => {
+                host::edge_handler(SEARCH_JS, include_str!("../../assets/netlify-edge.js"), out)?
             }
+            Document::CloudflareWorker => host::edge_handler(
+                SEARCH_JS,
+                include_str!("../../assets/cloudflare-worker.js"),
+                out,
+            )?,
+            Document::CloudflareRoutes => host::cloudflare_routes(out)?,
             Document::NotFound => info::not_found(site, out)?,
             Document::NotFoundPage => info::not_found_page(site, out)?,
             Document::Headers => host::headers(out),

@@ -17,6 +17,9 @@ const SITE_WIDE: &[&str] = &[
     "index.jsonld",
     "search-index.json",
     "search.js",
+    "_edge/netlify/search.js",
+    "_routes.json",
+    "_worker.js",
 ];
 
 fn built_shipped() -> (tempfile::TempDir, std::path::PathBuf) {

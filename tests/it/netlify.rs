@@ -52,6 +52,31 @@ fn netlify_parses_the_host_files_and_routes_every_endpoint() {
         json!([]),
         "Netlify's parsers reported errors"
     );
+    // netlify.toml builds with ontosite into the directory it publishes,
+    // points Netlify at the generated edge function, and adds no header
+    // rule of its own that could shadow the generated ones.
+    let build = &report["build"];
+    assert_eq!(build["publish"], "dist");
+    assert!(
+        build["command"].as_str().unwrap().ends_with("-- build"),
+        "{build}"
+    );
+    let edge = build["edge_functions"].as_str().unwrap();
+    let edge_dir = out.join(
+        edge.strip_prefix("dist/")
+            .expect("the edge functions are built into dist"),
+    );
+    assert!(
+        edge_dir.join("search.js").is_file(),
+        "no edge function in {}",
+        edge_dir.display()
+    );
+    assert_eq!(
+        report["headerRules"].as_array().unwrap().len(),
+        4,
+        "{}",
+        report["headerRules"]
+    );
     assert_eq!(
         report["redirectRules"],
         json!([

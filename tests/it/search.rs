@@ -211,22 +211,54 @@ fn search_js_answers_exactly_as_the_rust_reference() {
     let count = golden_file(&shipped_input(), &golden);
     assert!(count >= 10_000, "only {count} golden queries");
 
-    let output = Command::new("node")
-        .arg(root().join("tests/search/parity.mjs"))
-        .arg(&out)
-        .arg(&golden)
-        .output()
-        .expect("Node.js 20 or newer is needed for the search parity test: install nodejs");
-    assert!(
-        output.status.success(),
-        "parity.mjs failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let report = node_report("parity.mjs", &out, &golden);
     assert_eq!(report["checked"], count);
     assert_eq!(
         report["differences"], 0,
         "search.js differs from Rust:\n{:#}",
         report["first"]
     );
+
+    // The hosts' /search handlers, called with real Requests.
+    let report = node_report("edge.mjs", &out, &golden);
+    for host in ["netlify", "cloudflare"] {
+        let answers = &report[host];
+        assert_eq!(answers["checked"], count, "{host}");
+        assert_eq!(
+            answers["differences"], 0,
+            "{host}'s handler differs from Rust:\n{:#}",
+            answers["first"]
+        );
+        assert_eq!(
+            answers["head"],
+            json!({"status": 200, "body": "", "cors": "*"}),
+            "{host}"
+        );
+        assert_eq!(
+            answers["preflight"],
+            json!({"status": 204, "cors": "*", "methods": "GET, HEAD, OPTIONS"}),
+            "{host}"
+        );
+        assert_eq!(
+            answers["post"],
+            json!({"status": 405, "allow": "GET, HEAD, OPTIONS", "type": "application/problem+json"}),
+            "{host}"
+        );
+    }
+}
+
+/// Runs `tests/search/SCRIPT DIST GOLDEN` under Node and returns its report.
+fn node_report(script: &str, site: &Path, golden: &Path) -> Value {
+    let output = Command::new("node")
+        .arg(root().join("tests/search").join(script))
+        .arg(site)
+        .arg(golden)
+        .output()
+        .expect("Node.js 20 or newer is needed for the search parity tests: install nodejs");
+    assert!(
+        output.status.success(),
+        "{script} failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
 }
