@@ -87,6 +87,11 @@ export function parseQuery(params) {
   return { text, terms: found, limit, offset };
 }
 
+/** The default slug of an ID: lower-cased, `a-z0-9` kept. */
+function derivedSlug(id) {
+  return id.replace(/[^A-Za-z0-9]/g, "").toLowerCase();
+}
+
 /** Decodes postings into [entity, mask] pairs. */
 function decode(postings) {
   const out = new Array(postings.length);
@@ -106,7 +111,7 @@ class Index {
     }
     this.manifest = manifest;
     this.load = load;
-    this.nodes = new Map(manifest.nodes.map(([key, leaf], i) => [key, { i, leaf: leaf === 1 }]));
+    this.nodes = new Map(manifest.nodes.map(([key, leaf, rows], i) => [key, { i, leaf: leaf === 1, rows }]));
   }
 
   /** The node that answers words starting with `term` (or equal to it). */
@@ -124,11 +129,15 @@ class Index {
     return this.load(`search/n${node.i}.json`);
   }
 
-  /** Entity -> field mask of the words that start with `term`. */
-  async termMasks(term) {
+  /**
+   * Entity -> field mask of the words that start with `term`. The node
+   * that answered is added to `answered`.
+   */
+  async termMasks(term, answered) {
     const masks = new Map();
     const node = this.node(term);
     if (node === null) return masks;
+    answered.push(node);
     const file = await this.file(node);
     const add = (postings) => {
       for (const [entity, mask] of decode(postings)) {
@@ -157,18 +166,32 @@ class Index {
     return found;
   }
 
-  async row(entity) {
+  /**
+   * The rows of `entities`, which match every term: from the row chunks
+   * they fall in, or from the row file of one of the leaves that answered
+   * (it names every entity that matches its term), whichever holds fewer.
+   */
+  async rows(entities, answered) {
     const per = this.manifest.rowsPerFile;
-    const rows = await this.load(`search/d${Math.floor(entity / per)}.json`);
-    return rows[entity % per];
+    const chunks = [...new Set(entities.map((e) => Math.floor(e / per)))];
+    const leaf = answered.filter((n) => n.rows > 0).sort((a, b) => a.rows - b.rows)[0];
+    const found = new Map();
+    if (leaf !== undefined && leaf.rows < chunks.length * per) {
+      for (const [entity, ...row] of await this.load(`search/r${leaf.i}.json`)) found.set(entity, row);
+    } else {
+      const files = await Promise.all(chunks.map((c) => this.load(`search/d${c}.json`)));
+      chunks.forEach((c, k) => files[k].forEach((row, j) => found.set(c * per + j, row)));
+    }
+    return entities.map((e) => found.get(e));
   }
 
   /** Answers a query; throws SearchError for a bad one. */
   async search(params) {
     const query = parseQuery(params);
+    const answered = [];
     const [exact, ...perTerm] = await Promise.all([
       this.exact(query.terms.join("")),
-      ...query.terms.map((term) => this.termMasks(term)),
+      ...query.terms.map((term) => this.termMasks(term, answered)),
     ]);
     const smallest = perTerm.reduce((a, b) => (b.size < a.size ? b : a));
     const hits = [];
@@ -191,12 +214,11 @@ class Index {
     const end = Math.min(query.offset + query.limit, hits.length);
     const page = query.offset < end ? hits.slice(query.offset, end) : [];
     const base = this.manifest.baseUrl;
-    const items = await Promise.all(
-      page.map(async ([, entity]) => {
-        const [slug, id, name] = await this.row(entity);
-        return { slug, id, name, links: { json: `${base}${slug}.json`, jsonld: `${base}${slug}.jsonld` } };
-      }),
-    );
+    const rows = page.length > 0 ? await this.rows(page.map(([, entity]) => entity), answered) : [];
+    const items = rows.map(([id, name, explicitSlug]) => {
+      const slug = explicitSlug ?? derivedSlug(id);
+      return { slug, id, name, links: { json: `${base}${slug}.json`, jsonld: `${base}${slug}.jsonld` } };
+    });
     const next =
       end < hits.length
         ? `${base}search?${new URLSearchParams({ q: query.text, limit: String(query.limit), offset: String(end) })}`

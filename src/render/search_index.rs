@@ -5,25 +5,31 @@
 //! `search::text`). Each trie node is one file, `search/n{i}.json`:
 //!
 //! - a leaf holds every word under its key with the word's postings, so a
-//!   term at or below a leaf is answered by filtering that one file;
+//!   term at or below a leaf is answered by filtering that one file; when
+//!   its words name few entities, `search/r{i}.json` holds their rows;
 //! - an inner node holds the union of the postings of every word under its
 //!   key (`all`), so a short term is answered without its subtree, and the
 //!   words equal to its key (`words`).
 //!
 //! A client walks the manifest's keys to the one node that answers a term,
-//! fetches the nodes of all terms at once, ranks, and then fetches the
-//! entity rows of the page it shows from `search/d{j}.json` (fixed-size
-//! chunks in slug order): two rounds of requests after the manifest,
+//! fetches the nodes of all terms at once, ranks, and then fetches the rows
+//! of the page it shows: from the fixed-size chunks in slug order
+//! (`search/d{j}.json`), or, when that is fewer rows, from the row file of
+//! one of the query's leaves (a rare term's matches are spread over the
+//! alphabet, one chunk each). Two rounds of requests after the manifest,
 //! whatever the size of the ontology.
+//!
+//! A row is `[id, name]`, with the slug third when it is not the one
+//! derived from the ID; in a leaf, `[entity, id, name, slug?]`.
 //!
 //! Postings are sorted by entity number (the position in slug order), each
 //! written as one integer: `(entity - previous entity) * 16 + mask`, with
 //! the mask bits of `search::engine::field` and [`EXACT`].
 
-use crate::model::Ontology;
+use crate::model::{Entity, Ontology, Slug};
 use crate::search::Searchable;
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The format version; a client refuses an index it does not know.
 pub const VERSION: u32 = 2;
@@ -35,6 +41,8 @@ pub const DIR: &str = "search";
 pub const LEAF_BYTES: usize = 24 * 1024;
 /// Entity rows per row file.
 pub const ROWS_PER_FILE: usize = 128;
+/// A leaf whose words name at most this many entities gets a row file.
+pub const LEAF_ROWS_MAX: usize = 1000;
 /// Mask bit of a posting that is not a word of a field but the entity's
 /// folded, joined ID or its slug: it serves the exact tier only.
 pub const EXACT: u8 = 8;
@@ -54,21 +62,25 @@ pub fn build(
     searchables: &[Searchable],
 ) -> Result<SearchIndex, serde_json::Error> {
     let words = words(ontology, searchables);
-    let mut nodes: Vec<(String, bool, Vec<u8>)> = Vec::new();
-    split(String::new(), &words, &mut nodes)?;
+    let mut nodes: Vec<Node> = Vec::new();
+    split(&ontology.entities, String::new(), &words, &mut nodes)?;
 
     let mut files: Vec<(String, Vec<u8>)> = Vec::with_capacity(nodes.len());
     let mut keys = Vec::with_capacity(nodes.len());
-    for (i, (key, leaf, bytes)) in nodes.into_iter().enumerate() {
-        files.push((format!("{DIR}/n{i}.json"), bytes));
-        keys.push((key, u8::from(leaf)));
+    for (i, node) in nodes.into_iter().enumerate() {
+        files.push((format!("{DIR}/n{i}.json"), node.file));
+        let rows = match node.rows {
+            Some((count, bytes)) => {
+                files.push((format!("{DIR}/r{i}.json"), bytes));
+                count
+            }
+            None => 0,
+        };
+        keys.push((node.key, u8::from(node.leaf), rows));
     }
     let entities = &ontology.entities;
     for (j, chunk) in entities.chunks(ROWS_PER_FILE).enumerate() {
-        let rows: Vec<[&str; 3]> = chunk
-            .iter()
-            .map(|e| [e.slug.as_str(), &e.id, &e.name])
-            .collect();
+        let rows: Vec<Vec<&str>> = chunk.iter().map(row).collect();
         files.push((format!("{DIR}/d{j}.json"), serde_json::to_vec(&rows)?));
     }
 
@@ -79,8 +91,10 @@ pub fn build(
         total: usize,
         base_url: String,
         rows_per_file: usize,
-        /// `[key, 1 for a leaf or 0]`; node `i` is `search/n{i}.json`.
-        nodes: Vec<(String, u8)>,
+        /// `[key, 1 for a leaf or 0, rows]`; node `i` is `search/n{i}.json`,
+        /// and when `rows` is not 0, `search/r{i}.json` holds the rows of
+        /// that many entities: every entity its words name.
+        nodes: Vec<(String, u8, usize)>,
     }
     let manifest = serde_json::to_vec(&Manifest {
         version: VERSION,
@@ -117,12 +131,22 @@ fn words<'s>(ontology: &'s Ontology, searchables: &'s [Searchable]) -> Vec<(&'s 
     by_word.into_iter().collect()
 }
 
+/// One rendered trie node.
+struct Node {
+    key: String,
+    leaf: bool,
+    file: Vec<u8>,
+    /// A leaf's row file and how many rows it holds.
+    rows: Option<(usize, Vec<u8>)>,
+}
+
 /// Renders the node for `key` (all of `words` start with it) and its
 /// subtree into `nodes`, in depth-first order.
 fn split(
+    entities: &[Entity],
     key: String,
     words: &[(&str, Postings)],
-    nodes: &mut Vec<(String, bool, Vec<u8>)>,
+    nodes: &mut Vec<Node>,
 ) -> Result<(), serde_json::Error> {
     let size: usize = words.iter().map(|(w, p)| w.len() + 6 + p.len() * 4).sum();
     let longer = words
@@ -131,11 +155,30 @@ fn split(
         .unwrap_or(words.len());
     if size <= LEAF_BYTES || longer == words.len() {
         let listed: Vec<(&str, Vec<u64>)> = words.iter().map(|(w, p)| (*w, encode(p))).collect();
-        nodes.push((
+        let named: BTreeSet<u32> = words
+            .iter()
+            .flat_map(|(_, p)| p.iter().map(|&(e, _)| e))
+            .collect();
+        let rows = if named.len() <= LEAF_ROWS_MAX {
+            let rows: Vec<Vec<serde_json::Value>> = named
+                .iter()
+                .map(|&n| {
+                    let fields = row(&entities[n as usize])
+                        .into_iter()
+                        .map(serde_json::Value::from);
+                    std::iter::once(n.into()).chain(fields).collect()
+                })
+                .collect();
+            Some((named.len(), serde_json::to_vec(&rows)?))
+        } else {
+            None
+        };
+        nodes.push(Node {
             key,
-            true,
-            serde_json::to_vec(&serde_json::json!({ "words": listed }))?,
-        ));
+            leaf: true,
+            file: serde_json::to_vec(&serde_json::json!({ "words": listed }))?,
+            rows,
+        });
         return Ok(());
     }
     // Sorted words: those equal to the key come first.
@@ -150,11 +193,12 @@ fn split(
     }
     let all: Postings = all.into_iter().collect();
     let listed: Vec<(&str, Vec<u64>)> = own.iter().map(|(w, p)| (*w, encode(p))).collect();
-    nodes.push((
-        key.clone(),
-        false,
-        serde_json::to_vec(&serde_json::json!({ "all": encode(&all), "words": listed }))?,
-    ));
+    nodes.push(Node {
+        key: key.clone(),
+        leaf: false,
+        file: serde_json::to_vec(&serde_json::json!({ "all": encode(&all), "words": listed }))?,
+        rows: None,
+    });
     let mut start = 0;
     while start < rest.len() {
         let next = rest[start].0[key.len()..]
@@ -167,10 +211,21 @@ fn split(
                 .iter()
                 .take_while(|(w, _)| w.starts_with(&child))
                 .count();
-        split(child, &rest[start..end], nodes)?;
+        split(entities, child, &rest[start..end], nodes)?;
         start = end;
     }
     Ok(())
+}
+
+/// An entity's row: `[id, name]`, and its slug only when the slug is not
+/// the one derived from the ID (lower-cased, `a-z0-9` kept), which a client
+/// derives itself.
+fn row(entity: &Entity) -> Vec<&str> {
+    let mut row = vec![entity.id.as_str(), entity.name.as_str()];
+    if Slug::from_id(&entity.id).as_ref() != Ok(&entity.slug) {
+        row.push(entity.slug.as_str());
+    }
+    row
 }
 
 fn encode(postings: &[(u32, u8)]) -> Vec<u64> {

@@ -1,0 +1,86 @@
+// Measures a built site's search index from a client's side:
+//
+//   node search.mjs DIST QUERIES.json
+//
+// For each query, with a fresh client (nothing cached but the manifest):
+// the bytes fetched (raw and gzipped, as a CDN would send them) and the
+// number of sequential request rounds after the manifest. Then, with every
+// file cached, the latency of `search` alone (p50, p95). Prints JSON.
+import { readFile, readdir } from "node:fs/promises";
+import { gzipSync } from "node:zlib";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const [dist, queriesPath] = process.argv.slice(2);
+const { openIndex } = await import(pathToFileURL(join(dist, "search.js")).href);
+const queries = JSON.parse(await readFile(queriesPath, "utf8"));
+const manifestUrl = pathToFileURL(join(dist, "search-index.json"));
+
+const gz = (bytes) => gzipSync(bytes, { level: 6 }).length;
+const files = new Map();
+const read = async (url) => {
+  const path = fileURLToPath(url);
+  if (!files.has(path)) files.set(path, await readFile(path));
+  return files.get(path);
+};
+
+// Sizes of the whole index.
+const names = (await readdir(join(dist, "search"))).map((n) => join(dist, "search", n));
+let raw = 0;
+let zipped = 0;
+for (const path of [fileURLToPath(manifestUrl), ...names]) {
+  const bytes = await readFile(path);
+  raw += bytes.length;
+  zipped += gz(bytes);
+}
+const manifest = await readFile(fileURLToPath(manifestUrl));
+
+// Bytes and rounds per query, each with a fresh client.
+const perQuery = [];
+for (const q of queries) {
+  let bytes = 0;
+  let bytesGz = 0;
+  let depth = 0; // the deepest finished round so far
+  let rounds = 0;
+  const fetch = async (url) => {
+    const round = depth + 1;
+    const body = await read(url);
+    bytes += body.length;
+    bytesGz += gz(body);
+    depth = Math.max(depth, round);
+    rounds = Math.max(rounds, round);
+    return JSON.parse(body);
+  };
+  const index = await openIndex(manifestUrl, { fetch });
+  [bytes, bytesGz, depth, rounds] = [0, 0, 0, 0]; // the manifest is counted apart
+  await index.search({ q });
+  perQuery.push({ q, bytes, bytesGz, rounds });
+}
+
+// Latency with every file in memory.
+const warm = await openIndex(manifestUrl, { fetch: async (url) => JSON.parse(await read(url)) });
+for (const q of queries) await warm.search({ q });
+const times = [];
+for (let pass = 0; pass < 5; pass++) {
+  for (const q of queries) {
+    const start = performance.now();
+    await warm.search({ q });
+    times.push(performance.now() - start);
+  }
+}
+times.sort((a, b) => a - b);
+const pick = (list, p) => list[Math.min(list.length - 1, Math.floor(p * list.length))];
+const byGz = [...perQuery].sort((a, b) => a.bytesGz - b.bytesGz);
+console.log(
+  JSON.stringify({
+    index: { raw, gzip: zipped, files: names.length + 1 },
+    manifest: { raw: manifest.length, gzip: gz(manifest) },
+    perQuery: {
+      medianGzip: pick(byGz, 0.5).bytesGz,
+      p95Gzip: pick(byGz, 0.95).bytesGz,
+      max: byGz[byGz.length - 1],
+      maxRounds: Math.max(...perQuery.map((p) => p.rounds)),
+    },
+    latencyMs: { p50: pick(times, 0.5), p95: pick(times, 0.95) },
+  }),
+);

@@ -1,0 +1,178 @@
+//! `cargo bench --bench search`: the search index from a client's side
+//! (bytes, requests, latency in `search.js`, via `benches/search.mjs`) and
+//! the Rust reference's latency, for the shipped set and 100k synthetic
+//! entities.
+
+use ontosite::render::{self, Site};
+use ontosite::search::{Query, Searcher, text};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+fn main() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let work = root.join("target/bench-search");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+    measure(
+        "shipped",
+        &root.join("input"),
+        &work,
+        Some(searchable_text_gzip),
+    );
+    let synthetic = synthetic(&work, 100_000);
+    measure("synthetic 100k", &synthetic, &work, None);
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+fn measure(
+    label: &str,
+    input: &Path,
+    work: &Path,
+    text_size: Option<fn(&ontosite::model::Ontology) -> usize>,
+) {
+    let out = work.join(format!("site-{}", label.replace(' ', "-")));
+    let status = Command::new(env!("CARGO_BIN_EXE_ontosite"))
+        .args(["build", "--quiet", "--input"])
+        .arg(input)
+        .arg("--out")
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let ontology = ontosite::source::load(input, None).unwrap();
+    let queries = queries(&ontology);
+    let queries_path = work.join("queries.json");
+    std::fs::write(&queries_path, serde_json::to_vec(&queries).unwrap()).unwrap();
+
+    // Rust: search and render the answer, every query 5 times.
+    let site = Site::new(&ontology).unwrap();
+    let searcher = Searcher::new(&ontology);
+    let mut times = Vec::new();
+    for _ in 0..5 {
+        for q in &queries {
+            let started = Instant::now();
+            let query = Query::from_params(Some(q), None, None).unwrap();
+            let answer = searcher.search(&query);
+            std::hint::black_box(render::search_answer(&site, &query, &answer).unwrap());
+            times.push(started.elapsed().as_secs_f64() * 1000.0);
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    let pick = |p: f64| times[((p * times.len() as f64) as usize).min(times.len() - 1)];
+
+    let output = Command::new("node")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/search.mjs"))
+        .arg(&out)
+        .arg(&queries_path)
+        .output()
+        .expect("node");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let js: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let entities = ontology.entities.len() as f64;
+    let index = &js["index"];
+    let per = &js["perQuery"];
+    println!(
+        "## {label}: {} entities, {} queries",
+        ontology.entities.len(),
+        queries.len()
+    );
+    println!(
+        "index: {} files, {} bytes raw ({:.0} per entity), {} gzipped ({:.0} per entity); manifest {} raw, {} gzipped",
+        index["files"],
+        index["raw"],
+        index["raw"].as_f64().unwrap() / entities,
+        index["gzip"],
+        index["gzip"].as_f64().unwrap() / entities,
+        js["manifest"]["raw"],
+        js["manifest"]["gzip"]
+    );
+    println!(
+        "per query after the manifest: median {} bytes gzipped, p95 {}, max {} (q = {}), at most {} sequential rounds",
+        per["medianGzip"], per["p95Gzip"], per["max"]["bytesGz"], per["max"]["q"], per["maxRounds"]
+    );
+    if let Some(text_size) = text_size {
+        let first_result =
+            per["max"]["bytesGz"].as_u64().unwrap() + js["manifest"]["gzip"].as_u64().unwrap();
+        println!(
+            "before the first result (manifest + the largest query): {first_result} bytes gzipped; the searchable text gzipped: {} bytes",
+            text_size(&ontology)
+        );
+    }
+    println!(
+        "latency, files cached: search.js p50 {:.3} ms, p95 {:.3} ms; Rust p50 {:.3} ms, p95 {:.3} ms",
+        js["latencyMs"]["p50"].as_f64().unwrap(),
+        js["latencyMs"]["p95"].as_f64().unwrap(),
+        pick(0.5),
+        pick(0.95)
+    );
+    println!();
+}
+
+/// Queries from the data: whole names, vendor-like first words, 1- to
+/// 3-letter prefixes, and two-term queries, spread over the entities.
+fn queries(ontology: &ontosite::model::Ontology) -> Vec<String> {
+    let entities = &ontology.entities;
+    let step = (entities.len() / 100).max(1);
+    let mut queries = Vec::new();
+    for (n, entity) in entities.iter().step_by(step).enumerate() {
+        let words: Vec<String> = text::runs(&entity.name).map(str::to_owned).collect();
+        queries.push(entity.name.clone());
+        queries.push(words[0].clone());
+        let len = 1 + n % 3;
+        queries.push(words[0].chars().take(len).collect());
+        queries.push(format!(
+            "{} {}",
+            words[words.len() - 1],
+            words[0].chars().take(3).collect::<String>()
+        ));
+    }
+    queries
+}
+
+fn searchable_text_gzip(ontology: &ontosite::model::Ontology) -> usize {
+    let mut text = String::new();
+    for e in &ontology.entities {
+        text.push_str(&format!("{}\n{}\n{}\n", e.name, e.description, e.id));
+    }
+    let mut gzip = Command::new("gzip")
+        .arg("-6")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    gzip.stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    gzip.wait_with_output().unwrap().stdout.len()
+}
+
+fn synthetic(work: &Path, entities: usize) -> PathBuf {
+    let input = work.join("input");
+    std::fs::create_dir_all(input.join("entities")).unwrap();
+    std::fs::write(
+        input.join("ontology.json"),
+        r#"{"name": "Synthetic Actions", "description": "Generated for the benchmark.", "entityType": "Action", "baseUrl": "https://bench.example.org"}"#,
+    )
+    .unwrap();
+    let operations = ["Create Item", "Update Item", "Delete Item"];
+    let mut lines = String::new();
+    for n in 0..entities {
+        let vendor = format!("Vendor{}", n / 3);
+        let operation = operations[n % 3];
+        lines.push_str(&format!(
+            "{{\"id\":\"{vendor}{}\",\"name\":\"{vendor} - {operation}\",\"description\":\"{} an item in {vendor}.\"}}\n",
+            operation.replace(' ', ""),
+            &operation[..6]
+        ));
+    }
+    std::fs::write(input.join("entities/synthetic.jsonl"), lines).unwrap();
+    input
+}
