@@ -6,6 +6,9 @@
 //! creation for seconds after, so nothing is deleted until a set is done,
 //! and then `sync` and a long pause follow), and medians are reported.
 
+mod common;
+
+use common::synthetic;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -117,30 +120,6 @@ fn median(times: &mut [Duration]) -> Duration {
 
 fn ms(d: Duration) -> String {
     format!("{:.0} ms", d.as_secs_f64() * 1000.0)
-}
-
-/// A synthetic ontology of `entities` Actions in one `.jsonl` file.
-fn synthetic(work: &Path, entities: usize) -> PathBuf {
-    let input = work.join(format!("input-{entities}"));
-    std::fs::create_dir_all(input.join("entities")).unwrap();
-    std::fs::write(
-        input.join("ontology.json"),
-        r#"{"name": "Synthetic Actions", "description": "Generated for the benchmark.", "entityType": "Action", "baseUrl": "https://bench.example.org"}"#,
-    )
-    .unwrap();
-    let operations = ["Create Item", "Update Item", "Delete Item"];
-    let mut lines = String::with_capacity(entities * 200);
-    for n in 0..entities {
-        let vendor = format!("Vendor{}", n / 3);
-        let operation = operations[n % 3];
-        let id = format!("{vendor}{}", operation.replace(' ', ""));
-        lines.push_str(&format!(
-            "{{\"id\":\"{id}\",\"name\":\"{vendor} - {operation}\",\"description\":\"{} an item in {vendor}.\",\"vendor\":\"{vendor}\",\"operation\":\"{operation}\"}}\n",
-            &operation[..6]
-        ));
-    }
-    std::fs::write(input.join("entities/synthetic.jsonl"), lines).unwrap();
-    input
 }
 
 fn machine() -> String {

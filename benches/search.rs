@@ -3,6 +3,9 @@
 //! the Rust reference's latency, for the shipped set and 100k synthetic
 //! entities.
 
+mod common;
+
+use common::synthetic;
 use ontosite::render::{self, Site};
 use ontosite::search::{Query, Searcher, text};
 use std::io::Write;
@@ -152,27 +155,4 @@ fn searchable_text_gzip(ontology: &ontosite::model::Ontology) -> usize {
         .write_all(text.as_bytes())
         .unwrap();
     gzip.wait_with_output().unwrap().stdout.len()
-}
-
-fn synthetic(work: &Path, entities: usize) -> PathBuf {
-    let input = work.join("input");
-    std::fs::create_dir_all(input.join("entities")).unwrap();
-    std::fs::write(
-        input.join("ontology.json"),
-        r#"{"name": "Synthetic Actions", "description": "Generated for the benchmark.", "entityType": "Action", "baseUrl": "https://bench.example.org"}"#,
-    )
-    .unwrap();
-    let operations = ["Create Item", "Update Item", "Delete Item"];
-    let mut lines = String::new();
-    for n in 0..entities {
-        let vendor = format!("Vendor{}", n / 3);
-        let operation = operations[n % 3];
-        lines.push_str(&format!(
-            "{{\"id\":\"{vendor}{}\",\"name\":\"{vendor} - {operation}\",\"description\":\"{} an item in {vendor}.\"}}\n",
-            operation.replace(' ', ""),
-            &operation[..6]
-        ));
-    }
-    std::fs::write(input.join("entities/synthetic.jsonl"), lines).unwrap();
-    input
 }

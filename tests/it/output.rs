@@ -15,6 +15,12 @@ fn leftovers(parent: &Path) -> Vec<String> {
         .collect()
 }
 
+/// The build failed with exit code 1 and said `why`.
+fn assert_refused(output: &std::process::Output, why: &str) {
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(output));
+    assert!(stderr(output).contains(why), "{}", stderr(output));
+}
+
 #[test]
 fn refuses_a_directory_it_did_not_write() {
     let dir = tempfile::tempdir().unwrap();
@@ -24,12 +30,7 @@ fn refuses_a_directory_it_did_not_write() {
     let before = snapshot(&home);
 
     let output = build(&tiny_input(), &home, &[]);
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        stderr(&output).contains("was not written by ontosite"),
-        "{}",
-        stderr(&output)
-    );
+    assert_refused(&output, "was not written by ontosite");
     assert!(snapshot(&home) == before);
 
     // `--out .` names the working directory itself.
@@ -40,12 +41,7 @@ fn refuses_a_directory_it_did_not_write() {
         .args(["--out", "."])
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        stderr(&output).contains("was not written by ontosite"),
-        "{}",
-        stderr(&output)
-    );
+    assert_refused(&output, "was not written by ontosite");
     assert!(snapshot(&home) == before);
     assert!(leftovers(dir.path()).is_empty());
 }

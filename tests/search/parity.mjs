@@ -5,8 +5,10 @@
 //   node parity.mjs DIST GOLDEN.json
 //
 // GOLDEN.json: [{ "params": {q, limit, offset}, "status": 200 | 400, "body": ... }]
+// Every query is answered twice: by a client that fetches the index files,
+// and by one given the whole index in memory (`{ manifest, files }`).
 // Prints { "checked": N, "differences": D, "first": [...] } as JSON.
-import { readFile } from "node:fs/promises";
+import { readFile, readdir } from "node:fs/promises";
 import { isDeepStrictEqual } from "node:util";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -14,9 +16,15 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const [dist, goldenPath] = process.argv.slice(2);
 const { openIndex } = await import(pathToFileURL(join(dist, "search.js")).href);
 const readJson = async (url) => JSON.parse(await readFile(fileURLToPath(url), "utf8"));
-const index = await openIndex(pathToFileURL(join(dist, "search-index.json")), { fetch: readJson });
+const fetched = await openIndex(pathToFileURL(join(dist, "search-index.json")), { fetch: readJson });
+const files = {};
+for (const name of await readdir(join(dist, "search"))) {
+  files[`search/${name}`] = JSON.parse(await readFile(join(dist, "search", name), "utf8"));
+}
+const manifest = JSON.parse(await readFile(join(dist, "search-index.json"), "utf8"));
+const inMemory = await openIndex({ manifest, files });
 
-const answer = async (params) => {
+const answer = async (index, params) => {
   try {
     return { status: 200, body: await index.search(params) };
   } catch (error) {
@@ -29,10 +37,12 @@ const golden = JSON.parse(await readFile(goldenPath, "utf8"));
 const first = [];
 let differences = 0;
 for (const { params, status, body } of golden) {
-  const got = await answer(params);
-  if (got.status !== status || !isDeepStrictEqual(got.body, body)) {
-    differences += 1;
-    if (first.length < 10) first.push({ params, expected: { status, body }, got });
+  for (const [client, index] of [["fetched", fetched], ["in memory", inMemory]]) {
+    const got = await answer(index, params);
+    if (got.status !== status || !isDeepStrictEqual(got.body, body)) {
+      differences += 1;
+      if (first.length < 10) first.push({ client, params, expected: { status, body }, got });
+    }
   }
 }
 console.log(JSON.stringify({ checked: golden.length, differences, first }));

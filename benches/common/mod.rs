@@ -1,0 +1,27 @@
+//! What both benchmarks share: a synthetic ontology of any size.
+
+use std::path::{Path, PathBuf};
+
+/// A synthetic ontology of `entities` Actions in one `.jsonl` file.
+pub fn synthetic(work: &Path, entities: usize) -> PathBuf {
+    let input = work.join(format!("input-{entities}"));
+    std::fs::create_dir_all(input.join("entities")).unwrap();
+    std::fs::write(
+        input.join("ontology.json"),
+        r#"{"name": "Synthetic Actions", "description": "Generated for the benchmark.", "entityType": "Action", "baseUrl": "https://bench.example.org"}"#,
+    )
+    .unwrap();
+    let operations = ["Create Item", "Update Item", "Delete Item"];
+    let mut lines = String::with_capacity(entities * 200);
+    for n in 0..entities {
+        let vendor = format!("Vendor{}", n / 3);
+        let operation = operations[n % 3];
+        let id = format!("{vendor}{}", operation.replace(' ', ""));
+        lines.push_str(&format!(
+            "{{\"id\":\"{id}\",\"name\":\"{vendor} - {operation}\",\"description\":\"{} an item in {vendor}.\",\"vendor\":\"{vendor}\",\"operation\":\"{operation}\"}}\n",
+            &operation[..6]
+        ));
+    }
+    std::fs::write(input.join("entities/synthetic.jsonl"), lines).unwrap();
+    input
+}
