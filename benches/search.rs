@@ -6,8 +6,8 @@
 mod common;
 
 use common::synthetic;
-use ontosite::render::{self, Site};
-use ontosite::search::{Query, Searcher, text};
+use ontosite::render;
+use ontosite::search::{Searcher, text};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -50,15 +50,12 @@ fn measure(
     std::fs::write(&queries_path, serde_json::to_vec(&queries).unwrap()).unwrap();
 
     // Rust: search and render the answer, every query 5 times.
-    let site = Site::new(&ontology).unwrap();
     let searcher = Searcher::new(&ontology);
     let mut times = Vec::new();
     for _ in 0..5 {
         for q in &queries {
             let started = Instant::now();
-            let query = Query::from_params(Some(q), None, None).unwrap();
-            let answer = searcher.search(&query);
-            std::hint::black_box(render::search_answer(&site, &query, &answer).unwrap());
+            std::hint::black_box(render::search_response(&searcher, Some(q), None, None).unwrap());
             times.push(started.elapsed().as_secs_f64() * 1000.0);
         }
     }

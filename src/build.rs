@@ -3,7 +3,7 @@
 
 use crate::config::BuildConfig;
 use crate::model::Ontology;
-use crate::output::Staging;
+use crate::output::{Previous, Staging};
 use crate::render::{self, Site};
 use crate::{Error, source};
 use rayon::prelude::*;
@@ -30,6 +30,17 @@ pub fn check(config: &BuildConfig) -> Result<Ontology, Error> {
 /// the build stops, its staging directory is removed and the previous
 /// output stays as it was.
 pub fn build(config: &BuildConfig, interrupted: &AtomicBool) -> Result<BuildReport, Error> {
+    let (report, previous) = build_keeping_previous(config, interrupted)?;
+    previous.remove()?;
+    Ok(report)
+}
+
+/// [`build`], but the replaced site is handed back whole instead of being
+/// removed, for a server that is still answering requests from it.
+pub fn build_keeping_previous(
+    config: &BuildConfig,
+    interrupted: &AtomicBool,
+) -> Result<(BuildReport, Previous), Error> {
     let started = Instant::now();
     let ontology = check(config)?;
     let staging = Staging::begin(&config.out)?;
@@ -56,12 +67,13 @@ pub fn build(config: &BuildConfig, interrupted: &AtomicBool) -> Result<BuildRepo
     let bytes = written.iter().map(|(_, len)| *len as u64).sum();
     let files = written.len();
     let out = staging.out().to_owned();
-    staging.commit(written.into_iter().map(|(path, _)| path).collect())?;
-    Ok(BuildReport {
+    let previous = staging.commit(written.into_iter().map(|(path, _)| path).collect())?;
+    let report = BuildReport {
         entities: ontology.entities.len(),
         files,
         bytes,
         out,
         elapsed: started.elapsed(),
-    })
+    };
+    Ok((report, previous))
 }

@@ -9,7 +9,9 @@ Examples:
   ontosite build                              build input/ into dist/
   ontosite build --base-url https://api.example.org
   ontosite build --input ontologies/products --out public
-  ontosite check                              validate input/, write nothing";
+  ontosite check                              validate input/, write nothing
+  ontosite serve                              serve dist/ at http://127.0.0.1:8080/
+  ontosite serve --input input --watch        build, serve, rebuild on every change";
 
 /// Publish an ontology as a static JSON and JSON-LD API.
 #[derive(Debug, Parser)]
@@ -31,6 +33,10 @@ pub enum Command {
     /// Read and validate the input; write nothing.
     #[command(after_help = EXAMPLES)]
     Check(InputArgs),
+    /// Serve a built site over HTTP as the CDN serves it: its _headers and
+    /// _redirects, /search, CORS, caching, compression.
+    #[command(after_help = EXAMPLES)]
+    Serve(ServeArgs),
 }
 
 #[derive(Debug, Args)]
@@ -55,4 +61,33 @@ pub struct BuildArgs {
     /// wrote it (or it is empty).
     #[arg(long, default_value = "dist", value_name = "DIR")]
     pub out: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The built site to serve (with --input, the directory to build into).
+    #[arg(long, default_value = "dist", value_name = "DIR")]
+    pub dir: PathBuf,
+
+    /// Build from this input directory into --dir before serving.
+    #[arg(long, value_name = "DIR")]
+    pub input: Option<PathBuf>,
+
+    /// The base URL to build with (with --input); overrides baseUrl in
+    /// ontology.json.
+    #[arg(long, env = "ONTOSITE_BASE_URL", value_name = "URL")]
+    pub base_url: Option<String>,
+
+    /// The address to listen on.
+    #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
+    pub host: std::net::IpAddr,
+
+    /// The port to listen on; 0 takes any free port.
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+
+    /// Rebuild when the input changes and serve the new site once it is
+    /// complete; a failed rebuild keeps the last good one.
+    #[arg(long, requires = "input")]
+    pub watch: bool,
 }

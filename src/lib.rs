@@ -5,6 +5,7 @@
 //! [`model::Ontology`], [`render`] turns it into documents, [`output`]
 //! stages them and swaps them in. [`build`] strings the stages together.
 //! [`search`] holds the search semantics that the index is built from.
+//! [`serve`] answers HTTP requests from what [`output`] wrote.
 
 pub mod build;
 pub mod config;
@@ -12,6 +13,7 @@ pub mod model;
 pub mod output;
 pub mod render;
 pub mod search;
+pub mod serve;
 pub mod source;
 
 /// Everything that can stop a build, rendered once, by the binary.
@@ -29,6 +31,8 @@ pub enum Error {
         #[source]
         source: serde_json::Error,
     },
+    #[error(transparent)]
+    Serve(#[from] serve::ServeError),
     #[error("interrupted; the previous output is unchanged")]
     Interrupted,
 }

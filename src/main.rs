@@ -5,8 +5,11 @@ mod cli;
 
 use clap::Parser;
 use cli::{Cli, Command, InputArgs};
+use ontosite::Error;
+use ontosite::build::{self, BuildReport};
 use ontosite::config::{self, BuildConfig};
-use ontosite::{Error, build};
+use ontosite::serve::{self, Event, ServeConfig};
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -60,18 +63,56 @@ fn run(cli: &Cli) -> Result<(), Error> {
             let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
             let report = build::build(&config, &interrupted)?;
             if !cli.quiet {
-                println!(
-                    "built {} entities: {} files, {} in {:.2}s into {}",
-                    report.entities,
-                    report.files,
-                    human_bytes(report.bytes),
-                    report.elapsed.as_secs_f64(),
-                    report.out.display()
-                );
+                println!("{}", summary(&report));
             }
+        }
+        Command::Serve(args) => {
+            let build = match &args.input {
+                Some(input) => Some(build_config(
+                    &InputArgs {
+                        input: input.clone(),
+                        base_url: args.base_url.clone(),
+                    },
+                    args.dir.clone(),
+                )?),
+                None => None,
+            };
+            let config = ServeConfig {
+                dir: args.dir.clone(),
+                addr: SocketAddr::new(args.host, args.port),
+                build,
+                watch: args.watch,
+            };
+            let quiet = cli.quiet;
+            serve::run(config, move |event| match event {
+                // The address is printed even with --quiet: with port 0 it
+                // is the only way to learn it.
+                Event::Listening(url) => println!("serving at {url} (Ctrl-C stops)"),
+                Event::RebuildFailed(error) => {
+                    eprintln!("error: {}", error.to_string().trim_end());
+                    eprintln!("still serving the last good site");
+                }
+                _ if quiet => {}
+                Event::Built(report) => println!("{}", summary(&report)),
+                Event::Rebuilding => println!("input changed; rebuilding"),
+                Event::Rebuilt(report) => println!("{}; now serving it", summary(&report)),
+                Event::Stopped => println!("stopped"),
+            })?;
         }
     }
     Ok(())
+}
+
+/// The one line a finished build prints.
+fn summary(report: &BuildReport) -> String {
+    format!(
+        "built {} entities: {} files, {} in {:.2}s into {}",
+        report.entities,
+        report.files,
+        human_bytes(report.bytes),
+        report.elapsed.as_secs_f64(),
+        report.out.display()
+    )
 }
 
 fn human_bytes(bytes: u64) -> String {

@@ -105,8 +105,10 @@ impl Staging {
     }
 
     /// Records `written` (every site path written) in the marker and swaps
-    /// the staging directory in place of the output directory.
-    pub fn commit(mut self, mut written: Vec<String>) -> Result<(), OutputError> {
+    /// the staging directory in place of the output directory. The previous
+    /// site is handed back, moved aside but whole, for the caller to remove
+    /// once nothing reads it any more (a server lets its requests finish).
+    pub fn commit(mut self, mut written: Vec<String>) -> Result<Previous, OutputError> {
         written.sort_unstable();
         let mut marker = String::with_capacity(MARKER_HEADER.len() + written.len() * 24);
         marker.push_str(MARKER_HEADER);
@@ -125,10 +127,30 @@ impl Staging {
             Some(manifest) => Some((swap::replace(&self.dir, &self.out)?, manifest)),
         };
         self.committed = true;
-        if let Some((old, manifest)) = old {
-            remove_listed(&old, &manifest)?;
+        Ok(Previous(old))
+    }
+}
+
+/// The site a commit replaced, moved aside; removed by [`Previous::remove`]
+/// or, failing that, on drop. Only the files its marker lists are removed.
+#[derive(Debug)]
+#[must_use = "the previous site stays on disk until it is removed"]
+pub struct Previous(Option<(PathBuf, Vec<String>)>);
+
+impl Previous {
+    pub fn remove(mut self) -> Result<(), OutputError> {
+        match self.0.take() {
+            Some((dir, manifest)) => remove_listed(&dir, &manifest),
+            None => Ok(()),
         }
-        Ok(())
+    }
+}
+
+impl Drop for Previous {
+    fn drop(&mut self) {
+        if let Some((dir, manifest)) = self.0.take() {
+            let _ = remove_listed(&dir, &manifest);
+        }
     }
 }
 

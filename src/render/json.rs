@@ -4,8 +4,8 @@
 //! how it is published.
 
 use super::Site;
-use crate::model::Entity;
-use crate::search::{Answer, Query};
+use crate::model::{BaseUrl, Entity, Ontology};
+use crate::search::{Answer, Query, Searcher};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -21,10 +21,10 @@ struct Links {
 }
 
 impl Links {
-    fn of(site: &Site, entity: &Entity) -> Links {
+    fn of(base_url: &BaseUrl, entity: &Entity) -> Links {
         Links {
-            json: site.url(&entity_file(entity)),
-            jsonld: site.url(&super::jsonld::entity_file(entity)),
+            json: base_url.join(&entity_file(entity)),
+            jsonld: base_url.join(&super::jsonld::entity_file(entity)),
         }
     }
 }
@@ -51,7 +51,7 @@ impl<'a> EntityView<'a> {
             name: &entity.name,
             description: &entity.description,
             extra: &entity.extra,
-            links: Links::of(site, entity),
+            links: Links::of(&site.ontology.meta.base_url, entity),
         }
     }
 }
@@ -66,12 +66,12 @@ struct Entry<'a> {
 }
 
 impl<'a> Entry<'a> {
-    fn of(site: &Site, entity: &'a Entity) -> Entry<'a> {
+    fn of(base_url: &BaseUrl, entity: &'a Entity) -> Entry<'a> {
         Entry {
             slug: entity.slug.as_str(),
             id: &entity.id,
             name: &entity.name,
-            links: Links::of(site, entity),
+            links: Links::of(base_url, entity),
         }
     }
 }
@@ -112,7 +112,9 @@ pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), ser
 }
 
 pub fn index<'s>(site: &'s Site<'s>, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
-    list(site, out, Entry::of)
+    list(site, out, |site, entity| {
+        Entry::of(&site.ontology.meta.base_url, entity)
+    })
 }
 
 pub fn all<'s>(site: &'s Site<'s>, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
@@ -122,7 +124,7 @@ pub fn all<'s>(site: &'s Site<'s>, out: &mut Vec<u8>) -> Result<(), serde_json::
 /// The answer to a search (`docs/search.md`), items shaped as the entries
 /// of `index.json`.
 pub fn search_answer(
-    site: &Site,
+    ontology: &Ontology,
     query: &Query,
     answer: &Answer,
 ) -> Result<Vec<u8>, serde_json::Error> {
@@ -135,10 +137,10 @@ pub fn search_answer(
         items: Vec<Entry<'a>>,
         next: Option<String>,
     }
-    let entities = &site.ontology.entities;
+    let base_url = &ontology.meta.base_url;
     let next = answer.next_offset.map(|offset| {
         let q: String = url::form_urlencoded::byte_serialize(query.text.as_bytes()).collect();
-        site.url(&format!(
+        base_url.join(&format!(
             "search?q={q}&limit={}&offset={offset}",
             query.limit
         ))
@@ -151,8 +153,29 @@ pub fn search_answer(
         items: answer
             .page
             .iter()
-            .map(|&i| Entry::of(site, &entities[i]))
+            .map(|&i| Entry::of(base_url, &ontology.entities[i]))
             .collect(),
         next,
     })
+}
+
+/// The whole answer to a `/search` request from its raw parameters: 200
+/// with the answer, or 400 with a problem document saying what is wrong.
+/// The server answers with this; the hosts' handlers are tested against it.
+pub fn search_response(
+    searcher: &Searcher,
+    q: Option<&str>,
+    limit: Option<&str>,
+    offset: Option<&str>,
+) -> Result<(u16, Vec<u8>), serde_json::Error> {
+    match Query::from_params(q, limit, offset) {
+        Ok(query) => Ok((
+            200,
+            search_answer(searcher.ontology, &query, &searcher.search(&query))?,
+        )),
+        Err(error) => Ok((
+            400,
+            serde_json::to_vec(&super::problem(400, "Bad Request", &error.to_string()))?,
+        )),
+    }
 }

@@ -12,7 +12,7 @@ mod routes;
 mod search_index;
 
 pub use info::problem;
-pub use json::search_answer;
+pub use json::{search_answer, search_response};
 pub use routes::{ENDPOINTS, Endpoint, Serves};
 
 use crate::model::{Entity, Ontology};

@@ -83,13 +83,17 @@ impl Searchable {
 
 /// The matching entities of a query, in answer order, as positions in the
 /// slug-sorted entity list.
-pub fn search(searchables: &[Searchable], slugs: &[&str], query: &Query) -> Vec<usize> {
+pub fn search<'s>(
+    searchables: &[Searchable],
+    slug: impl Fn(usize) -> &'s str,
+    query: &Query,
+) -> Vec<usize> {
     let joined = query.joined();
     let mut hits: Vec<(Tier, usize)> = searchables
         .iter()
         .enumerate()
         .filter_map(|(i, s)| {
-            let exact = s.joined_id == joined || slugs[i] == joined;
+            let exact = s.joined_id == joined || slug(i) == joined;
             tier(query.terms.iter().map(|t| s.mask(t)), exact).map(|tier| (tier, i))
         })
         .collect();

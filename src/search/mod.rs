@@ -14,12 +14,14 @@ pub use query::{Query, QueryError};
 
 use crate::model::Ontology;
 use rayon::prelude::*;
+use std::borrow::Cow;
 
 /// An ontology made ready for searching.
 pub struct Searcher<'a> {
     pub ontology: &'a Ontology,
-    searchables: Vec<Searchable>,
-    slugs: Vec<&'a str>,
+    /// Owned when made here; borrowed when a server keeps them beside its
+    /// ontology and makes a searcher per request.
+    searchables: Cow<'a, [Searchable]>,
 }
 
 /// One page of the answer to a query.
@@ -37,8 +39,17 @@ impl<'a> Searcher<'a> {
     pub fn new(ontology: &'a Ontology) -> Searcher<'a> {
         Searcher {
             ontology,
-            searchables: ontology.entities.par_iter().map(Searchable::of).collect(),
-            slugs: ontology.entities.iter().map(|e| e.slug.as_str()).collect(),
+            searchables: Cow::Owned(ontology.entities.par_iter().map(Searchable::of).collect()),
+        }
+    }
+
+    /// A searcher over searchables made earlier from the same ontology by
+    /// [`Searcher::new`], in the same order.
+    pub fn with_searchables(ontology: &'a Ontology, searchables: &'a [Searchable]) -> Searcher<'a> {
+        assert_eq!(ontology.entities.len(), searchables.len());
+        Searcher {
+            ontology,
+            searchables: Cow::Borrowed(searchables),
         }
     }
 
@@ -46,8 +57,14 @@ impl<'a> Searcher<'a> {
         &self.searchables
     }
 
+    /// The searchables, to keep beside the ontology.
+    pub fn into_searchables(self) -> Vec<Searchable> {
+        self.searchables.into_owned()
+    }
+
     pub fn search(&self, query: &Query) -> Answer {
-        let hits = engine::search(&self.searchables, &self.slugs, query);
+        let entities = &self.ontology.entities;
+        let hits = engine::search(&self.searchables, |i| entities[i].slug.as_str(), query);
         let end = query.offset.saturating_add(query.limit).min(hits.len());
         let page = hits.get(query.offset..end).unwrap_or_default().to_vec();
         Answer {

@@ -4,8 +4,8 @@
 
 use crate::util::*;
 use ontosite::model::Ontology;
-use ontosite::render::{self, Site};
-use ontosite::search::{Query, Searcher, text};
+use ontosite::render;
+use ontosite::search::{Searcher, text};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -176,24 +176,20 @@ fn golden_queries(ontology: &Ontology) -> Vec<Params> {
 }
 
 /// The reference answer: status and body.
-fn reference(site: &Site, searcher: &Searcher, (q, limit, offset): &Params) -> (u16, Value) {
-    match Query::from_params(q.as_deref(), limit.as_deref(), offset.as_deref()) {
-        Ok(query) => {
-            let bytes = render::search_answer(site, &query, &searcher.search(&query)).unwrap();
-            (200, serde_json::from_slice(&bytes).unwrap())
-        }
-        Err(error) => (400, render::problem(400, "Bad Request", &error.to_string())),
-    }
+fn reference(searcher: &Searcher, (q, limit, offset): &Params) -> (u16, Value) {
+    let (status, body) =
+        render::search_response(searcher, q.as_deref(), limit.as_deref(), offset.as_deref())
+            .unwrap();
+    (status, serde_json::from_slice(&body).unwrap())
 }
 
 fn golden_file(input: &Path, path: &Path) -> usize {
     let ontology = ontosite::source::load(input, None).expect("the input loads");
-    let site = Site::new(&ontology).unwrap();
     let searcher = Searcher::new(&ontology);
     let golden: Vec<Value> = golden_queries(&ontology)
         .iter()
         .map(|params| {
-            let (status, body) = reference(&site, &searcher, params);
+            let (status, body) = reference(&searcher, params);
             let (q, limit, offset) = params;
             json!({ "params": { "q": q, "limit": limit, "offset": offset }, "status": status, "body": body })
         })

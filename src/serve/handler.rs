@@ -1,0 +1,291 @@
+//! The answer to one request, as the CDN gives it: search first (an edge
+//! function on the hosts), then the redirect rules with shadowing, then the
+//! site's files, the header rules on every response, errors included.
+//!
+//! Each concern is one small function that `answer` calls in turn, as in
+//! static-web-server; `answer` is plain code over a [`Snapshot`], so the
+//! router around it only moves bytes.
+
+use super::path::{self, SitePath};
+use super::rules::Route;
+use super::site::Snapshot;
+use crate::render::{self, ENDPOINTS, Serves};
+use axum::body::Body;
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, Response, StatusCode, header};
+
+/// The methods every path answers.
+const ALLOW: &str = "GET, HEAD, OPTIONS";
+
+/// What a response carries before it becomes an HTTP response.
+struct Answer {
+    status: StatusCode,
+    content_type: Option<String>,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Answer {
+    fn new(status: StatusCode, content_type: &str, body: Vec<u8>) -> Answer {
+        Answer {
+            status,
+            content_type: Some(content_type.to_owned()),
+            headers: Vec::new(),
+            body,
+        }
+    }
+
+    fn problem(status: StatusCode, detail: &str) -> Answer {
+        let title = status.canonical_reason().unwrap_or("Error");
+        let body = render::problem(status.as_u16(), title, detail).to_string();
+        Answer::new(status, "application/problem+json", body.into_bytes())
+    }
+
+    fn empty(status: StatusCode) -> Answer {
+        Answer {
+            status,
+            content_type: None,
+            headers: Vec::new(),
+            body: Vec::new(),
+        }
+    }
+}
+
+/// Answers one request from one site.
+pub fn answer(
+    site: &Snapshot,
+    method: &Method,
+    uri: &axum::http::Uri,
+    request: &HeaderMap,
+) -> Response<Body> {
+    let raw_path = uri.path();
+    let path = match path::site_path(raw_path) {
+        Ok(path) => path,
+        Err(refusal) => {
+            let answer = Answer::problem(StatusCode::BAD_REQUEST, refusal.detail());
+            return respond(site, raw_path, answer, method, request);
+        }
+    };
+    let answer = match *method {
+        Method::GET | Method::HEAD => get(site, &path, uri.query().unwrap_or("")),
+        Method::OPTIONS => options(request),
+        _ => {
+            let mut answer = Answer::problem(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "This API is read-only: it answers GET, HEAD and OPTIONS.",
+            );
+            answer.headers.push(("Allow".into(), ALLOW.into()));
+            answer
+        }
+    };
+    respond(site, path.as_str(), answer, method, request)
+}
+
+/// `OPTIONS`: a CORS preflight gets what it asks for, as far as a read-only
+/// API allows; any other `OPTIONS` learns the allowed methods.
+fn options(request: &HeaderMap) -> Answer {
+    let mut answer = Answer::empty(StatusCode::NO_CONTENT);
+    let preflight = request.contains_key(header::ORIGIN)
+        && request.contains_key(header::ACCESS_CONTROL_REQUEST_METHOD);
+    if preflight {
+        answer
+            .headers
+            .push(("Access-Control-Allow-Methods".into(), ALLOW.into()));
+        if let Some(asked) = request
+            .get(header::ACCESS_CONTROL_REQUEST_HEADERS)
+            .and_then(|v| v.to_str().ok())
+        {
+            answer
+                .headers
+                .push(("Access-Control-Allow-Headers".into(), asked.into()));
+        }
+        // As long as the responses themselves may be cached.
+        answer
+            .headers
+            .push(("Access-Control-Max-Age".into(), "3600".into()));
+    } else {
+        answer.headers.push(("Allow".into(), ALLOW.into()));
+    }
+    answer
+}
+
+fn get(site: &Snapshot, path: &SitePath, query: &str) -> Answer {
+    if is_search(path) {
+        return search(site, query);
+    }
+    let static_file = static_file(site, path);
+    // Query conditions match the decoded parameters, the first of a name.
+    let params: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes())
+        .into_owned()
+        .collect();
+    let route = site.redirects.route(path.as_str(), |name| {
+        params
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.as_str())
+    });
+    match route {
+        Some(route) if route.force || static_file.is_none() => follow(site, &route),
+        _ => match static_file {
+            Some((served, body)) => file(&served, body, StatusCode::OK),
+            None => not_found(),
+        },
+    }
+}
+
+/// Whether the path is the one the hosts answer with compute.
+fn is_search(path: &SitePath) -> bool {
+    ENDPOINTS
+        .iter()
+        .any(|e| e.serves == Serves::Search && e.path == path.as_str())
+}
+
+fn search(site: &Snapshot, query: &str) -> Answer {
+    let params: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes())
+        .into_owned()
+        .collect();
+    // The first value of each parameter, as URLSearchParams.get gives it.
+    let param = |name: &str| {
+        params
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.as_str())
+    };
+    let (q, limit, offset) = (param("q"), param("limit"), param("offset"));
+    match render::search_response(&site.searcher(), q, limit, offset) {
+        Ok((200, body)) => Answer::new(StatusCode::OK, "application/json", body),
+        Ok((status, body)) => Answer::new(
+            StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST),
+            "application/problem+json",
+            body,
+        ),
+        Err(error) => Answer::problem(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string()),
+    }
+}
+
+/// The file a path names on a static host: the file itself, or a
+/// directory's `index.html`; never a private file.
+fn static_file(site: &Snapshot, path: &SitePath) -> Option<(SitePath, Vec<u8>)> {
+    let served = if path.is_directory() {
+        path::site_path(&format!("{}index.html", path.as_str())).ok()?
+    } else {
+        path.clone()
+    };
+    if path::is_private(&served) {
+        return None;
+    }
+    let body = site.dir.read(&served)?;
+    Some((served, body))
+}
+
+/// A matching rule: a rewrite serves another file of the site with the
+/// rule's status; anything else redirects.
+fn follow(site: &Snapshot, route: &Route) -> Answer {
+    let status = StatusCode::from_u16(route.status).unwrap_or(StatusCode::OK);
+    if !route.is_rewrite() {
+        let mut answer = Answer::empty(status);
+        answer.headers.push(("Location".into(), route.to.clone()));
+        return answer;
+    }
+    let target = route
+        .to
+        .split_once('?')
+        .map_or(route.to.as_str(), |(p, _)| p);
+    match path::site_path(target)
+        .ok()
+        .and_then(|t| static_file(site, &t))
+    {
+        Some((served, body)) => file(&served, body, status),
+        None => not_found(),
+    }
+}
+
+fn file(served: &SitePath, body: Vec<u8>, status: StatusCode) -> Answer {
+    Answer {
+        status,
+        content_type: Some(media_type(served)),
+        headers: Vec::new(),
+        body,
+    }
+}
+
+/// The host's own answer when neither a rule nor a file answers.
+fn not_found() -> Answer {
+    Answer::problem(
+        StatusCode::NOT_FOUND,
+        "No resource of this API is at that path.",
+    )
+}
+
+/// The media type a static host gives a file by its name.
+fn media_type(path: &SitePath) -> String {
+    let guess = mime_guess::from_path(path.as_str()).first_or_octet_stream();
+    if guess.type_() == mime_guess::mime::TEXT || guess.subtype() == mime_guess::mime::JAVASCRIPT {
+        format!("{guess}; charset=utf-8")
+    } else {
+        guess.to_string()
+    }
+}
+
+/// Adds the header rules of the request path and the entity tag, answers
+/// `If-None-Match`, and builds the response.
+fn respond(
+    site: &Snapshot,
+    rules_path: &str,
+    mut answer: Answer,
+    method: &Method,
+    request: &HeaderMap,
+) -> Response<Body> {
+    let mut response = Response::builder().status(answer.status);
+    let headers = response.headers_mut().expect("a fresh builder has headers");
+    if let Some(content_type) = answer.content_type.take() {
+        insert(headers, "Content-Type", &content_type);
+    }
+    // The site's rules come after the defaults, so that they win, as on
+    // the host: `/all` and `.jsonld` get their types this way.
+    for (name, value) in answer
+        .headers
+        .iter()
+        .chain(&site.headers.for_path(rules_path))
+    {
+        insert(headers, name, value);
+    }
+    if answer.status == StatusCode::OK {
+        let tag = entity_tag(&answer.body);
+        insert(headers, "ETag", &tag);
+        if none_match(request, &tag) {
+            answer.status = StatusCode::NOT_MODIFIED;
+            answer.body.clear();
+            headers.remove(header::CONTENT_TYPE);
+            return response
+                .status(StatusCode::NOT_MODIFIED)
+                .body(Body::empty())
+                .expect("valid parts");
+        }
+    }
+    let _ = method; // hyper leaves out the body of a HEAD response itself.
+    response.body(Body::from(answer.body)).expect("valid parts")
+}
+
+fn insert(headers: &mut HeaderMap, name: &str, value: &str) {
+    if let (Ok(name), Ok(value)) = (HeaderName::try_from(name), HeaderValue::try_from(value)) {
+        headers.insert(name, value);
+    }
+}
+
+/// A weak tag from the content hash: weak, because the compression layer
+/// may send the same content in another encoding under the same tag.
+fn entity_tag(body: &[u8]) -> String {
+    let hash = blake3::hash(body);
+    format!("W/\"{}\"", &hash.to_hex()[..32])
+}
+
+/// `If-None-Match` by weak comparison (RFC 9110, 13.1.2).
+fn none_match(request: &HeaderMap, tag: &str) -> bool {
+    let opaque = |t: &str| t.trim().trim_start_matches("W/").to_owned();
+    request
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|t| t.trim() == "*" || opaque(t) == opaque(tag))
+}

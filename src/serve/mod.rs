@@ -1,0 +1,233 @@
+//! `ontosite serve`: a built site over HTTP, answered as the CDN answers it.
+//!
+//! Serving reads only what the build wrote: the files, `_headers` and
+//! `_redirects` ([`rules`]), and `/all` for the Rust search ([`site`]).
+//! [`path`] keeps every request inside the site directory; [`handler`]
+//! answers one request; this module runs the HTTP stack (axum on hyper,
+//! tower-http for compression) and, with `--watch`, rebuilds and swaps in
+//! the new site.
+
+pub mod handler;
+pub mod path;
+pub mod rules;
+pub mod site;
+
+use crate::build::{self, BuildReport};
+use crate::config::BuildConfig;
+use arc_swap::ArcSwap;
+use axum::Router;
+use axum::extract::{Request, State};
+use axum::response::Response;
+use site::{SiteError, Snapshot};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+use tower_http::compression::CompressionLayer;
+
+/// Settings of one `serve`.
+#[derive(Debug, Clone)]
+pub struct ServeConfig {
+    /// The built site to serve.
+    pub dir: PathBuf,
+    /// Where to listen; port 0 takes any free port.
+    pub addr: SocketAddr,
+    /// Build from this input into `dir` before serving.
+    pub build: Option<BuildConfig>,
+    /// Rebuild when the input changes (needs `build`).
+    pub watch: bool,
+}
+
+/// What the server reports as it runs, for the binary to print.
+#[derive(Debug)]
+pub enum Event {
+    Built(BuildReport),
+    /// Listening at this URL.
+    Listening(String),
+    /// The input changed; a rebuild started.
+    Rebuilding,
+    /// A rebuild was swapped in.
+    Rebuilt(BuildReport),
+    /// A rebuild failed; the last good site is still served.
+    RebuildFailed(crate::Error),
+    Stopped,
+}
+
+/// Why the server cannot run.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error(transparent)]
+    Site(#[from] SiteError),
+    #[error(
+        "cannot listen on {addr}: {source}\n  help: choose another --port (0 takes any free one) or --host"
+    )]
+    Listen {
+        addr: SocketAddr,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot watch `{}` for changes: {source}", path.display())]
+    Watch {
+        path: PathBuf,
+        #[source]
+        source: notify::Error,
+    },
+    #[error("--watch needs an input to rebuild from\n  help: add --input DIR")]
+    WatchWithoutInput,
+    #[error("the HTTP server failed: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// The site being served; swapped whole when a rebuild lands.
+type Current = Arc<ArcSwap<Snapshot>>;
+
+/// The router: every path goes to the one handler, on the blocking pool
+/// (it reads files and may search), behind gzip and brotli.
+pub fn router(current: Current) -> Router {
+    Router::new()
+        .fallback(handle)
+        .with_state(current)
+        .layer(CompressionLayer::new().gzip(true).br(true))
+}
+
+async fn handle(State(current): State<Current>, request: Request) -> Response {
+    let site = current.load_full();
+    let (parts, _) = request.into_parts();
+    tokio::task::spawn_blocking(move || {
+        handler::answer(&site, &parts.method, &parts.uri, &parts.headers)
+    })
+    .await
+    .unwrap_or_else(|_| {
+        Response::builder()
+            .status(500)
+            .body(axum::body::Body::from("the handler failed"))
+            .expect("valid parts")
+    })
+}
+
+/// Builds (if asked), loads the site, listens, and serves until Ctrl-C.
+pub fn run(
+    config: ServeConfig,
+    events: impl Fn(Event) + Send + Sync + 'static,
+) -> Result<(), crate::Error> {
+    if config.watch && config.build.is_none() {
+        return Err(ServeError::WatchWithoutInput.into());
+    }
+    let events = Arc::new(events);
+    if let Some(build_config) = &config.build {
+        let report = build::build(build_config, &AtomicBool::new(false))?;
+        events(Event::Built(report));
+    }
+    let current: Current = Arc::new(ArcSwap::from_pointee(
+        Snapshot::load(&config.dir).map_err(ServeError::from)?,
+    ));
+    let runtime = tokio::runtime::Runtime::new().map_err(ServeError::from)?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(config.addr)
+            .await
+            .map_err(|source| ServeError::Listen {
+                addr: config.addr,
+                source,
+            })?;
+        let addr = listener.local_addr().map_err(ServeError::from)?;
+        let _watcher = match (&config.build, config.watch) {
+            (Some(build_config), true) => Some(watch::start(
+                build_config.clone(),
+                config.dir.clone(),
+                Arc::clone(&current),
+                Arc::clone(&events),
+            )?),
+            _ => None,
+        };
+        events(Event::Listening(format!("http://{addr}/")));
+        axum::serve(listener, router(current))
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await
+            .map_err(ServeError::from)?;
+        events(Event::Stopped);
+        Ok::<(), crate::Error>(())
+    })
+}
+
+mod watch {
+    //! `--watch`: rebuild when the input changes, then swap the new site in
+    //! whole. The previous site's files stay until no request reads them.
+
+    use super::*;
+    use notify::{RecursiveMode, Watcher};
+    use std::sync::mpsc;
+
+    /// How long the input must be quiet before a rebuild: editors and
+    /// generators write several files per change.
+    const QUIET: Duration = Duration::from_millis(200);
+
+    pub fn start(
+        config: BuildConfig,
+        dir: PathBuf,
+        current: Current,
+        events: Arc<impl Fn(Event) + Send + Sync + 'static>,
+    ) -> Result<notify::RecommendedWatcher, ServeError> {
+        let (tx, rx) = mpsc::channel();
+        let out = dir.canonicalize().unwrap_or(dir.clone());
+        let mut watcher =
+            notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+                // Our own output, if it lies inside the input, is not a change.
+                if let Ok(event) = event
+                    && event.paths.iter().any(|p| !p.starts_with(&out))
+                {
+                    let _ = tx.send(());
+                }
+            })
+            .map_err(|source| ServeError::Watch {
+                path: config.input.clone(),
+                source,
+            })?;
+        watcher
+            .watch(&config.input, RecursiveMode::Recursive)
+            .map_err(|source| ServeError::Watch {
+                path: config.input.clone(),
+                source,
+            })?;
+        std::thread::spawn(move || {
+            while rx.recv().is_ok() {
+                while rx.recv_timeout(QUIET).is_ok() {}
+                events(Event::Rebuilding);
+                rebuild(&config, &dir, &current, &*events);
+            }
+        });
+        Ok(watcher)
+    }
+
+    fn rebuild(
+        config: &BuildConfig,
+        dir: &std::path::Path,
+        current: &Current,
+        events: &impl Fn(Event),
+    ) {
+        let (report, previous) =
+            match build::build_keeping_previous(config, &AtomicBool::new(false)) {
+                Ok(built) => built,
+                Err(error) => return events(Event::RebuildFailed(error)),
+            };
+        match Snapshot::load(dir) {
+            Ok(snapshot) => {
+                let old = current.swap(Arc::new(snapshot));
+                // Requests that took the old site finish on it; its files
+                // go once the last of them lets go.
+                let deadline = std::time::Instant::now() + Duration::from_secs(30);
+                while Arc::strong_count(&old) > 1 && std::time::Instant::now() < deadline {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                drop(old);
+                events(Event::Rebuilt(report));
+            }
+            Err(error) => events(Event::RebuildFailed(ServeError::from(error).into())),
+        }
+        if let Err(error) = previous.remove() {
+            events(Event::RebuildFailed(error.into()));
+        }
+    }
+}

@@ -1,0 +1,474 @@
+//! A site's `_headers` and `_redirects`, read and applied as Netlify applies
+//! them, so that `ontosite serve` answers what the host answers.
+//!
+//! What is modelled (and checked against Netlify's own parsers and matcher
+//! in the tests): rules in file order, the first matching redirect wins; a
+//! rule that is not forced (`!`) is shadowed by a file at the path;
+//! `:placeholder` matches one path segment and `*` any rest, both usable in
+//! the target as `:name` and `:splat`; query-parameter conditions
+//! (`/path id=:id /to/:id 200`); rewrites (200, 404) and redirects (3xx);
+//! header values that several matching rules set are joined with ", ".
+//! What is not: proxying to other hosts and the conditions on country,
+//! language, role or cookie, which need Netlify itself; such a rule is an
+//! error that says so, not a silent difference.
+
+use std::path::{Path, PathBuf};
+
+/// A rule file that cannot be read as Netlify would read it.
+#[derive(Debug, thiserror::Error)]
+#[error("{}:{line}: {message}\n  help: {help}", path.display())]
+pub struct RuleError {
+    pub path: PathBuf,
+    pub line: usize,
+    pub message: String,
+    pub help: &'static str,
+}
+
+/// One piece of a path pattern.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Token {
+    Literal(String),
+    /// `:name`: one or more characters other than `/`.
+    Placeholder(String),
+    /// `*`: any characters, `/` included, possibly none.
+    Splat,
+}
+
+/// A path pattern of a rule, such as `/*.jsonld` or `/news/:year/*`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pattern {
+    source: String,
+    tokens: Vec<Token>,
+}
+
+/// The values a match captured: placeholders by name, the splat as `splat`.
+pub type Captures = Vec<(String, String)>;
+
+impl Pattern {
+    pub fn parse(source: &str) -> Pattern {
+        let mut tokens = Vec::new();
+        let mut literal = String::new();
+        let mut chars = source.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '*' => {
+                    flush(&mut literal, &mut tokens);
+                    tokens.push(Token::Splat);
+                }
+                // A placeholder opens a segment: `/:id`, not `a:b`.
+                ':' if literal.ends_with('/') || (literal.is_empty() && tokens.is_empty()) => {
+                    flush(&mut literal, &mut tokens);
+                    let mut name = String::new();
+                    while let Some(&next) = chars.peek() {
+                        if next.is_ascii_alphanumeric() || next == '_' {
+                            name.push(next);
+                            chars.next();
+                        } else {
+                            break;
+                        }
+                    }
+                    tokens.push(Token::Placeholder(name));
+                }
+                _ => literal.push(c),
+            }
+        }
+        flush(&mut literal, &mut tokens);
+        Pattern {
+            source: source.to_owned(),
+            tokens,
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.source
+    }
+
+    /// Matches the whole of `path`, returning what it captured.
+    pub fn matches(&self, path: &str) -> Option<Captures> {
+        let mut captures = Vec::new();
+        match_tokens(&self.tokens, path, &mut captures).then_some(captures)
+    }
+}
+
+fn flush(literal: &mut String, tokens: &mut Vec<Token>) {
+    if !literal.is_empty() {
+        tokens.push(Token::Literal(std::mem::take(literal)));
+    }
+}
+
+/// Backtracking match; patterns hold a handful of tokens and paths are
+/// bounded in length before they get here.
+fn match_tokens(tokens: &[Token], path: &str, captures: &mut Captures) -> bool {
+    let Some((first, rest)) = tokens.split_first() else {
+        return path.is_empty();
+    };
+    match first {
+        Token::Literal(text) => {
+            path.starts_with(text.as_str()) && match_tokens(rest, &path[text.len()..], captures)
+        }
+        Token::Placeholder(_) | Token::Splat => {
+            let (splat, name) = match first {
+                Token::Placeholder(name) => (false, name.as_str()),
+                _ => (true, "splat"),
+            };
+            let limit = if splat {
+                path.len()
+            } else {
+                path.find('/').unwrap_or(path.len())
+            };
+            let shortest = usize::from(!splat);
+            // Longest first, as a greedy regular expression would.
+            for end in (shortest..=limit)
+                .rev()
+                .filter(|&i| path.is_char_boundary(i))
+            {
+                let mark = captures.len();
+                captures.push((name.to_owned(), path[..end].to_owned()));
+                if match_tokens(rest, &path[end..], captures) {
+                    return true;
+                }
+                captures.truncate(mark);
+            }
+            false
+        }
+    }
+}
+
+/// The header rules of `_headers`, in file order.
+#[derive(Debug, Clone, Default)]
+pub struct HeaderRules {
+    rules: Vec<(Pattern, Vec<(String, String)>)>,
+}
+
+impl HeaderRules {
+    pub fn parse(text: &str, path: &Path) -> Result<HeaderRules, RuleError> {
+        let mut rules: Vec<(Pattern, Vec<(String, String)>)> = Vec::new();
+        for (number, line) in text.lines().enumerate() {
+            let trimmed = line.trim();
+            if trimmed.is_empty() || trimmed.starts_with('#') {
+                continue;
+            }
+            let error = |message: String, help| RuleError {
+                path: path.to_owned(),
+                line: number + 1,
+                message,
+                help,
+            };
+            if !line.starts_with(char::is_whitespace) {
+                if !trimmed.starts_with('/') {
+                    return Err(error(
+                        format!(
+                            "`{trimmed}` is neither a path (starting with `/`) nor an indented header"
+                        ),
+                        "start a rule with its path at the beginning of a line, then indent its `Name: value` lines",
+                    ));
+                }
+                rules.push((Pattern::parse(trimmed), Vec::new()));
+                continue;
+            }
+            let Some((name, value)) = trimmed.split_once(':') else {
+                return Err(error(
+                    format!("`{trimmed}` is not a `Name: value` header"),
+                    "write each header as `Name: value`",
+                ));
+            };
+            let Some((_, headers)) = rules.last_mut() else {
+                return Err(error(
+                    format!("the header `{}` comes before any path", name.trim()),
+                    "put the path the header applies to on a line before it",
+                ));
+            };
+            headers.push((name.trim().to_owned(), value.trim().to_owned()));
+        }
+        Ok(HeaderRules { rules })
+    }
+
+    /// The headers for a request path: every matching rule's, in order,
+    /// the values of a name that several rules set joined with ", ".
+    pub fn for_path(&self, path: &str) -> Vec<(String, String)> {
+        let mut headers: Vec<(String, String)> = Vec::new();
+        for (pattern, set) in &self.rules {
+            if pattern.matches(path).is_none() {
+                continue;
+            }
+            for (name, value) in set {
+                match headers
+                    .iter_mut()
+                    .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                {
+                    Some((_, joined)) => {
+                        joined.push_str(", ");
+                        joined.push_str(value);
+                    }
+                    None => headers.push((name.clone(), value.clone())),
+                }
+            }
+        }
+        headers
+    }
+}
+
+/// One line of `_redirects`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Redirect {
+    pub from: Pattern,
+    /// Query parameters the request must carry: name, and the literal
+    /// value or the `:placeholder` that captures it.
+    pub query: Vec<(String, String)>,
+    pub to: String,
+    pub status: u16,
+    pub force: bool,
+}
+
+/// What a matching redirect rule asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Route {
+    /// The target with its placeholders filled in.
+    pub to: String,
+    pub status: u16,
+    pub force: bool,
+}
+
+impl Route {
+    /// A rewrite serves another path of the site; other statuses redirect.
+    pub fn is_rewrite(&self) -> bool {
+        matches!(self.status, 200 | 404)
+    }
+}
+
+/// The redirect rules of `_redirects`, in file order.
+#[derive(Debug, Clone, Default)]
+pub struct RedirectRules {
+    rules: Vec<Redirect>,
+}
+
+impl RedirectRules {
+    pub fn parse(text: &str, path: &Path) -> Result<RedirectRules, RuleError> {
+        let mut rules = Vec::new();
+        for (number, line) in text.lines().enumerate() {
+            let line = line.split_once('#').map_or(line, |(rule, _)| rule).trim();
+            if line.is_empty() {
+                continue;
+            }
+            let error = |message: String, help| RuleError {
+                path: path.to_owned(),
+                line: number + 1,
+                message,
+                help,
+            };
+            let mut words = line.split_whitespace();
+            let from = words.next().unwrap_or_default();
+            if !from.starts_with('/') {
+                return Err(error(
+                    format!("the source `{from}` is not a path"),
+                    "start every rule with a path such as `/old  /new  301`",
+                ));
+            }
+            let mut query = Vec::new();
+            let mut to = None;
+            for word in words.by_ref() {
+                match word.split_once('=') {
+                    Some((name, value)) if to.is_none() && !word.starts_with('/') => {
+                        query.push((name.to_owned(), value.to_owned()));
+                    }
+                    _ => {
+                        to = Some(word.to_owned());
+                        break;
+                    }
+                }
+            }
+            let Some(to) = to else {
+                return Err(error(
+                    format!("the rule for `{from}` has no target"),
+                    "give the target after the path: `/old  /new  301`",
+                ));
+            };
+            if !to.starts_with('/') {
+                return Err(error(
+                    format!("the target `{to}` is not a path of this site"),
+                    "ontosite serve does not proxy to other hosts; use a path starting with `/`",
+                ));
+            }
+            let (status, force) = match words.next() {
+                None => (301, false),
+                Some(word) => {
+                    let (digits, force) = match word.strip_suffix('!') {
+                        Some(digits) => (digits, true),
+                        None => (word, false),
+                    };
+                    let status = digits
+                        .parse::<u16>()
+                        .ok()
+                        .filter(|s| (200..600).contains(s));
+                    let Some(status) = status else {
+                        return Err(error(
+                            format!("`{word}` is not a status"),
+                            "give a status such as 200, 301 or 404, with `!` to force it",
+                        ));
+                    };
+                    (status, force)
+                }
+            };
+            if let Some(condition) = words.next() {
+                return Err(error(
+                    format!("the condition `{condition}` needs Netlify itself"),
+                    "ontosite serve applies paths, query parameters, statuses and `!`; remove the condition to preview the rule",
+                ));
+            }
+            rules.push(Redirect {
+                from: Pattern::parse(from),
+                query,
+                to,
+                status,
+                force,
+            });
+        }
+        Ok(RedirectRules { rules })
+    }
+
+    /// The first rule that matches the path and query, with its target
+    /// filled in. Shadowing by files is the caller's: it knows the files.
+    pub fn route<'a>(&self, path: &str, query: impl Fn(&str) -> Option<&'a str>) -> Option<Route> {
+        self.rules.iter().find_map(|rule| {
+            let mut captures = rule.from.matches(path)?;
+            for (name, wanted) in &rule.query {
+                let value = query(name)?;
+                match wanted.strip_prefix(':') {
+                    Some(placeholder) => captures.push((placeholder.to_owned(), value.to_owned())),
+                    None if wanted == value => {}
+                    None => return None,
+                }
+            }
+            Some(Route {
+                to: fill(&rule.to, &captures),
+                status: rule.status,
+                force: rule.force,
+            })
+        })
+    }
+}
+
+/// Replaces `:name` in a target with what the match captured; a name it
+/// did not capture stays as written, as on Netlify.
+fn fill(target: &str, captures: &Captures) -> String {
+    let mut out = String::with_capacity(target.len());
+    let mut rest = target;
+    while let Some(at) = rest.find(':') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let end = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        let name = &after[..end];
+        match captures.iter().rev().find(|(n, _)| n == name) {
+            Some((_, value)) if !name.is_empty() => out.push_str(value),
+            _ => {
+                out.push(':');
+                out.push_str(name);
+            }
+        }
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn redirects(text: &str) -> RedirectRules {
+        RedirectRules::parse(text, Path::new("_redirects")).unwrap()
+    }
+
+    #[test]
+    fn splats_and_placeholders() {
+        let p = Pattern::parse("/*.jsonld");
+        assert!(p.matches("/a.jsonld").is_some());
+        assert!(p.matches("/a/b.jsonld").is_some());
+        assert!(p.matches("/a.json").is_none());
+        let p = Pattern::parse("/news/:year/*");
+        assert_eq!(
+            p.matches("/news/2024/a/b").unwrap(),
+            vec![
+                ("year".into(), "2024".into()),
+                ("splat".into(), "a/b".into())
+            ]
+        );
+        assert!(
+            p.matches("/news//a").is_none(),
+            "a placeholder is never empty"
+        );
+        assert!(Pattern::parse("/").matches("/").is_some());
+        assert!(Pattern::parse("/").matches("/x").is_none());
+        assert!(Pattern::parse("/*").matches("/").is_some());
+    }
+
+    #[test]
+    fn first_matching_rule_wins_and_targets_are_filled() {
+        let rules = redirects(
+            "# comment\n/  /api.json  200!\n/news/:year/*  /archive/:year/:splat  301\n/*  /404.json  404\n",
+        );
+        let none = |_: &str| None;
+        assert_eq!(
+            rules.route("/", none).unwrap(),
+            Route {
+                to: "/api.json".into(),
+                status: 200,
+                force: true
+            }
+        );
+        assert_eq!(
+            rules.route("/news/2024/x/y", none).unwrap().to,
+            "/archive/2024/x/y"
+        );
+        assert_eq!(rules.route("/other", none).unwrap().status, 404);
+    }
+
+    #[test]
+    fn query_conditions() {
+        let rules = redirects("/store id=:id  /items/:id.json  200\n/store  /shop  302\n");
+        let with_id = |name: &str| (name == "id").then_some("42");
+        assert_eq!(rules.route("/store", with_id).unwrap().to, "/items/42.json");
+        assert_eq!(rules.route("/store", |_| None).unwrap().to, "/shop");
+    }
+
+    #[test]
+    fn header_values_of_several_rules_are_joined() {
+        let rules = HeaderRules::parse(
+            "/*\n  Access-Control-Allow-Origin: *\n  Vary: Origin\n/*.jsonld\n  Content-Type: application/ld+json\n  vary: Accept\n",
+            Path::new("_headers"),
+        )
+        .unwrap();
+        assert_eq!(
+            rules.for_path("/a.jsonld"),
+            vec![
+                ("Access-Control-Allow-Origin".into(), "*".into()),
+                ("Vary".into(), "Origin, Accept".into()),
+                ("Content-Type".into(), "application/ld+json".into()),
+            ]
+        );
+        assert_eq!(rules.for_path("/a.json").len(), 2);
+    }
+
+    #[test]
+    fn errors_name_the_line_and_say_what_to_do() {
+        let error = RedirectRules::parse(
+            "/a /b 301\n/c https://elsewhere.example 200\n",
+            Path::new("_redirects"),
+        )
+        .unwrap_err();
+        assert_eq!(error.line, 2);
+        assert!(
+            error.to_string().starts_with("_redirects:2: the target"),
+            "{error}"
+        );
+        let error =
+            RedirectRules::parse("/a /b 302 Country=de\n", Path::new("_redirects")).unwrap_err();
+        assert!(error.message.contains("Country=de"), "{error}");
+        let error = HeaderRules::parse("  X-A: b\n", Path::new("_headers")).unwrap_err();
+        assert!(error.message.contains("before any path"), "{error}");
+        let error = HeaderRules::parse("/a\n  no colon\n", Path::new("_headers")).unwrap_err();
+        assert_eq!(error.line, 2);
+    }
+}
