@@ -24,59 +24,59 @@ pub struct RuleError {
     pub help: &'static str,
 }
 
-/// One piece of a path pattern.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Token {
-    Literal(String),
-    /// `:name`: one or more characters other than `/`.
-    Placeholder(String),
-    /// `*`: any characters, `/` included, possibly none.
-    Splat,
-}
-
-/// A path pattern of a rule, such as `/*.jsonld` or `/news/:year/*`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A path pattern of a rule, such as `/*.jsonld` or `/news/:year/*`,
+/// translated to a regular expression the way Netlify translates it
+/// (`@netlify/headers-parser`'s `getForRegExp`; its redirector matches
+/// redirect sources the same way): the path is split at `/`, empty parts
+/// dropped; a part that starts with `:` is a placeholder for the whole
+/// segment; a part that is `*` matches any rest, the slash before it
+/// included; a `*` inside a part matches anything; a trailing `/` is
+/// optional.
+#[derive(Debug, Clone)]
 pub struct Pattern {
     source: String,
-    tokens: Vec<Token>,
+    regex: regex::Regex,
+    /// The name of each capture group: a placeholder's, or `splat`.
+    names: Vec<String>,
 }
 
 /// The values a match captured: placeholders by name, the splat as `splat`.
 pub type Captures = Vec<(String, String)>;
 
 impl Pattern {
-    pub fn parse(source: &str) -> Pattern {
-        let mut tokens = Vec::new();
-        let mut literal = String::new();
-        let mut chars = source.chars().peekable();
-        while let Some(c) = chars.next() {
-            match c {
-                '*' => {
-                    flush(&mut literal, &mut tokens);
-                    tokens.push(Token::Splat);
+    /// Header paths match regardless of case, as Netlify's parser builds
+    /// them; redirect sources do not.
+    pub fn parse(source: &str, ignore_case: bool) -> Result<Pattern, regex::Error> {
+        let mut names = Vec::new();
+        let parts: Vec<String> = source
+            .split('/')
+            .map(str::trim_end)
+            .filter(|part| !part.is_empty())
+            .map(|part| {
+                if let Some(name) = part.strip_prefix(':') {
+                    names.push(name.to_owned());
+                    "([^/]+)".to_owned()
+                } else if part == "*" {
+                    names.push("splat".to_owned());
+                    "?(.*)".to_owned()
+                } else if part.contains('*') {
+                    // Netlify leaves the rest of such a part unescaped.
+                    let pieces: Vec<&str> = part.split('*').collect();
+                    names.extend((1..pieces.len()).map(|_| "splat".to_owned()));
+                    pieces.join("(.*)")
+                } else {
+                    regex::escape(part)
                 }
-                // A placeholder opens a segment: `/:id`, not `a:b`.
-                ':' if literal.ends_with('/') || (literal.is_empty() && tokens.is_empty()) => {
-                    flush(&mut literal, &mut tokens);
-                    let mut name = String::new();
-                    while let Some(&next) = chars.peek() {
-                        if next.is_ascii_alphanumeric() || next == '_' {
-                            name.push(next);
-                            chars.next();
-                        } else {
-                            break;
-                        }
-                    }
-                    tokens.push(Token::Placeholder(name));
-                }
-                _ => literal.push(c),
-            }
-        }
-        flush(&mut literal, &mut tokens);
-        Pattern {
+            })
+            .collect();
+        let regex = regex::RegexBuilder::new(&format!("^/{}/?$", parts.join("/")))
+            .case_insensitive(ignore_case)
+            .build()?;
+        Ok(Pattern {
             source: source.to_owned(),
-            tokens,
-        }
+            regex,
+            names,
+        })
     }
 
     pub fn as_str(&self) -> &str {
@@ -85,54 +85,27 @@ impl Pattern {
 
     /// Matches the whole of `path`, returning what it captured.
     pub fn matches(&self, path: &str) -> Option<Captures> {
-        let mut captures = Vec::new();
-        match_tokens(&self.tokens, path, &mut captures).then_some(captures)
+        let found = self.regex.captures(path)?;
+        Some(
+            self.names
+                .iter()
+                .zip(found.iter().skip(1))
+                .map(|(name, value)| (name.clone(), value.map_or("", |m| m.as_str()).to_owned()))
+                .collect(),
+        )
     }
 }
 
-fn flush(literal: &mut String, tokens: &mut Vec<Token>) {
-    if !literal.is_empty() {
-        tokens.push(Token::Literal(std::mem::take(literal)));
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Pattern) -> bool {
+        self.source == other.source && self.regex.as_str() == other.regex.as_str()
     }
 }
 
-/// Backtracking match; patterns hold a handful of tokens and paths are
-/// bounded in length before they get here.
-fn match_tokens(tokens: &[Token], path: &str, captures: &mut Captures) -> bool {
-    let Some((first, rest)) = tokens.split_first() else {
-        return path.is_empty();
-    };
-    match first {
-        Token::Literal(text) => {
-            path.starts_with(text.as_str()) && match_tokens(rest, &path[text.len()..], captures)
-        }
-        Token::Placeholder(_) | Token::Splat => {
-            let (splat, name) = match first {
-                Token::Placeholder(name) => (false, name.as_str()),
-                _ => (true, "splat"),
-            };
-            let limit = if splat {
-                path.len()
-            } else {
-                path.find('/').unwrap_or(path.len())
-            };
-            let shortest = usize::from(!splat);
-            // Longest first, as a greedy regular expression would.
-            for end in (shortest..=limit)
-                .rev()
-                .filter(|&i| path.is_char_boundary(i))
-            {
-                let mark = captures.len();
-                captures.push((name.to_owned(), path[..end].to_owned()));
-                if match_tokens(rest, &path[end..], captures) {
-                    return true;
-                }
-                captures.truncate(mark);
-            }
-            false
-        }
-    }
-}
+impl Eq for Pattern {}
+
+const PATTERN_HELP: &str =
+    "write a path with `:name` for a segment and `*` for any rest, such as `/news/:year/*`";
 
 /// The header rules of `_headers`, in file order.
 #[derive(Debug, Clone, Default)]
@@ -163,7 +136,13 @@ impl HeaderRules {
                         "start a rule with its path at the beginning of a line, then indent its `Name: value` lines",
                     ));
                 }
-                rules.push((Pattern::parse(trimmed), Vec::new()));
+                let pattern = Pattern::parse(trimmed, true).map_err(|e| {
+                    error(
+                        format!("`{trimmed}` is not a path pattern: {e}"),
+                        PATTERN_HELP,
+                    )
+                })?;
+                rules.push((pattern, Vec::new()));
                 continue;
             }
             let Some((name, value)) = trimmed.split_once(':') else {
@@ -315,8 +294,10 @@ impl RedirectRules {
                     "ontosite serve applies paths, query parameters, statuses and `!`; remove the condition to preview the rule",
                 ));
             }
+            let from = Pattern::parse(from, false)
+                .map_err(|e| error(format!("`{from}` is not a path pattern: {e}"), PATTERN_HELP))?;
             rules.push(Redirect {
-                from: Pattern::parse(from),
+                from,
                 query,
                 to,
                 status,
@@ -383,11 +364,12 @@ mod tests {
 
     #[test]
     fn splats_and_placeholders() {
-        let p = Pattern::parse("/*.jsonld");
+        let pattern = |source: &str| Pattern::parse(source, false).unwrap();
+        let p = pattern("/*.jsonld");
         assert!(p.matches("/a.jsonld").is_some());
         assert!(p.matches("/a/b.jsonld").is_some());
         assert!(p.matches("/a.json").is_none());
-        let p = Pattern::parse("/news/:year/*");
+        let p = pattern("/news/:year/*");
         assert_eq!(
             p.matches("/news/2024/a/b").unwrap(),
             vec![
@@ -399,9 +381,16 @@ mod tests {
             p.matches("/news//a").is_none(),
             "a placeholder is never empty"
         );
-        assert!(Pattern::parse("/").matches("/").is_some());
-        assert!(Pattern::parse("/").matches("/x").is_none());
-        assert!(Pattern::parse("/*").matches("/").is_some());
+        // The splat takes the slash before it: `/news/2024` matches too.
+        assert_eq!(p.matches("/news/2024").unwrap()[1].1, "");
+        // A trailing slash is optional; a placeholder is a whole segment.
+        assert!(pattern("/a.json").matches("/a.json/").is_some());
+        assert!(pattern("/x/:p.json").matches("/x/abc").is_some());
+        assert!(pattern("/").matches("/").is_some());
+        assert!(pattern("/").matches("/x").is_none());
+        assert!(pattern("/*").matches("/").is_some());
+        assert!(pattern("/A").matches("/a").is_none());
+        assert!(Pattern::parse("/A", true).unwrap().matches("/a").is_some());
     }
 
     #[test]

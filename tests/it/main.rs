@@ -7,4 +7,5 @@ mod cli;
 mod netlify;
 mod output;
 mod search;
+mod serve;
 mod util;

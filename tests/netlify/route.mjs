@@ -35,7 +35,12 @@ const redirects = await parseAllRedirects({
   minimal: false,
 });
 const build = netlifyConfigPath ? toml.parse(readFileSync(netlifyConfigPath, "utf8")).build ?? null : null;
-const matcher = await redirector.parseJSON(JSON.stringify(redirects.redirects), {});
+// The redirector reads query conditions from `params`; the parser names
+// them `query` (the Netlify CLI maps one to the other the same way).
+const matcher = await redirector.parseJSON(
+  JSON.stringify(redirects.redirects.map((rule) => ({ ...rule, params: rule.query }))),
+  {},
+);
 
 const isFile = (path) => {
   try {
