@@ -605,7 +605,7 @@ fn watch_rebuilds_and_swaps_in_whole_sites_only() {
             json_of(server.get(&format!("/{slug}.json")))["name"] == "Renamed While Serving"
         });
         assert_eq!(
-            json_of(server.get(&format!("/search?q=renamed%20while")))["items"][0]["slug"],
+            json_of(server.get("/search?q=renamed%20while"))["items"][0]["slug"],
             slug.as_str(),
             "the search answers from the new site"
         );
