@@ -11,4 +11,18 @@ if ! command -v node >/dev/null; then
 fi
 npm ci --prefix tests/netlify --no-audit --no-fund --loglevel=error
 
+# A real browser for the CORS check: Debian's Chromium, driven by
+# playwright-core (which never downloads a browser of its own).
+if [ -z "${CHROMIUM:-}" ] && [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "scripts/test.sh: installing Debian's chromium for the browser tests" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "scripts/test.sh: the browser tests need Chromium: install Debian's chromium package (as root: apt-get install chromium) or set CHROMIUM to a Chromium binary" >&2
+    exit 1
+  fi
+fi
+npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
+
 cargo test --locked "$@"

@@ -127,7 +127,7 @@ pub fn client() -> &'static Client {
 }
 
 /// The shipped site, built once for every test here.
-fn shipped_site() -> &'static Path {
+pub fn shipped_site() -> &'static Path {
     static SITE: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
     &SITE
         .get_or_init(|| {

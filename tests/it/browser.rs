@@ -1,0 +1,78 @@
+//! CORS proven by a browser: headless Chromium opens a page from another
+//! origin that fetches from `ontosite serve`, and the page could read what
+//! it fetched (`tests/browser/cors.mjs`).
+
+use crate::serve::{Server, shipped_site};
+use crate::util::*;
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+
+#[test]
+fn a_page_from_another_origin_may_read_every_kind_of_answer() {
+    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    assert!(
+        Path::new(&chromium).is_file(),
+        "no Chromium at {chromium}: install Debian's `chromium` package (scripts/test.sh does) or set CHROMIUM"
+    );
+    let dir = root().join("tests/browser");
+    assert!(
+        dir.join("node_modules/playwright-core").is_dir(),
+        "playwright-core is not installed: run `npm ci --prefix tests/browser` (scripts/test.sh does)"
+    );
+    let server = Server::dir(shipped_site());
+    let paths = [
+        "/index.json",
+        "/abbcreateitem.json",
+        "/abbcreateitem.jsonld",
+        "/search?q=air",
+        "/search",
+        "/nosuch",
+    ];
+    let output = Command::new("node")
+        .arg(dir.join("cors.mjs"))
+        .arg(&server.url)
+        .args(paths)
+        .env("CHROMIUM", &chromium)
+        .output()
+        .expect("node is needed for the browser checks; install Node.js 20 or newer");
+    assert!(
+        output.status.success(),
+        "cors.mjs failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_ne!(
+        report["origin"].as_str().unwrap(),
+        server.url.trim_end_matches('/'),
+        "the page must come from another origin"
+    );
+    // The browser does enforce CORS here: a server without the headers is blocked.
+    assert!(
+        report["control"]["blocked"].is_string(),
+        "the control fetch was not blocked: {}",
+        report["control"]
+    );
+    let expected = [
+        (200, "application/json"),
+        (200, "application/json"),
+        (200, "application/ld+json"),
+        (200, "application/json"),
+        (400, "application/problem+json"),
+        (404, "application/json"),
+    ];
+    for (result, (status, content_type)) in
+        report["results"].as_array().unwrap().iter().zip(expected)
+    {
+        let path = &result["path"];
+        for how in ["plain", "preflighted"] {
+            let seen = &result[how];
+            assert_eq!(seen["status"], status, "{path} {how}: {seen}");
+            assert_eq!(seen["contentType"], content_type, "{path} {how}: {seen}");
+            assert!(
+                seen["bytes"].as_u64().unwrap() > 50,
+                "{path} {how}: the page read no body: {seen}"
+            );
+        }
+    }
+}
