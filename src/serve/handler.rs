@@ -6,12 +6,15 @@
 //! static-web-server; `answer` is plain code over a [`Snapshot`], so the
 //! router around it only moves bytes.
 
+use super::encoding::{self, Coding};
 use super::path::{self, SitePath};
 use super::rules::Route;
 use super::site::Snapshot;
 use crate::render::{self, ENDPOINTS, Serves};
 use axum::body::Body;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, Response, StatusCode, header};
+use bytes::Bytes;
+use std::sync::OnceLock;
 
 /// The methods every path answers.
 const ALLOW: &str = "GET, HEAD, OPTIONS";
@@ -50,34 +53,83 @@ impl Answer {
     }
 }
 
+/// An answer with every header but those that depend on the request:
+/// what a cache may keep and hand to every client that asks the same.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    status: StatusCode,
+    headers: HeaderMap,
+    body: Bytes,
+    /// Whether every request for the same path and query gets this answer
+    /// from the same site (files and rules; not search, not errors of the
+    /// method).
+    pub cacheable: bool,
+    /// The body in brotli and in gzip, made when first asked for.
+    coded: [OnceLock<Bytes>; 2],
+}
+
+impl Prepared {
+    /// What a cache counts this answer as: the body, its codings, headers.
+    pub fn weight(&self) -> u64 {
+        (self.body.len() * 2 + 64 * self.headers.len()) as u64
+    }
+
+    fn compressible(&self) -> bool {
+        let media_type = self
+            .headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok());
+        self.body.len() >= encoding::MIN_SIZE
+            && media_type.is_some_and(|t| {
+                t.starts_with("text/")
+                    || t.contains("json")
+                    || t.contains("javascript")
+                    || t.contains("xml")
+            })
+    }
+
+    fn body_in(&self, coding: Coding) -> Bytes {
+        let slot = match coding {
+            Coding::Identity => return self.body.clone(),
+            Coding::Brotli => &self.coded[0],
+            Coding::Gzip => &self.coded[1],
+        };
+        slot.get_or_init(|| encoding::encode(&self.body, coding))
+            .clone()
+    }
+}
+
 /// Answers one request from one site.
 pub fn answer(
     site: &Snapshot,
     method: &Method,
     uri: &axum::http::Uri,
     request: &HeaderMap,
-) -> Response<Body> {
+) -> Prepared {
     let raw_path = uri.path();
     let path = match path::site_path(raw_path) {
         Ok(path) => path,
         Err(refusal) => {
             let answer = Answer::problem(StatusCode::BAD_REQUEST, refusal.detail());
-            return respond(site, raw_path, answer, method, request);
+            return prepare(site, raw_path, answer, false);
         }
     };
-    let answer = match *method {
-        Method::GET | Method::HEAD => get(site, &path, uri.query().unwrap_or("")),
-        Method::OPTIONS => options(request),
+    let (answer, cacheable) = match *method {
+        Method::GET | Method::HEAD if is_search(&path) => {
+            (search(site, uri.query().unwrap_or("")), false)
+        }
+        Method::GET | Method::HEAD => (get(site, &path, uri.query().unwrap_or("")), true),
+        Method::OPTIONS => (options(request), false),
         _ => {
             let mut answer = Answer::problem(
                 StatusCode::METHOD_NOT_ALLOWED,
                 "This API is read-only: it answers GET, HEAD and OPTIONS.",
             );
             answer.headers.push(("Allow".into(), ALLOW.into()));
-            answer
+            (answer, false)
         }
     };
-    respond(site, path.as_str(), answer, method, request)
+    prepare(site, path.as_str(), answer, cacheable)
 }
 
 /// `OPTIONS`: a CORS preflight gets what it asks for, as far as a read-only
@@ -109,9 +161,6 @@ fn options(request: &HeaderMap) -> Answer {
 }
 
 fn get(site: &Snapshot, path: &SitePath, query: &str) -> Answer {
-    if is_search(path) {
-        return search(site, query);
-    }
     let static_file = static_file(site, path);
     // Query conditions match the decoded parameters, the first of a name.
     let params: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes())
@@ -226,19 +275,11 @@ fn media_type(path: &SitePath) -> String {
     }
 }
 
-/// Adds the header rules of the request path and the entity tag, answers
-/// `If-None-Match`, and builds the response.
-fn respond(
-    site: &Snapshot,
-    rules_path: &str,
-    mut answer: Answer,
-    method: &Method,
-    request: &HeaderMap,
-) -> Response<Body> {
-    let mut response = Response::builder().status(answer.status);
-    let headers = response.headers_mut().expect("a fresh builder has headers");
-    if let Some(content_type) = answer.content_type.take() {
-        insert(headers, "Content-Type", &content_type);
+/// Adds the header rules of the request path and the entity tag.
+fn prepare(site: &Snapshot, rules_path: &str, answer: Answer, cacheable: bool) -> Prepared {
+    let mut headers = HeaderMap::new();
+    if let Some(content_type) = &answer.content_type {
+        insert(&mut headers, "Content-Type", content_type);
     }
     // The site's rules come after the defaults, so that they win, as on
     // the host: `/all` and `.jsonld` get their types this way.
@@ -247,23 +288,55 @@ fn respond(
         .iter()
         .chain(&site.headers.for_path(rules_path))
     {
-        insert(headers, name, value);
+        insert(&mut headers, name, value);
     }
     if answer.status == StatusCode::OK {
-        let tag = entity_tag(&answer.body);
-        insert(headers, "ETag", &tag);
-        if none_match(request, &tag) {
-            answer.status = StatusCode::NOT_MODIFIED;
-            answer.body.clear();
-            headers.remove(header::CONTENT_TYPE);
-            return response
-                .status(StatusCode::NOT_MODIFIED)
-                .body(Body::empty())
-                .expect("valid parts");
-        }
+        insert(&mut headers, "ETag", &entity_tag(&answer.body));
     }
-    let _ = method; // hyper leaves out the body of a HEAD response itself.
-    response.body(Body::from(answer.body)).expect("valid parts")
+    Prepared {
+        status: answer.status,
+        headers,
+        body: Bytes::from(answer.body),
+        cacheable,
+        coded: Default::default(),
+    }
+}
+
+/// The response to one request: `If-None-Match` answered with 304 where
+/// the tag matches. (hyper leaves out the body of a HEAD response itself.)
+pub fn finish(prepared: &Prepared, request: &HeaderMap) -> Response<Body> {
+    let mut response = Response::builder().status(prepared.status);
+    let headers = response.headers_mut().expect("a fresh builder has headers");
+    headers.clone_from(&prepared.headers);
+    let not_modified = prepared.status == StatusCode::OK
+        && prepared
+            .headers
+            .get(header::ETAG)
+            .and_then(|tag| tag.to_str().ok())
+            .is_some_and(|tag| none_match(request, tag));
+    if not_modified {
+        headers.remove(header::CONTENT_TYPE);
+        return response
+            .status(StatusCode::NOT_MODIFIED)
+            .body(Body::empty())
+            .expect("valid parts");
+    }
+    let coding = if prepared.compressible() {
+        headers.append(header::VARY, HeaderValue::from_static("accept-encoding"));
+        encoding::negotiate(
+            request
+                .get(header::ACCEPT_ENCODING)
+                .and_then(|v| v.to_str().ok()),
+        )
+    } else {
+        Coding::Identity
+    };
+    if let Some(name) = coding.header() {
+        headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(name));
+    }
+    response
+        .body(Body::from(prepared.body_in(coding)))
+        .expect("valid parts")
 }
 
 fn insert(headers: &mut HeaderMap, name: &str, value: &str) {

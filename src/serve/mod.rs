@@ -3,10 +3,11 @@
 //! Serving reads only what the build wrote: the files, `_headers` and
 //! `_redirects` ([`rules`]), and `/all` for the Rust search ([`site`]).
 //! [`path`] keeps every request inside the site directory; [`handler`]
-//! answers one request; this module runs the HTTP stack (axum on hyper,
-//! tower-http for compression) and, with `--watch`, rebuilds and swaps in
+//! answers one request, [`encoding`] compresses; this module runs the HTTP
+//! stack (axum on hyper) and, with `--watch`, rebuilds and swaps in
 //! the new site.
 
+pub mod encoding;
 pub mod handler;
 pub mod path;
 pub mod rules;
@@ -17,14 +18,16 @@ use crate::config::BuildConfig;
 use arc_swap::ArcSwap;
 use axum::Router;
 use axum::extract::{Request, State};
+use axum::http::Method;
 use axum::response::Response;
+use handler::Prepared;
+use quick_cache::sync::Cache;
 use site::{SiteError, Snapshot};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
-use tower_http::compression::CompressionLayer;
 
 /// Settings of one `serve`.
 #[derive(Debug, Clone)]
@@ -79,23 +82,65 @@ pub enum ServeError {
     Io(#[from] std::io::Error),
 }
 
-/// The site being served; swapped whole when a rebuild lands.
-type Current = Arc<ArcSwap<Snapshot>>;
+/// A site being served, with the answers already given from it. Swapped
+/// whole when a rebuild lands, so no answer outlives its site.
+pub struct Generation {
+    site: Snapshot,
+    answers: Cache<String, Arc<Prepared>, Weight>,
+}
 
-/// The router: every path goes to the one handler, on the blocking pool
-/// (it reads files and may search), behind gzip and brotli.
+/// Answers the cache keeps, in bytes: a preview of a large site must not
+/// hold all of it in memory.
+const CACHE_BYTES: u64 = 256 << 20;
+
+#[derive(Clone)]
+struct Weight;
+
+impl quick_cache::Weighter<String, Arc<Prepared>> for Weight {
+    fn weight(&self, key: &String, answer: &Arc<Prepared>) -> u64 {
+        key.len() as u64 + answer.weight()
+    }
+}
+
+impl Generation {
+    pub fn new(site: Snapshot) -> Generation {
+        let files = site.entities() * 2 + 16;
+        Generation {
+            site,
+            answers: Cache::with_weighter(files, CACHE_BYTES, Weight),
+        }
+    }
+}
+
+type Current = Arc<ArcSwap<Generation>>;
+
+/// The router: every path goes to the one handler; answers from files are
+/// kept per site, the rest computed on the blocking pool (reading files
+/// and searching block).
 pub fn router(current: Current) -> Router {
-    Router::new()
-        .fallback(handle)
-        .with_state(current)
-        .layer(CompressionLayer::new().gzip(true).br(true))
+    Router::new().fallback(handle).with_state(current)
 }
 
 async fn handle(State(current): State<Current>, request: Request) -> Response {
-    let site = current.load_full();
+    // A guard, not a reference count, on the path that answers from the
+    // cache; the blocking path below takes a counted reference.
+    let generation = current.load();
     let (parts, _) = request.into_parts();
+    let cacheable_method = matches!(parts.method, Method::GET | Method::HEAD);
+    let key = parts.uri.path_and_query().map_or("", |p| p.as_str());
+    if cacheable_method && let Some(prepared) = generation.answers.get(key) {
+        return handler::finish(&prepared, &parts.headers);
+    }
+    let key = key.to_owned();
+    let generation = arc_swap::Guard::into_inner(generation);
+    // Reading files and searching block: off the async workers.
     tokio::task::spawn_blocking(move || {
-        handler::answer(&site, &parts.method, &parts.uri, &parts.headers)
+        let prepared = handler::answer(&generation.site, &parts.method, &parts.uri, &parts.headers);
+        let response = handler::finish(&prepared, &parts.headers);
+        if cacheable_method && prepared.cacheable {
+            generation.answers.insert(key, Arc::new(prepared));
+        }
+        response
     })
     .await
     .unwrap_or_else(|_| {
@@ -119,9 +164,9 @@ pub fn run(
         let report = build::build(build_config, &AtomicBool::new(false))?;
         events(Event::Built(report));
     }
-    let current: Current = Arc::new(ArcSwap::from_pointee(
+    let current: Current = Arc::new(ArcSwap::from_pointee(Generation::new(
         Snapshot::load(&config.dir).map_err(ServeError::from)?,
-    ));
+    )));
     let runtime = tokio::runtime::Runtime::new().map_err(ServeError::from)?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(config.addr)
@@ -214,7 +259,7 @@ mod watch {
             };
         match Snapshot::load(dir) {
             Ok(snapshot) => {
-                let old = current.swap(Arc::new(snapshot));
+                let old = current.swap(Arc::new(Generation::new(snapshot)));
                 // Requests that took the old site finish on it; its files
                 // go once the last of them lets go.
                 let deadline = std::time::Instant::now() + Duration::from_secs(30);
