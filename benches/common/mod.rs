@@ -1,5 +1,8 @@
 //! What both benchmarks share: a synthetic ontology of any size.
 
+// Each benchmark uses a part of this module.
+#![allow(dead_code)]
+
 use std::path::{Path, PathBuf};
 
 /// A synthetic ontology of `entities` Actions in one `.jsonl` file.
@@ -24,4 +27,20 @@ pub fn synthetic(work: &Path, entities: usize) -> PathBuf {
     }
     std::fs::write(input.join("entities/synthetic.jsonl"), lines).unwrap();
     input
+}
+
+/// The machine a benchmark ran on, for the figures' heading.
+pub fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown CPU".to_owned());
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    format!("{cores} cores, {cpu}")
 }

@@ -4,6 +4,7 @@
 use super::query::Query;
 use super::text;
 use crate::model::Entity;
+use rayon::prelude::*;
 
 /// Where a term matched: bits of a field mask.
 pub mod field {
@@ -81,20 +82,78 @@ impl Searchable {
     }
 }
 
+/// Every word suffix of every entity, sorted, so that the entities a term
+/// matches are one range found by binary search instead of a scan of every
+/// entity. Made once per ontology, when it is first searched.
+#[derive(Debug, Clone, Default)]
+pub struct Suffixes {
+    /// (suffix, entity position, field bit).
+    entries: Vec<(Box<str>, u32, u8)>,
+}
+
+impl Suffixes {
+    pub fn of(searchables: &[Searchable]) -> Suffixes {
+        let mut entries: Vec<(Box<str>, u32, u8)> = searchables
+            .iter()
+            .enumerate()
+            .flat_map(|(i, s)| {
+                s.fields.iter().flat_map(move |(bit, suffixes)| {
+                    suffixes
+                        .iter()
+                        .map(move |suffix| (suffix.as_str().into(), i as u32, *bit))
+                })
+            })
+            .collect();
+        entries.par_sort_unstable();
+        entries.dedup();
+        Suffixes { entries }
+    }
+
+    /// The entries whose suffix starts with `term`: every place it matches.
+    fn matching(&self, term: &str) -> &[(Box<str>, u32, u8)] {
+        let start = self.entries.partition_point(|(s, _, _)| &**s < term);
+        let len = self.entries[start..].partition_point(|(s, _, _)| s.starts_with(term));
+        &self.entries[start..start + len]
+    }
+}
+
 /// The matching entities of a query, in answer order, as positions in the
 /// slug-sorted entity list.
 pub fn search<'s>(
     searchables: &[Searchable],
+    suffixes: &Suffixes,
     slug: impl Fn(usize) -> &'s str,
     query: &Query,
 ) -> Vec<usize> {
     let joined = query.joined();
-    let mut hits: Vec<(Tier, usize)> = searchables
+    let matches: Vec<&[(Box<str>, u32, u8)]> =
+        query.terms.iter().map(|t| suffixes.matching(t)).collect();
+    // Where each term matched, per entity.
+    let masks: Vec<Vec<u8>> = matches
         .iter()
-        .enumerate()
-        .filter_map(|(i, s)| {
-            let exact = s.joined_id == joined || slug(i) == joined;
-            tier(query.terms.iter().map(|t| s.mask(t)), exact).map(|tier| (tier, i))
+        .map(|entries| {
+            let mut mask = vec![0u8; searchables.len()];
+            for &(_, entity, bit) in *entries {
+                mask[entity as usize] |= bit;
+            }
+            mask
+        })
+        .collect();
+    // An entity must match every term: the rarest term's entities are
+    // every candidate.
+    let rarest = matches
+        .iter()
+        .min_by_key(|m| m.len())
+        .copied()
+        .unwrap_or_default();
+    let mut candidates: Vec<usize> = rarest.iter().map(|&(_, e, _)| e as usize).collect();
+    candidates.sort_unstable();
+    candidates.dedup();
+    let mut hits: Vec<(Tier, usize)> = candidates
+        .into_iter()
+        .filter_map(|i| {
+            let exact = searchables[i].joined_id == joined || slug(i) == joined;
+            tier(masks.iter().map(|m| m[i]), exact).map(|tier| (tier, i))
         })
         .collect();
     hits.sort_unstable();

@@ -9,19 +9,29 @@ pub mod engine;
 pub mod query;
 pub mod text;
 
-pub use engine::{Searchable, Tier};
+pub use engine::{Searchable, Suffixes, Tier};
 pub use query::{Query, QueryError};
 
 use crate::model::Ontology;
 use rayon::prelude::*;
 use std::borrow::Cow;
+use std::sync::OnceLock;
+
+/// What search reads of an ontology, made once: each entity's searchable
+/// text, and the sorted suffixes of all of them (made on the first search:
+/// a build only needs the searchables).
+#[derive(Debug, Clone, Default)]
+pub struct Corpus {
+    searchables: Vec<Searchable>,
+    suffixes: OnceLock<Suffixes>,
+}
 
 /// An ontology made ready for searching.
 pub struct Searcher<'a> {
     pub ontology: &'a Ontology,
-    /// Owned when made here; borrowed when a server keeps them beside its
-    /// ontology and makes a searcher per request.
-    searchables: Cow<'a, [Searchable]>,
+    /// Owned when made here; borrowed when a server keeps the corpus beside
+    /// its ontology and makes a searcher per request.
+    corpus: Cow<'a, Corpus>,
 }
 
 /// One page of the answer to a query.
@@ -37,34 +47,52 @@ pub struct Answer {
 
 impl<'a> Searcher<'a> {
     pub fn new(ontology: &'a Ontology) -> Searcher<'a> {
+        let corpus = Corpus {
+            searchables: ontology.entities.par_iter().map(Searchable::of).collect(),
+            suffixes: OnceLock::new(),
+        };
         Searcher {
             ontology,
-            searchables: Cow::Owned(ontology.entities.par_iter().map(Searchable::of).collect()),
+            corpus: Cow::Owned(corpus),
         }
     }
 
-    /// A searcher over searchables made earlier from the same ontology by
-    /// [`Searcher::new`], in the same order.
-    pub fn with_searchables(ontology: &'a Ontology, searchables: &'a [Searchable]) -> Searcher<'a> {
-        assert_eq!(ontology.entities.len(), searchables.len());
+    /// A searcher over a corpus made earlier from the same ontology by
+    /// [`Searcher::new`].
+    pub fn with_corpus(ontology: &'a Ontology, corpus: &'a Corpus) -> Searcher<'a> {
+        assert_eq!(ontology.entities.len(), corpus.searchables.len());
         Searcher {
             ontology,
-            searchables: Cow::Borrowed(searchables),
+            corpus: Cow::Borrowed(corpus),
         }
     }
 
     pub fn searchables(&self) -> &[Searchable] {
-        &self.searchables
+        &self.corpus.searchables
     }
 
-    /// The searchables, to keep beside the ontology.
-    pub fn into_searchables(self) -> Vec<Searchable> {
-        self.searchables.into_owned()
+    /// The corpus, to keep beside the ontology.
+    pub fn into_corpus(self) -> Corpus {
+        self.corpus.into_owned()
+    }
+
+    /// Makes what the first search would make, ahead of it.
+    pub fn prepare(&self) -> &Suffixes {
+        let corpus = &*self.corpus;
+        corpus
+            .suffixes
+            .get_or_init(|| Suffixes::of(&corpus.searchables))
     }
 
     pub fn search(&self, query: &Query) -> Answer {
         let entities = &self.ontology.entities;
-        let hits = engine::search(&self.searchables, |i| entities[i].slug.as_str(), query);
+        let suffixes = self.prepare();
+        let hits = engine::search(
+            &self.corpus.searchables,
+            suffixes,
+            |i| entities[i].slug.as_str(),
+            query,
+        );
         let end = query.offset.saturating_add(query.limit).min(hits.len());
         let page = hits.get(query.offset..end).unwrap_or_default().to_vec();
         Answer {

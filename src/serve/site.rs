@@ -8,7 +8,7 @@ use super::path::SiteDir;
 use super::rules::{HeaderRules, RedirectRules, RuleError};
 use crate::model::{BaseUrl, Entity, Ontology, OntologyMeta, Origin, Slug};
 use crate::render::files;
-use crate::search::{Searchable, Searcher};
+use crate::search::{Corpus, Searcher};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
@@ -39,7 +39,7 @@ pub struct Snapshot {
     pub redirects: RedirectRules,
     /// The entities as `/all` publishes them, for the Rust search.
     ontology: Ontology,
-    searchables: Vec<Searchable>,
+    corpus: Corpus,
 }
 
 impl Snapshot {
@@ -60,18 +60,20 @@ impl Snapshot {
         let redirects =
             RedirectRules::parse(&read(files::REDIRECTS)?, &root.join(files::REDIRECTS))?;
         let ontology = published_ontology(&root)?;
-        let searchables = Searcher::new(&ontology).into_searchables();
+        let searcher = Searcher::new(&ontology);
+        searcher.prepare();
+        let corpus = searcher.into_corpus();
         Ok(Snapshot {
             dir: site,
             headers,
             redirects,
             ontology,
-            searchables,
+            corpus,
         })
     }
 
     pub fn searcher(&self) -> Searcher<'_> {
-        Searcher::with_searchables(&self.ontology, &self.searchables)
+        Searcher::with_corpus(&self.ontology, &self.corpus)
     }
 
     pub fn entities(&self) -> usize {
