@@ -165,6 +165,8 @@ http {{
             ),
         )
         .unwrap();
+        // Waited for in `Drop`.
+        #[allow(clippy::zombie_processes)]
         let child = Command::new("nginx")
             .arg("-c")
             .arg(&config)
