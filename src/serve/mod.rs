@@ -17,6 +17,7 @@ use crate::build::{self, BuildReport};
 use crate::config::BuildConfig;
 use arc_swap::ArcSwap;
 use axum::Router;
+use axum::serve::ListenerExt;
 use axum::extract::{Request, State};
 use axum::http::Method;
 use axum::response::Response;
@@ -186,6 +187,11 @@ pub fn run(
             _ => None,
         };
         events(Event::Listening(format!("http://{addr}/")));
+        // Answers go out in one write each; Nagle's delay would only hold
+        // back the last segment of a large one.
+        let listener = listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         axum::serve(listener, router(current))
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;
