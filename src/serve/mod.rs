@@ -17,10 +17,10 @@ use crate::build::{self, BuildReport};
 use crate::config::BuildConfig;
 use arc_swap::ArcSwap;
 use axum::Router;
-use axum::serve::ListenerExt;
 use axum::extract::{Request, State};
 use axum::http::Method;
 use axum::response::Response;
+use axum::serve::ListenerExt;
 use handler::Prepared;
 use quick_cache::sync::Cache;
 use site::{SiteError, Snapshot};
@@ -168,39 +168,88 @@ pub fn run(
     let current: Current = Arc::new(ArcSwap::from_pointee(Generation::new(
         Snapshot::load(&config.dir).map_err(ServeError::from)?,
     )));
-    let runtime = tokio::runtime::Runtime::new().map_err(ServeError::from)?;
-    runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(config.addr)
-            .await
-            .map_err(|source| ServeError::Listen {
-                addr: config.addr,
-                source,
-            })?;
-        let addr = listener.local_addr().map_err(ServeError::from)?;
-        let _watcher = match (&config.build, config.watch) {
-            (Some(build_config), true) => Some(watch::start(
-                build_config.clone(),
-                config.dir.clone(),
-                Arc::clone(&current),
-                Arc::clone(&events),
-            )?),
-            _ => None,
-        };
-        events(Event::Listening(format!("http://{addr}/")));
-        // Answers go out in one write each; Nagle's delay would only hold
-        // back the last segment of a large one.
-        let listener = listener.tap_io(|tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
-        axum::serve(listener, router(current))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
+    // One single-threaded runtime per core, each with its own listening
+    // socket on the same port (SO_REUSEPORT): the kernel spreads the
+    // connections, and no request crosses threads, as nginx's workers do.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // A plain bind first: it fails where any program, another `ontosite
+    // serve` with shared sockets included, already listens, instead of
+    // quietly splitting the connections with it. It also picks the port
+    // for `--port 0`.
+    let addr = std::net::TcpListener::bind(config.addr)
+        .and_then(|probe| probe.local_addr())
+        .map_err(|source| ServeError::Listen {
+            addr: config.addr,
+            source,
+        })?;
+    let sockets = (0..threads)
+        .map(|_| listen(addr))
+        .collect::<Result<Vec<_>, _>>()?;
+    let _watcher = match (&config.build, config.watch) {
+        (Some(build_config), true) => Some(watch::start(
+            build_config.clone(),
+            config.dir.clone(),
+            Arc::clone(&current),
+            Arc::clone(&events),
+        )?),
+        _ => None,
+    };
+    let (stop, stopping) = tokio::sync::watch::channel(false);
+    let workers: Vec<_> = sockets
+        .into_iter()
+        .map(|socket| {
+            let current = Arc::clone(&current);
+            let mut stopping = stopping.clone();
+            std::thread::spawn(move || -> std::io::Result<()> {
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()?;
+                runtime.block_on(async move {
+                    let listener = tokio::net::TcpListener::from_std(socket)?;
+                    // Answers go out in one write each; Nagle's delay would
+                    // only hold back the last segment of a large one.
+                    let listener = listener.tap_io(|tcp| {
+                        let _ = tcp.set_nodelay(true);
+                    });
+                    axum::serve(listener, router(current))
+                        .with_graceful_shutdown(async move {
+                            let _ = stopping.wait_for(|stop| *stop).await;
+                        })
+                        .await
+                })
             })
-            .await
+        })
+        .collect();
+    events(Event::Listening(format!("http://{addr}/")));
+    let signals = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(ServeError::from)?;
+    let _ = signals.block_on(tokio::signal::ctrl_c());
+    let _ = stop.send(true);
+    for worker in workers {
+        worker
+            .join()
+            .unwrap_or_else(|_| Err(std::io::Error::other("a server thread panicked")))
             .map_err(ServeError::from)?;
-        events(Event::Stopped);
-        Ok::<(), crate::Error>(())
-    })
+    }
+    events(Event::Stopped);
+    Ok(())
+}
+
+/// A listening socket on `addr` that other sockets may share.
+fn listen(addr: SocketAddr) -> Result<std::net::TcpListener, ServeError> {
+    use socket2::{Domain, Socket, Type};
+    let bind = || -> std::io::Result<std::net::TcpListener> {
+        let socket = Socket::new(Domain::for_address(addr), Type::STREAM, None)?;
+        socket.set_reuse_address(true)?;
+        socket.set_reuse_port(true)?;
+        socket.set_nonblocking(true)?;
+        socket.bind(&addr.into())?;
+        socket.listen(1024)?;
+        Ok(socket.into())
+    };
+    bind().map_err(|source| ServeError::Listen { addr, source })
 }
 
 mod watch {

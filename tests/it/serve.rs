@@ -17,6 +17,7 @@ pub struct Server {
     child: Child,
     pub url: String,
     stderr: Arc<Mutex<String>>,
+    stdout: Arc<Mutex<String>>,
 }
 
 impl Server {
@@ -45,8 +46,40 @@ impl Server {
             }
         };
         // Keep reading stdout, so the server never blocks on a full pipe.
-        std::thread::spawn(move || for _ in lines {});
-        Server { child, url, stderr }
+        let stdout = Arc::new(Mutex::new(String::new()));
+        let into = Arc::clone(&stdout);
+        std::thread::spawn(move || {
+            for line in lines.map_while(Result::ok) {
+                into.lock().unwrap().push_str(&(line + "\n"));
+            }
+        });
+        Server {
+            child,
+            url,
+            stderr,
+            stdout,
+        }
+    }
+
+    /// Ctrl-C: waits for the server to stop and returns how it exited.
+    pub fn interrupt(mut self) -> (std::process::ExitStatus, String) {
+        let pid = self.child.id().to_string();
+        assert!(
+            Command::new("kill")
+                .args(["-INT", &pid])
+                .status()
+                .unwrap()
+                .success()
+        );
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                std::thread::sleep(Duration::from_millis(100));
+                return (status, self.stdout.lock().unwrap().clone());
+            }
+            assert!(Instant::now() < deadline, "serve did not stop on SIGINT");
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     pub fn dir(dir: &Path) -> Server {
@@ -512,6 +545,30 @@ fn methods_preflight_conditional_requests_and_compression() {
             .unwrap();
         assert!(decoded == full, "{encoding} does not decode to the file");
     }
+}
+
+#[test]
+fn a_taken_port_is_an_error_and_ctrl_c_stops_cleanly() {
+    let server = Server::dir(shipped_site());
+    let port = server.url.rsplit(':').next().unwrap().trim_end_matches('/');
+    let output = ontosite()
+        .args(["serve", "--port", port, "--dir"])
+        .arg(shipped_site())
+        .timeout(Duration::from_secs(20))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(
+        message.contains(&format!("cannot listen on 127.0.0.1:{port}")),
+        "{message}"
+    );
+    assert!(message.contains("help:"), "{message}");
+    // The first server still answers, alone, and stops on Ctrl-C.
+    assert_eq!(server.get("/index.json").status(), 200);
+    let (status, stdout) = server.interrupt();
+    assert!(status.success(), "{status:?}");
+    assert!(stdout.contains("stopped"), "{stdout}");
 }
 
 #[test]
