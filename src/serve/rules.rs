@@ -24,6 +24,17 @@ pub struct RuleError {
     pub help: &'static str,
 }
 
+impl RuleError {
+    fn at(path: &Path, line: usize, message: String, help: &'static str) -> RuleError {
+        RuleError {
+            path: path.to_owned(),
+            line,
+            message,
+            help,
+        }
+    }
+}
+
 /// A path pattern of a rule, such as `/*.jsonld` or `/news/:year/*`,
 /// translated to a regular expression the way Netlify translates it
 /// (`@netlify/headers-parser`'s `getForRegExp`; its redirector matches
@@ -121,12 +132,7 @@ impl HeaderRules {
             if trimmed.is_empty() || trimmed.starts_with('#') {
                 continue;
             }
-            let error = |message: String, help| RuleError {
-                path: path.to_owned(),
-                line: number + 1,
-                message,
-                help,
-            };
+            let error = |message, help| RuleError::at(path, number + 1, message, help);
             if !line.starts_with(char::is_whitespace) {
                 if !trimmed.starts_with('/') {
                     return Err(error(
@@ -229,12 +235,7 @@ impl RedirectRules {
             if line.is_empty() {
                 continue;
             }
-            let error = |message: String, help| RuleError {
-                path: path.to_owned(),
-                line: number + 1,
-                message,
-                help,
-            };
+            let error = |message, help| RuleError::at(path, number + 1, message, help);
             let mut words = line.split_whitespace();
             let from = words.next().unwrap_or_default();
             if !from.starts_with('/') {

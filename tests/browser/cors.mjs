@@ -1,6 +1,6 @@
 // What a real browser lets a page from another origin read from an API.
 //
-//   node cors.mjs API_URL PATH...
+//   node cors.mjs [--chromium PATH] API_URL PATH...
 //
 // Serves a page from a second origin (its own server on another loopback
 // port), opens it in headless Chromium (Debian's, driven by
@@ -13,7 +13,9 @@
 import { createServer } from "node:http";
 import { chromium } from "playwright-core";
 
-const [api, ...paths] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const chromiumPath = args[0] === "--chromium" ? args.splice(0, 2)[1] : "/usr/bin/chromium";
+const [api, ...paths] = args;
 
 const listen = (handler) =>
   new Promise((resolve) => {
@@ -31,7 +33,7 @@ const page = await listen((_, res) => {
 });
 
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  executablePath: chromiumPath,
   args: [
     "--no-sandbox",
     "--disable-gpu",

@@ -4,29 +4,19 @@
 use crate::util::*;
 use serde_json::{Value, json};
 use std::path::Path;
-use std::process::Command;
 
-/// Runs `route.mjs` over a built site and returns its report.
-fn route(site: &Path, requests: &[&str]) -> Value {
+/// Runs `route.mjs` over a built site (with the repository's netlify.toml)
+/// and returns its report.
+pub fn route(site: &Path, requests: &[&str]) -> Value {
     let dir = root().join("tests/netlify");
     assert!(
         dir.join("node_modules/@netlify/headers-parser").is_dir(),
         "Netlify's parsers are not installed: run `npm ci --prefix tests/netlify` (the README's test command does)"
     );
-    let output = Command::new("node")
-        .arg(dir.join("route.mjs"))
-        .arg("--config")
-        .arg(root().join("netlify.toml"))
-        .arg(site)
-        .args(requests)
-        .output()
-        .expect("node is needed for the Netlify checks; install Node.js 20 or newer");
-    assert!(
-        output.status.success(),
-        "route.mjs failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap()
+    let config = root().join("netlify.toml");
+    let mut args = vec!["--config".as_ref(), config.as_os_str(), site.as_os_str()];
+    args.extend(requests.iter().map(|r| std::ffi::OsStr::new(*r)));
+    node_json(&dir.join("route.mjs"), &args)
 }
 
 #[test]

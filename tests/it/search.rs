@@ -9,7 +9,6 @@ use ontosite::search::{Searcher, text};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::Command;
 
 /// A small deterministic generator (xorshift64*), so the random queries are
 /// the same on every run without a dependency.
@@ -245,16 +244,8 @@ fn search_js_answers_exactly_as_the_rust_reference() {
 
 /// Runs `tests/search/SCRIPT DIST GOLDEN` under Node and returns its report.
 fn node_report(script: &str, site: &Path, golden: &Path) -> Value {
-    let output = Command::new("node")
-        .arg(root().join("tests/search").join(script))
-        .arg(site)
-        .arg(golden)
-        .output()
-        .expect("Node.js 20 or newer is needed for the search parity tests: install nodejs");
-    assert!(
-        output.status.success(),
-        "{script} failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap()
+    node_json(
+        &root().join("tests/search").join(script),
+        &[site.as_os_str(), golden.as_os_str()],
+    )
 }

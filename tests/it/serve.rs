@@ -378,19 +378,7 @@ fn the_host_rules_are_applied_as_netlify_applies_them() {
 
 /// What Netlify answers for each request, from `tests/netlify/route.mjs`.
 fn netlify_routes(site: &Path, requests: &[&str]) -> Vec<Value> {
-    let dir = root().join("tests/netlify");
-    let output = Command::new("node")
-        .arg(dir.join("route.mjs"))
-        .arg(site)
-        .args(requests)
-        .output()
-        .expect("node is needed for the Netlify checks; install Node.js 20 or newer");
-    assert!(
-        output.status.success(),
-        "route.mjs: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let report = crate::netlify::route(site, requests);
     assert_eq!(
         report["errors"],
         json!([]),

@@ -92,3 +92,21 @@ pub fn copy_tree(from: &Path, to: &Path) {
 pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
+
+/// Runs a Node script of the tests (`node SCRIPT ARGS`) and returns the JSON
+/// it prints; panics with its stderr when it fails.
+pub fn node_json(script: &Path, args: &[&std::ffi::OsStr]) -> serde_json::Value {
+    let output = std::process::Command::new("node")
+        .arg(script)
+        .args(args)
+        .output()
+        .expect("Node.js 20 or newer is needed for these tests: install nodejs");
+    assert!(
+        output.status.success(),
+        "{} failed:\n{}",
+        script.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("{} printed no JSON: {e}", script.display()))
+}
