@@ -44,9 +44,17 @@ pub fn build_keeping_previous(
     let started = Instant::now();
     let ontology = check(config)?;
     let staging = Staging::begin(&config.out)?;
-    let site = Site::new(&ontology).map_err(|source| Error::Render {
-        path: render::files::SEARCH_INDEX.to_owned(),
-        source,
+    let templates = match &config.templates {
+        Some(dir) => source::templates(dir)?,
+        None => Default::default(),
+    };
+    let site = Site::with_templates(&ontology, &templates).map_err(|source| {
+        let path = match (&source, &config.templates) {
+            (render::RenderError::Json(_), _) => render::files::SEARCH_INDEX.to_owned(),
+            (_, Some(dir)) => dir.display().to_string(),
+            (_, None) => "the built-in templates".to_owned(),
+        };
+        Error::Render { path, source }
     })?;
     let written: Vec<(String, usize)> = render::documents(&site)
         .map_init(Vec::new, |buffer, document| {

@@ -9,6 +9,7 @@ Examples:
   ontosite build                              build input/ into dist/
   ontosite build --base-url https://api.example.org
   ontosite build --input ontologies/products --out public
+  ontosite build --templates my-templates      replace the built-in page templates
   ontosite check                              validate input/, write nothing
   ontosite serve                              serve dist/ at http://127.0.0.1:8080/
   ontosite serve --input input --watch        build, serve, rebuild on every change";
@@ -61,6 +62,11 @@ pub struct BuildArgs {
     /// wrote it (or it is empty).
     #[arg(long, default_value = "dist", value_name = "DIR")]
     pub out: PathBuf,
+
+    /// Templates that replace the built-in pages by name: layout.html,
+    /// index.html, entity.html, site.css, site.js.
+    #[arg(long, value_name = "DIR")]
+    pub templates: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -86,8 +92,12 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
 
-    /// Rebuild when the input changes and serve the new site once it is
-    /// complete; a failed rebuild keeps the last good one.
+    /// Templates to build with (with --input); see `build --templates`.
+    #[arg(long, value_name = "DIR", requires = "input")]
+    pub templates: Option<PathBuf>,
+
+    /// Rebuild when the input (or --templates) changes and serve the new
+    /// site once it is complete; a failed rebuild keeps the last good one.
     #[arg(long, requires = "input")]
     pub watch: bool,
 }

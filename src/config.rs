@@ -13,6 +13,8 @@ pub struct BuildConfig {
     pub out: PathBuf,
     /// Overrides `baseUrl` of `ontology.json`.
     pub base_url: Option<BaseUrl>,
+    /// A directory of templates that replace the built-in ones by name.
+    pub templates: Option<PathBuf>,
 }
 
 /// A setting that cannot be used.

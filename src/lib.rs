@@ -29,7 +29,7 @@ pub enum Error {
     Render {
         path: String,
         #[source]
-        source: serde_json::Error,
+        source: render::RenderError,
     },
     #[error(transparent)]
     Serve(#[from] serve::ServeError),

@@ -31,19 +31,24 @@ fn main() -> ExitCode {
     }
 }
 
-fn build_config(input: &InputArgs, out: PathBuf) -> Result<BuildConfig, Error> {
+fn build_config(
+    input: &InputArgs,
+    out: PathBuf,
+    templates: Option<PathBuf>,
+) -> Result<BuildConfig, Error> {
     let base_url = config::base_url_override(input.base_url.as_deref(), |k| std::env::var(k).ok())?;
     Ok(BuildConfig {
         input: input.input.clone(),
         out,
         base_url,
+        templates,
     })
 }
 
 fn run(cli: &Cli) -> Result<(), Error> {
     match &cli.command {
         Command::Check(input) => {
-            let config = build_config(input, PathBuf::new())?;
+            let config = build_config(input, PathBuf::new(), None)?;
             let ontology = build::check(&config)?;
             if !cli.quiet {
                 println!(
@@ -55,7 +60,7 @@ fn run(cli: &Cli) -> Result<(), Error> {
             }
         }
         Command::Build(args) => {
-            let config = build_config(&args.input, args.out.clone())?;
+            let config = build_config(&args.input, args.out.clone(), args.templates.clone())?;
             let interrupted = Arc::new(AtomicBool::new(false));
             let flag = Arc::clone(&interrupted);
             // Without a handler, Ctrl-C would kill the process mid-write and
@@ -74,6 +79,7 @@ fn run(cli: &Cli) -> Result<(), Error> {
                         base_url: args.base_url.clone(),
                     },
                     args.dir.clone(),
+                    args.templates.clone(),
                 )?),
                 None => None,
             };

@@ -91,10 +91,12 @@ pub const RESERVED_SLUGS: &[&str] = &[
     "api",
     "context",
     "functions",
+    "home",
     "index",
     "openapi",
     "search",
     "searchindex",
+    "ui",
     "vocab",
 ];
 

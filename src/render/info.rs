@@ -7,7 +7,7 @@ use std::io::Write;
 
 /// A word to search for in the information document's example: the first
 /// run of letters and digits of the first entity's name, lower-cased.
-fn search_example(site: &Site) -> String {
+pub fn search_example(site: &Site) -> String {
     site.ontology
         .entities
         .first()
@@ -21,6 +21,12 @@ fn search_example(site: &Site) -> String {
 }
 
 pub fn render(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+    serde_json::to_writer_pretty(out, &document(site))
+}
+
+/// The information document as a value; the human front page is rendered
+/// from the same value, so the two cannot disagree.
+pub fn document(site: &Site) -> Value {
     let meta = &site.ontology.meta;
     let first_slug = site.ontology.entities.first().map(|e| e.slug.as_str());
     let endpoints: Vec<Value> = ENDPOINTS
@@ -81,7 +87,7 @@ pub fn render(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     }
     info.insert("endpoints".into(), Value::Array(endpoints));
     info.insert("siblings".into(), Value::Array(siblings));
-    serde_json::to_writer_pretty(out, &info)
+    Value::Object(info)
 }
 
 /// An RFC 9457 problem document. `about:blank` as the type: the status

@@ -5,12 +5,14 @@
 //! millions of entity files. Nothing here touches the disk.
 
 mod host;
+mod html;
 mod info;
 mod json;
 mod jsonld;
 mod routes;
 mod search_index;
 
+pub use html::TEMPLATES;
 pub use info::problem;
 pub use json::{search_answer, search_response};
 pub use routes::{ENDPOINTS, Endpoint, Serves};
@@ -46,6 +48,43 @@ pub mod files {
     pub const CLOUDFLARE_WORKER: &str = "_worker.js";
     /// Which paths Cloudflare Pages sends to the worker.
     pub const CLOUDFLARE_ROUTES: &str = "_routes.json";
+    /// The human front page. `/` keeps answering the information document
+    /// where the host can rewrite it; this page is at `/index.html`.
+    pub const HOME: &str = "index.html";
+    /// The same page again: Cloudflare Pages redirects `/index.html` to
+    /// `/`, which answers the information document there; `/home` reaches
+    /// this copy.
+    pub const HOME_ALIAS: &str = "home.html";
+    pub const STYLESHEET: &str = "ui/site.css";
+    /// The search client as a classic script, and the page script.
+    pub const PAGE_SCRIPT: &str = "ui/site.js";
+    /// The whole search index as a script, for pages opened from disk.
+    pub const SEARCH_DATA: &str = "ui/search-data.js";
+}
+
+/// Why a document could not be rendered.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    #[error("`{0}` is not a template ontosite uses\n  help: the templates are {names}; rename the file or remove it", names = html::TEMPLATES.map(|(name, _)| name).join(", "))]
+    UnknownTemplate(String),
+    #[error("{}", template_message(.0))]
+    Template(minijinja::Error),
+}
+
+/// A template error with its template and line, and what to do.
+fn template_message(error: &minijinja::Error) -> String {
+    let place = match (error.name(), error.line()) {
+        (Some(name), Some(line)) => format!("{name}:{line}: "),
+        (Some(name), None) => format!("{name}: "),
+        _ => String::new(),
+    };
+    let detail = error.detail().map(|d| format!(": {d}")).unwrap_or_default();
+    format!(
+        "{place}{}{detail}\n  help: fix the template, or remove it from --templates to use the built-in one",
+        error.kind()
+    )
 }
 
 /// The search client's source.
@@ -61,12 +100,26 @@ pub struct Site<'a> {
     /// The search index, rendered up front: its files come from one pass
     /// over every entity's words.
     search_index: search_index::SearchIndex,
+    /// The page templates, compiled.
+    pages: html::Pages,
+    /// The information document, which every page shows parts of, as the
+    /// templates read it.
+    info: std::sync::OnceLock<minijinja::Value>,
 }
 
 impl<'a> Site<'a> {
-    /// Prepares a site; fails only if the search index cannot be
-    /// serialised.
-    pub fn new(ontology: &'a Ontology) -> Result<Site<'a>, serde_json::Error> {
+    /// Prepares a site with the built-in templates.
+    pub fn new(ontology: &'a Ontology) -> Result<Site<'a>, RenderError> {
+        Site::with_templates(ontology, &BTreeMap::new())
+    }
+
+    /// Prepares a site; `templates` (name → source) replace built-in
+    /// templates of the same name.
+    pub fn with_templates(
+        ontology: &'a Ontology,
+        templates: &BTreeMap<String, String>,
+    ) -> Result<Site<'a>, RenderError> {
+        let pages = html::Pages::new(templates)?;
         let mut extra_terms: BTreeMap<&str, bool> = BTreeMap::new();
         for entity in &ontology.entities {
             for (key, value) in &entity.extra {
@@ -79,11 +132,19 @@ impl<'a> Site<'a> {
             ontology,
             extra_terms,
             search_index,
+            pages,
+            info: std::sync::OnceLock::new(),
         })
     }
 
     fn url(&self, path: &str) -> String {
         self.ontology.meta.base_url.join(path)
+    }
+
+    fn info(&self) -> minijinja::Value {
+        self.info
+            .get_or_init(|| minijinja::Value::from(minijinja::value::Serde(info::document(self))))
+            .clone()
     }
 }
 
@@ -114,16 +175,27 @@ pub enum Document<'a> {
     CloudflareRoutes,
     /// A node or row file of the search index, by its number.
     SearchFile(usize),
+    Home,
+    HomeAlias,
+    Stylesheet,
+    PageScript,
+    SearchData,
     Entity(&'a Entity),
     EntityLd(&'a Entity),
+    EntityPage(&'a Entity),
 }
 
 impl Document<'_> {
     /// The site-wide documents, the largest first so that a parallel writer
     /// starts them before the many small entity files.
-    pub const SITE_WIDE: [Document<'static>; 14] = [
+    pub const SITE_WIDE: [Document<'static>; 19] = [
         Document::All,
+        Document::SearchData,
         Document::SearchIndex,
+        Document::Home,
+        Document::HomeAlias,
+        Document::PageScript,
+        Document::Stylesheet,
         Document::SearchClient,
         Document::IndexLd,
         Document::Index,
@@ -156,13 +228,19 @@ impl Document<'_> {
             Document::CloudflareWorker => files::CLOUDFLARE_WORKER.to_owned(),
             Document::CloudflareRoutes => files::CLOUDFLARE_ROUTES.to_owned(),
             Document::SearchFile(i) => site.search_index.files[*i].0.clone(),
+            Document::Home => files::HOME.to_owned(),
+            Document::HomeAlias => files::HOME_ALIAS.to_owned(),
+            Document::Stylesheet => files::STYLESHEET.to_owned(),
+            Document::PageScript => files::PAGE_SCRIPT.to_owned(),
+            Document::SearchData => files::SEARCH_DATA.to_owned(),
             Document::Entity(e) => json::entity_file(e),
             Document::EntityLd(e) => jsonld::entity_file(e),
+            Document::EntityPage(e) => html::entity_file(e),
         }
     }
 
     /// Renders the document into `out`, which is cleared first.
-    pub fn render(&self, site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+    pub fn render(&self, site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
         out.clear();
         match self {
             Document::Info => info::render(site, out)?,
@@ -187,8 +265,15 @@ impl Document<'_> {
             Document::NotFoundPage => info::not_found_page(site, out)?,
             Document::Headers => host::headers(out),
             Document::Redirects => host::redirects(out),
+            Document::Home | Document::HomeAlias => html::index(site, out)?,
+            Document::Stylesheet => {
+                out.extend_from_slice(site.pages.asset("site.css").trim_end().as_bytes())
+            }
+            Document::PageScript => html::script(site, SEARCH_JS, out),
+            Document::SearchData => html::search_data(site, out),
             Document::Entity(e) => json::entity(site, e, out)?,
             Document::EntityLd(e) => jsonld::entity(site, e, out)?,
+            Document::EntityPage(e) => html::entity(site, e, out)?,
         }
         out.push(b'\n');
         Ok(())
@@ -198,11 +283,13 @@ impl Document<'_> {
 /// Every document of the site, as a parallel iterator: the site-wide ones,
 /// the search index's files, then a `.json` and a `.jsonld` per entity.
 pub fn documents<'a>(site: &Site<'a>) -> impl ParallelIterator<Item = Document<'a>> + 'a {
-    let per_entity = site
-        .ontology
-        .entities
-        .par_iter()
-        .flat_map_iter(|e| [Document::Entity(e), Document::EntityLd(e)]);
+    let per_entity = site.ontology.entities.par_iter().flat_map_iter(|e| {
+        [
+            Document::Entity(e),
+            Document::EntityLd(e),
+            Document::EntityPage(e),
+        ]
+    });
     let search_files = (0..site.search_index.files.len())
         .into_par_iter()
         .map(Document::SearchFile);
@@ -253,7 +340,12 @@ mod tests {
         let ontology = ontology();
         let site = Site::new(&ontology).unwrap();
         let mut names: Vec<String> = documents(&site)
-            .filter(|d| !matches!(d, Document::Entity(_) | Document::EntityLd(_)))
+            .filter(|d| {
+                !matches!(
+                    d,
+                    Document::Entity(_) | Document::EntityLd(_) | Document::EntityPage(_)
+                )
+            })
             .map(|d| d.path(&site))
             .collect();
         names.extend(
@@ -266,6 +358,7 @@ mod tests {
             let stem = first
                 .strip_suffix(".json")
                 .or(first.strip_suffix(".jsonld"))
+                .or(first.strip_suffix(".html"))
                 .unwrap_or(first);
             if Slug::parse(stem).is_ok() {
                 assert!(

@@ -285,12 +285,14 @@ mod watch {
                 path: config.input.clone(),
                 source,
             })?;
-        watcher
-            .watch(&config.input, RecursiveMode::Recursive)
-            .map_err(|source| ServeError::Watch {
-                path: config.input.clone(),
-                source,
-            })?;
+        for dir in std::iter::once(&config.input).chain(&config.templates) {
+            watcher
+                .watch(dir, RecursiveMode::Recursive)
+                .map_err(|source| ServeError::Watch {
+                    path: dir.clone(),
+                    source,
+                })?;
+        }
         std::thread::spawn(move || {
             while rx.recv().is_ok() {
                 while rx.recv_timeout(QUIET).is_ok() {}

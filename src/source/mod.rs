@@ -18,7 +18,7 @@ pub use manifest::FILE_NAME as MANIFEST_FILE;
 
 use crate::model::{BaseUrl, Entity, Ontology, RESERVED_SLUGS};
 use rayon::prelude::*;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 /// Reads the ontology under `input`. `base_url` overrides the base URL of
@@ -126,4 +126,36 @@ fn cross_checks(found: &mut [Entity]) -> Vec<Diagnostic> {
         );
     }
     problems
+}
+
+/// A user's templates: every file directly in `dir`, by file name. Which
+/// names mean something is the render stage's to say.
+pub fn templates(dir: &Path) -> Result<BTreeMap<String, String>, Diagnostics> {
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        Diagnostics(vec![Diagnostic::new(
+            dir,
+            format!("the templates directory cannot be read: {e}"),
+            "give --templates a directory that holds the templates to replace (layout.html, index.html, entity.html, site.css, site.js)",
+        )])
+    })?;
+    let mut found = BTreeMap::new();
+    let mut problems = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') || !path.is_file() {
+            continue;
+        }
+        match text::read(&path) {
+            Ok(source) => {
+                found.insert(name, source);
+            }
+            Err(d) => problems.push(d),
+        }
+    }
+    if problems.is_empty() {
+        Ok(found)
+    } else {
+        Err(Diagnostics(problems))
+    }
 }

@@ -20,6 +20,11 @@ const SITE_WIDE: &[&str] = &[
     "_edge/netlify/search.js",
     "_routes.json",
     "_worker.js",
+    "index.html",
+    "home.html",
+    "ui/site.css",
+    "ui/site.js",
+    "ui/search-data.js",
 ];
 
 fn built_shipped() -> (tempfile::TempDir, std::path::PathBuf) {
@@ -34,8 +39,8 @@ fn shipped_ontology_builds_every_file_and_they_agree() {
     let (_dir, out) = built_shipped();
     let files = snapshot(&out);
 
-    // File counts: two per entity, the site-wide ones, the search index's
-    // nodes and rows, the marker.
+    // File counts: three per entity (JSON, JSON-LD, page), the site-wide
+    // ones, the search index's nodes and rows, the marker.
     let search_files = files.keys().filter(|f| f.starts_with("search/")).count();
     let entity_files: Vec<&String> = files
         .keys()
@@ -43,7 +48,7 @@ fn shipped_ontology_builds_every_file_and_they_agree() {
             !SITE_WIDE.contains(&f.as_str()) && !f.starts_with('.') && !f.starts_with("search/")
         })
         .collect();
-    assert_eq!(entity_files.len(), 2 * 2258);
+    assert_eq!(entity_files.len(), 3 * 2258);
     for name in SITE_WIDE {
         assert!(files.contains_key(*name), "{name} is missing");
     }
@@ -56,7 +61,7 @@ fn shipped_ontology_builds_every_file_and_they_agree() {
         nodes.len() + leaf_rows + 2258usize.div_ceil(128),
         "one file per node, per leaf with rows and per 128 rows"
     );
-    assert_eq!(files.len(), 2 * 2258 + SITE_WIDE.len() + search_files + 1);
+    assert_eq!(files.len(), 3 * 2258 + SITE_WIDE.len() + search_files + 1);
 
     // Every JSON document parses.
     for (name, bytes) in &files {

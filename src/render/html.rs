@@ -1,0 +1,170 @@
+//! The human front door: `index.html` and a page per entity, rendered from
+//! templates (minijinja, HTML auto-escaping), plus the page's stylesheet
+//! and script, and the search index as a script for pages opened from disk.
+//!
+//! The built-in templates are the repository's `templates/`, compiled into
+//! the binary; a user's own (`build --templates DIR`) replace them by name.
+//! Pages link relatively, so `dist/` works from `file://` as from a host.
+
+use super::{RenderError, Site, info, jsonld};
+use crate::model::Entity;
+use minijinja::{Environment, context};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// Every template, by the name a user's override must have.
+pub const TEMPLATES: [(&str, &str); 5] = [
+    ("layout.html", include_str!("../../templates/layout.html")),
+    ("index.html", include_str!("../../templates/index.html")),
+    ("entity.html", include_str!("../../templates/entity.html")),
+    ("site.css", include_str!("../../templates/site.css")),
+    ("site.js", include_str!("../../templates/site.js")),
+];
+
+/// The page templates, compiled once per site.
+pub struct Pages {
+    env: Environment<'static>,
+    /// The stylesheet and the page script, which are copied, not rendered.
+    assets: BTreeMap<&'static str, String>,
+}
+
+impl Pages {
+    /// Compiles the templates, a user's `overrides` (name → source) in
+    /// place of the built-in ones. A syntax error names the template and
+    /// its line.
+    pub fn new(overrides: &BTreeMap<String, String>) -> Result<Pages, RenderError> {
+        if let Some(unknown) = overrides
+            .keys()
+            .find(|name| !TEMPLATES.iter().any(|(n, _)| n == name))
+        {
+            return Err(RenderError::UnknownTemplate(unknown.clone()));
+        }
+        let mut env = Environment::new();
+        let mut assets = BTreeMap::new();
+        for (name, built_in) in TEMPLATES {
+            let source = overrides
+                .get(name)
+                .cloned()
+                .unwrap_or_else(|| built_in.to_owned());
+            if name.ends_with(".html") {
+                env.add_template_owned(name, source)
+                    .map_err(RenderError::Template)?;
+            } else {
+                assets.insert(name, source);
+            }
+        }
+        Ok(Pages { env, assets })
+    }
+
+    pub fn asset(&self, name: &str) -> &str {
+        &self.assets[name]
+    }
+}
+
+/// One entity as its page shows it.
+#[derive(Serialize)]
+struct EntityView<'a> {
+    slug: &'a str,
+    id: &'a str,
+    name: &'a str,
+    description: &'a str,
+    iri: String,
+    json_url: String,
+    jsonld_url: String,
+    fields: Vec<Field<'a>>,
+}
+
+#[derive(Serialize)]
+struct Field<'a> {
+    name: &'a str,
+    value: String,
+    structured: bool,
+}
+
+pub fn index(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
+    let template = site
+        .pages
+        .env
+        .get_template("index.html")
+        .map_err(RenderError::Template)?;
+    let page = template
+        .render(context! { info => site.info(), example_query => info::search_example(site) })
+        .map_err(RenderError::Template)?;
+    out.extend_from_slice(page.trim_end().as_bytes());
+    Ok(())
+}
+
+pub fn entity_file(entity: &Entity) -> String {
+    format!("{}.html", entity.slug)
+}
+
+pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), RenderError> {
+    let mut ld = Vec::new();
+    jsonld::entity(site, entity, &mut ld).map_err(RenderError::Json)?;
+    // Inside <script>, `</script` or `<!--` would end or bend the element;
+    // JSON allows `<` to be written as \u003c.
+    let ld = String::from_utf8(ld)
+        .expect("JSON is UTF-8")
+        .replace('<', "\\u003c");
+    let view = EntityView {
+        slug: entity.slug.as_str(),
+        id: &entity.id,
+        name: &entity.name,
+        description: &entity.description,
+        iri: site.url(entity.slug.as_str()),
+        json_url: site.url(&super::json::entity_file(entity)),
+        jsonld_url: site.url(&jsonld::entity_file(entity)),
+        fields: entity
+            .extra
+            .iter()
+            .map(|(name, value)| Field {
+                name,
+                value: match value {
+                    Value::String(text) => text.clone(),
+                    other => other.to_string(),
+                },
+                structured: !value.is_string(),
+            })
+            .collect(),
+    };
+    let template = site
+        .pages
+        .env
+        .get_template("entity.html")
+        .map_err(RenderError::Template)?;
+    let page = template
+        .render(context! { info => site.info(), entity => minijinja::Value::from(minijinja::value::Serde(&view)), jsonld => ld })
+        .map_err(RenderError::Template)?;
+    out.extend_from_slice(page.trim_end().as_bytes());
+    Ok(())
+}
+
+/// `ui/site.js`: the search client as a classic script (a page opened from
+/// disk cannot load ES modules), then the page script.
+pub fn script(site: &Site, search_js: &str, out: &mut Vec<u8>) {
+    out.extend_from_slice(b"// The search client (search.js) as a classic script, then the page script.\nvar ontositeSearch = (function () {\n\"use strict\";\n");
+    for line in search_js.lines() {
+        out.extend_from_slice(line.strip_prefix("export ").unwrap_or(line).as_bytes());
+        out.push(b'\n');
+    }
+    out.extend_from_slice(b"return { openIndex: openIndex, parseQuery: parseQuery, SearchError: SearchError };\n})();\n\n");
+    out.extend_from_slice(site.pages.asset("site.js").trim_end().as_bytes());
+}
+
+/// `ui/search-data.js`: the whole search index as a script, for pages
+/// opened from disk.
+pub fn search_data(site: &Site, out: &mut Vec<u8>) {
+    out.extend_from_slice(b"window.ontositeIndex = {\"manifest\":");
+    out.extend_from_slice(site.search_index.manifest.trim_ascii_end());
+    out.extend_from_slice(b",\"files\":{");
+    for (n, (path, bytes)) in site.search_index.files.iter().enumerate() {
+        if n > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(serde_json::to_string(path).expect("a path").as_bytes());
+        out.push(b':');
+        out.extend_from_slice(bytes.trim_ascii_end());
+    }
+    out.extend_from_slice(b"}};");
+}

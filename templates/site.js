@@ -1,0 +1,100 @@
+// The front door's search: results as you type, with exactly the API's
+// semantics (the search client above this script is the site's search.js).
+// Over HTTP it fetches the sharded index; opened from disk (file://, where
+// browsers refuse to fetch local files) it loads ui/search-data.js, the
+// whole index as a script.
+(function () {
+  "use strict";
+  var input = document.getElementById("q");
+  var status = document.getElementById("search-status");
+  var list = document.getElementById("results");
+  if (!input || !status || !list) return;
+
+  var opened = null;
+  function open() {
+    if (opened) return opened;
+    if (location.protocol === "file:") {
+      opened = new Promise(function (resolve, reject) {
+        var script = document.createElement("script");
+        script.src = "ui/search-data.js";
+        script.onload = function () { resolve(ontositeSearch.openIndex(window.ontositeIndex)); };
+        script.onerror = function () { reject(new Error("ui/search-data.js could not be loaded")); };
+        document.head.appendChild(script);
+      });
+    } else {
+      opened = ontositeSearch.openIndex(new URL("search-index.json", location.href));
+    }
+    opened.catch(function () { opened = null; });
+    return opened;
+  }
+
+  function item(entry) {
+    var li = document.createElement("li");
+    var a = document.createElement("a");
+    a.href = entry.slug + ".html";
+    a.textContent = entry.name;
+    a.dataset.slug = entry.slug;
+    var id = document.createElement("span");
+    id.className = "id";
+    id.textContent = entry.id;
+    li.append(a, id);
+    return li;
+  }
+
+  // Answers may arrive out of order while typing: only the latest counts.
+  var latest = 0;
+  function search() {
+    var text = input.value;
+    var ticket = ++latest;
+    if (!text.trim()) {
+      show([], text, "Type to search; results appear as you type.");
+      return;
+    }
+    open()
+      .then(function (index) { return index.search(new URLSearchParams({ q: text })); })
+      .then(function (answer) {
+        if (ticket !== latest) return;
+        show(answer.items, text, answer.total === 0
+          ? "No entity matches “" + text + "”."
+          : answer.total + (answer.total === 1 ? " entity matches" : " entities match") +
+            (answer.total > answer.items.length ? "; the first " + answer.items.length + " are shown." : "."),
+          answer.total);
+      })
+      .catch(function (error) {
+        if (ticket !== latest) return;
+        // A query without letters or digits is the reader's to fix, as the
+        // API's 400 says; anything else is the page's failure.
+        show([], text, error && error.name === "SearchError" ? "Type a letter or a digit: " + error.message : "Search failed: " + error);
+      });
+  }
+
+  // The list, its status line, and what they answer (for tests and tools).
+  function show(items, text, message, total) {
+    list.replaceChildren.apply(list, items.map(item));
+    list.dataset.query = text;
+    if (total === undefined) delete list.dataset.total; else list.dataset.total = String(total);
+    status.textContent = message;
+  }
+  input.addEventListener("input", search);
+  // The manifest (or, from disk, the whole index) loads with the page, so
+  // that the first keystroke waits only for the shards it needs.
+  open().catch(function () {});
+
+  // Arrow keys move between the box and the results; Escape clears.
+  function links() { return Array.prototype.slice.call(list.querySelectorAll("a")); }
+  document.addEventListener("keydown", function (event) {
+    var all = links();
+    var at = all.indexOf(document.activeElement);
+    if (event.key === "ArrowDown" && (document.activeElement === input || at >= 0) && all.length) {
+      event.preventDefault();
+      all[Math.min(at + 1, all.length - 1)].focus();
+    } else if (event.key === "ArrowUp" && at >= 0) {
+      event.preventDefault();
+      if (at === 0) input.focus(); else all[at - 1].focus();
+    } else if (event.key === "Escape" && document.activeElement === input) {
+      input.value = "";
+      search();
+    }
+  });
+  if (input.value) search();
+})();

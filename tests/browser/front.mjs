@@ -1,0 +1,108 @@
+// The front door in a real browser, opened from disk and from a server.
+//
+//   node front.mjs --chromium PATH --dist DIR --server URL [--shots DIR] -- QUERY...
+//
+// For each way in (file:// and http://), opens index.html, types each
+// QUERY into the search box and records what the page shows (the slugs
+// and the total) and how long the first results took; checks that arrow
+// keys reach the results; runs axe-core (WCAG 2 A and AA rules) on the
+// front page and an entity page; and reads the entity page's embedded
+// JSON-LD. With --shots, saves screenshots there. Prints one JSON report.
+import { chromium } from "playwright-core";
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+import { join } from "node:path";
+
+const args = process.argv.slice(2);
+const option = (name) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+};
+const queries = args.slice(args.indexOf("--") + 1);
+const dist = option("--dist");
+const shots = option("--shots");
+const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+const browser = await chromium.launch({
+  executablePath: option("--chromium") ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+
+// Types `query` as a reader would (the input event) and waits until the
+// results list says it answered this query; returns what it shows.
+const search = (page, query) =>
+  page.evaluate(async (query) => {
+    const input = document.getElementById("q");
+    const list = document.getElementById("results");
+    const started = performance.now();
+    const answered = new Promise((resolve) => {
+      const done = () => list.dataset.query === query && resolve();
+      new MutationObserver(done).observe(list, { attributes: true, childList: true });
+      done();
+    });
+    input.value = query;
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    await answered;
+    return {
+      query,
+      ms: performance.now() - started,
+      total: list.dataset.total === undefined ? null : Number(list.dataset.total),
+      slugs: [...list.querySelectorAll("a")].map((a) => a.dataset.slug),
+      status: document.getElementById("search-status").textContent,
+    };
+  }, query);
+
+const axe = async (page) => {
+  await page.addScriptTag({ path: axePath });
+  return page.evaluate(async () => {
+    const result = await axe.run(document, { runOnly: ["wcag2a", "wcag2aa"] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
+  });
+};
+
+const report = {};
+try {
+  for (const [way, base] of [["file", pathToFileURL(dist + "/").href], ["http", option("--server")]]) {
+    const page = await browser.newPage();
+    const outside = [];
+    page.on("request", (request) => {
+      const url = request.url();
+      if (!url.startsWith(base)) outside.push(url);
+    });
+    const errors = [];
+    page.on("pageerror", (error) => errors.push(String(error)));
+    await page.goto(new URL("index.html", base).href);
+    const results = [];
+    // Each query typed fresh, the first one on a page that has loaded nothing yet.
+    for (const query of queries) results.push(await search(page, query));
+    await search(page, queries[0]);
+    await page.focus("#q");
+    await page.keyboard.press("ArrowDown");
+    const focused = await page.evaluate(() => document.activeElement?.dataset?.slug ?? null);
+    const firstSlug = results[0].slugs[0];
+    if (shots && way === "http") {
+      await page.setViewportSize({ width: 1100, height: 900 });
+      await page.screenshot({ path: join(shots, "front-page.png") });
+    }
+    const frontAxe = await axe(page);
+    const entity = await browser.newPage();
+    await entity.goto(new URL(`${firstSlug}.html`, base).href);
+    const embedded = await entity.evaluate(() => ({
+      h1: document.querySelector("h1").textContent,
+      jsonld: JSON.parse(document.querySelector('script[type="application/ld+json"]').textContent),
+    }));
+    if (shots && way === "http") {
+      await entity.setViewportSize({ width: 1100, height: 800 });
+      await entity.screenshot({ path: join(shots, "entity-page.png") });
+      const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+      await phone.goto(new URL("index.html", base).href);
+      await search(phone, queries[0]);
+      await phone.screenshot({ path: join(shots, "front-page-phone.png") });
+    }
+    const entityAxe = await axe(entity);
+    report[way] = { results, focused, firstSlug, axe: { front: frontAxe, entity: entityAxe }, entity: embedded, outside, errors };
+  }
+  console.log(JSON.stringify(report));
+} finally {
+  await browser.close();
+}
