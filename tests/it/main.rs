@@ -5,6 +5,7 @@ mod bad_input;
 mod browser;
 mod build;
 mod cli;
+mod front;
 mod netlify;
 mod output;
 mod search;

@@ -1,0 +1,186 @@
+//! The human front door: `index.html` and the entity pages, in headless
+//! Chromium from `file://` and through `ontosite serve`
+//! (`tests/browser/front.mjs`), and their templates.
+
+use crate::serve::{Server, client, shipped_site};
+use crate::util::*;
+use serde_json::Value;
+use std::path::Path;
+
+/// Queries typed into the search box: a prefix, two words, accents and
+/// case, nothing, no letters at all, a rare word.
+const QUERIES: [&str; 6] = ["git", "create item", "Délété", "zzzz", "-", "air"];
+
+#[test]
+fn the_front_page_answers_as_the_api_from_disk_and_from_a_server() {
+    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    assert!(
+        Path::new(&chromium).is_file(),
+        "no Chromium at {chromium}: install Debian's `chromium` package (scripts/test.sh does) or set CHROMIUM"
+    );
+    let site = shipped_site();
+    let server = Server::dir(site);
+    let mut args = vec![
+        "--chromium".as_ref(),
+        chromium.as_ref(),
+        "--dist".as_ref(),
+        site.as_os_str(),
+        "--server".as_ref(),
+        server.url.as_ref(),
+        "--".as_ref(),
+    ];
+    args.extend(QUERIES.iter().map(std::ffi::OsStr::new));
+    let report = node_json(&root().join("tests/browser/front.mjs"), &args);
+
+    for way in ["file", "http"] {
+        let seen = &report[way];
+        assert_eq!(seen["errors"], serde_json::json!([]), "{way}: page errors");
+        assert_eq!(
+            seen["outside"],
+            serde_json::json!([]),
+            "{way}: requests outside the site"
+        );
+        for result in seen["results"].as_array().unwrap() {
+            let query = result["query"].as_str().unwrap();
+            let q: String = url::form_urlencoded::byte_serialize(query.as_bytes()).collect();
+            let api: Value = serde_json::from_slice(
+                &client()
+                    .get(format!("{}search?q={q}", server.url))
+                    .send()
+                    .unwrap()
+                    .bytes()
+                    .unwrap(),
+            )
+            .unwrap();
+            if api["status"] == 400 {
+                assert!(result["total"].is_null(), "{way} {query}: {result}");
+                assert!(
+                    result["slugs"].as_array().unwrap().is_empty(),
+                    "{way} {query}"
+                );
+                assert!(
+                    result["status"].as_str().unwrap().contains("letter"),
+                    "{way} {query}: {result}"
+                );
+                continue;
+            }
+            let slugs: Vec<&Value> = api["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|i| &i["slug"])
+                .collect();
+            assert_eq!(result["total"], api["total"], "{way} {query}: total");
+            assert_eq!(
+                result["slugs"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .collect::<Vec<_>>(),
+                slugs,
+                "{way} {query}: results differ from the API's"
+            );
+            eprintln!(
+                "{way}: `{query}` answered in {:.1} ms",
+                result["ms"].as_f64().unwrap()
+            );
+        }
+        // Arrow down from the box reaches the first result.
+        assert_eq!(seen["focused"], seen["firstSlug"], "{way}: keyboard");
+        // axe-core, WCAG 2 A and AA: no violation on either page.
+        assert_eq!(
+            seen["axe"]["front"],
+            serde_json::json!([]),
+            "{way}: front page"
+        );
+        assert_eq!(
+            seen["axe"]["entity"],
+            serde_json::json!([]),
+            "{way}: entity page"
+        );
+        // The entity page embeds exactly the entity's JSON-LD document.
+        let slug = seen["firstSlug"].as_str().unwrap();
+        let jsonld = read_json(&site.join(format!("{slug}.jsonld")));
+        assert_eq!(seen["entity"]["jsonld"], jsonld, "{way}: embedded JSON-LD");
+        assert_eq!(seen["entity"]["h1"], jsonld["name"], "{way}");
+    }
+}
+
+#[test]
+fn the_page_weighs_less_than_50_kb_gzipped() {
+    let site = shipped_site();
+    let gzipped: usize = ["index.html", "ui/site.css", "ui/site.js"]
+        .iter()
+        .map(|name| gzip_len(&std::fs::read(site.join(name)).unwrap()))
+        .sum();
+    assert!(gzipped < 50_000, "{gzipped} bytes");
+}
+
+fn gzip_len(bytes: &[u8]) -> usize {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap().len()
+}
+
+#[test]
+fn templates_can_be_replaced_by_name_and_their_errors_are_placed() {
+    let dir = tempfile::tempdir().unwrap();
+    let templates = dir.path().join("templates");
+    std::fs::create_dir(&templates).unwrap();
+    std::fs::write(
+        templates.join("entity.html"),
+        "{% extends \"layout.html\" %}{% block main %}<h1 class=\"mine\">{{ entity.name }}</h1>{% endblock %}",
+    )
+    .unwrap();
+    let out = dir.path().join("dist");
+    let with = |out: &Path| {
+        build(
+            &tiny_input(),
+            out,
+            &["--templates", templates.to_str().unwrap()],
+        )
+    };
+    let output = with(&out);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let page = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.extension().is_some_and(|e| e == "html")
+                && !p.ends_with("index.html")
+                && !p.ends_with("home.html")
+                && !p.ends_with("404.html")
+        })
+        .unwrap();
+    let text = std::fs::read_to_string(&page).unwrap();
+    assert!(text.contains("<h1 class=\"mine\">"), "{text}");
+    // The other templates stay the built-in ones.
+    assert!(
+        std::fs::read_to_string(out.join("index.html"))
+            .unwrap()
+            .contains("id=\"q\"")
+    );
+    let before = snapshot(&out);
+
+    // A syntax error: the template and its line; the site stays as it was.
+    std::fs::write(templates.join("entity.html"), "<h1>\n{{ entity.name }\n").unwrap();
+    let output = with(&out);
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(message.contains("entity.html:2"), "{message}");
+    assert!(message.contains("help:"), "{message}");
+    assert_eq!(snapshot(&out), before, "a failed build changed the site");
+
+    // A name that is no template.
+    std::fs::remove_file(templates.join("entity.html")).unwrap();
+    std::fs::write(templates.join("entty.html"), "x").unwrap();
+    let output = with(&out);
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(
+        message.contains("`entty.html` is not a template"),
+        "{message}"
+    );
+    assert!(message.contains("entity.html"), "{message}");
+}
