@@ -83,14 +83,23 @@ struct Field<'a> {
 }
 
 pub fn index(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
+    let context = context! { info => site.info(), example_query => info::search_example(site) };
+    page(site, "index.html", context, out)
+}
+
+/// Renders the page template `name` into `out`.
+fn page(
+    site: &Site,
+    name: &str,
+    context: minijinja::Value,
+    out: &mut Vec<u8>,
+) -> Result<(), RenderError> {
     let template = site
         .pages
         .env
-        .get_template("index.html")
+        .get_template(name)
         .map_err(RenderError::Template)?;
-    let page = template
-        .render(context! { info => site.info(), example_query => info::search_example(site) })
-        .map_err(RenderError::Template)?;
+    let page = template.render(context).map_err(RenderError::Template)?;
     out.extend_from_slice(page.trim_end().as_bytes());
     Ok(())
 }
@@ -128,16 +137,9 @@ pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), Ren
             })
             .collect(),
     };
-    let template = site
-        .pages
-        .env
-        .get_template("entity.html")
-        .map_err(RenderError::Template)?;
-    let page = template
-        .render(context! { info => site.info(), entity => minijinja::Value::from(minijinja::value::Serde(&view)), jsonld => ld })
-        .map_err(RenderError::Template)?;
-    out.extend_from_slice(page.trim_end().as_bytes());
-    Ok(())
+    let entity = minijinja::Value::from(minijinja::value::Serde(&view));
+    let context = context! { info => site.info(), entity => entity, jsonld => ld };
+    page(site, "entity.html", context, out)
 }
 
 /// `ui/site.js`: the search client as a classic script (a page opened from

@@ -5,20 +5,11 @@
 use crate::serve::{Server, shipped_site};
 use crate::util::*;
 use serde_json::Value;
-use std::path::Path;
 
 #[test]
 fn a_page_from_another_origin_may_read_every_kind_of_answer() {
-    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
-    assert!(
-        Path::new(&chromium).is_file(),
-        "no Chromium at {chromium}: install Debian's `chromium` package (scripts/test.sh does) or set CHROMIUM"
-    );
+    let chromium = chromium();
     let dir = root().join("tests/browser");
-    assert!(
-        dir.join("node_modules/playwright-core").is_dir(),
-        "playwright-core is not installed: run `npm ci --prefix tests/browser` (scripts/test.sh does)"
-    );
     let server = Server::dir(shipped_site());
     let paths = [
         "/index.json",

@@ -13,11 +13,7 @@ const QUERIES: [&str; 6] = ["git", "create item", "Délété", "zzzz", "-", "air
 
 #[test]
 fn the_front_page_answers_as_the_api_from_disk_and_from_a_server() {
-    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
-    assert!(
-        Path::new(&chromium).is_file(),
-        "no Chromium at {chromium}: install Debian's `chromium` package (scripts/test.sh does) or set CHROMIUM"
-    );
+    let chromium = chromium();
     let site = shipped_site();
     let server = Server::dir(site);
     let mut args = vec![

@@ -110,3 +110,18 @@ pub fn node_json(script: &Path, args: &[&std::ffi::OsStr]) -> serde_json::Value 
     serde_json::from_slice(&output.stdout)
         .unwrap_or_else(|e| panic!("{} printed no JSON: {e}", script.display()))
 }
+
+/// The Chromium the browser tests drive: `CHROMIUM`, or Debian's.
+pub fn chromium() -> String {
+    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    assert!(
+        Path::new(&chromium).is_file(),
+        "no Chromium at {chromium}: install Debian's `chromium` package (scripts/test.sh does) or set CHROMIUM"
+    );
+    let driver = root().join("tests/browser/node_modules/playwright-core");
+    assert!(
+        driver.is_dir(),
+        "playwright-core is not installed: run `npm ci --prefix tests/browser` (scripts/test.sh does)"
+    );
+    chromium
+}
