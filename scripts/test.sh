@@ -10,6 +10,8 @@ if ! command -v node >/dev/null; then
   exit 1
 fi
 npm ci --prefix tests/netlify --no-audit --no-fund --loglevel=error
+# jsonld.js, the JSON-LD processor the linked-data tests run offline.
+npm ci --prefix tests/jsonld --no-audit --no-fund --loglevel=error
 
 # A real browser for the CORS check: Debian's Chromium, driven by
 # playwright-core (which never downloads a browser of its own).

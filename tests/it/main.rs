@@ -6,6 +6,7 @@ mod browser;
 mod build;
 mod cli;
 mod front;
+mod linked_data;
 mod netlify;
 mod output;
 mod search;

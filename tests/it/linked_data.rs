@@ -1,0 +1,122 @@
+//! The JSON-LD of the shipped site through a real processor, offline:
+//! jsonld.js (`tests/jsonld/process.mjs`) whose loader knows only the
+//! site's own context.
+
+use crate::serve::shipped_site;
+use crate::util::*;
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+fn process(site: &Path, samples: &[&str]) -> Value {
+    let script = root().join("tests/jsonld/process.mjs");
+    assert!(
+        root().join("tests/jsonld/node_modules/jsonld").is_dir(),
+        "jsonld.js is not installed: run `npm ci --prefix tests/jsonld` (scripts/test.sh does)"
+    );
+    let mut args = vec![site.as_os_str()];
+    args.extend(samples.iter().map(std::ffi::OsStr::new));
+    node_json(&script, &args)
+}
+
+/// The predicates a document of this site may use: a typo in a key that
+/// still became a triple would show up here.
+const PREDICATES: &[&str] = &[
+    "http://schema.org/description",
+    "http://schema.org/identifier",
+    "http://schema.org/item",
+    "http://schema.org/itemListElement",
+    "http://schema.org/name",
+    "http://schema.org/numberOfItems",
+    "http://schema.org/position",
+    "http://schema.org/url",
+    "http://www.w3.org/1999/02/22-rdf-syntax-ns#type",
+    "https://actions.ontosite.example/vocab#operation",
+    "https://actions.ontosite.example/vocab#slug",
+    "https://actions.ontosite.example/vocab#vendor",
+];
+
+#[test]
+fn every_jsonld_document_expands_offline_to_absolute_allowed_triples_and_back() {
+    let site = shipped_site();
+    let report = process(site, &["airbnbcreateitem"]);
+    assert_eq!(report["failures"], json!([]), "jsonld.js failed");
+    assert_eq!(
+        report["refused"],
+        json!([]),
+        "a document needed a remote fetch"
+    );
+    assert_eq!(report["relative"], json!([]), "IRIs that are not absolute");
+    // Every entity document and index.jsonld, each compacting back to itself.
+    assert_eq!(report["documents"], 2258 + 1);
+    assert_eq!(report["roundTrips"], report["documents"]);
+    for predicate in report["predicates"].as_array().unwrap() {
+        assert!(
+            PREDICATES.contains(&predicate.as_str().unwrap()),
+            "unexpected predicate {predicate}"
+        );
+    }
+    let entity = "<https://actions.ontosite.example/airbnbcreateitem>";
+    let expected: Vec<String> = [
+        "<http://schema.org/description> \"Creates a new item in Airbnb.\"",
+        "<http://schema.org/identifier> \"AirbnbCreateItem\"",
+        "<http://schema.org/name> \"Airbnb - Create Item\"",
+        "<http://schema.org/url> <https://actions.ontosite.example/airbnbcreateitem.json>",
+        "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://schema.org/Action>",
+        "<https://actions.ontosite.example/vocab#operation> \"Create Item\"",
+        "<https://actions.ontosite.example/vocab#slug> \"airbnbcreateitem\"",
+        "<https://actions.ontosite.example/vocab#vendor> \"Airbnb\"",
+    ]
+    .iter()
+    .map(|rest| format!("{entity} {rest} ."))
+    .collect();
+    assert_eq!(report["quads"]["airbnbcreateitem"], json!(expected));
+
+    // index.jsonld, /all and the files on disk name the same entities.
+    let listed: BTreeSet<String> = report["indexIds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_owned())
+        .collect();
+    let all = read_json(&site.join("all"));
+    let in_all: BTreeSet<String> = all["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            format!(
+                "https://actions.ontosite.example/{}",
+                i["slug"].as_str().unwrap()
+            )
+        })
+        .collect();
+    let on_disk: BTreeSet<String> = std::fs::read_dir(site)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter_map(|n| n.strip_suffix(".jsonld").map(str::to_owned))
+        .filter(|n| n != "index" && n != "context")
+        .map(|slug| format!("https://actions.ontosite.example/{slug}"))
+        .collect();
+    assert_eq!(listed.len(), 2258);
+    assert_eq!(listed, in_all);
+    assert_eq!(listed, on_disk);
+}
+
+#[test]
+fn a_key_the_context_does_not_define_fails_the_check() {
+    // The check itself: a document with a misspelt key must not pass.
+    let dir = tempfile::tempdir().unwrap();
+    let site = shipped_site();
+    for name in ["api.json", "context.jsonld"] {
+        std::fs::copy(site.join(name), dir.path().join(name)).unwrap();
+    }
+    let mut doc = read_json(&site.join("airbnbcreateitem.jsonld"));
+    let name = doc.as_object_mut().unwrap().remove("name").unwrap();
+    doc["nmae"] = name;
+    std::fs::write(dir.path().join("airbnbcreateitem.jsonld"), doc.to_string()).unwrap();
+    let report = process(dir.path(), &[]);
+    let failures = report["failures"].to_string();
+    assert!(failures.contains("airbnbcreateitem.jsonld"), "{failures}");
+    assert_eq!(report["documents"], 0, "{report}");
+}

@@ -1,0 +1,81 @@
+// Processes every JSON-LD document of a built site with jsonld.js, offline.
+//
+//   node process.mjs DIST [SLUG...]
+//
+// The document loader knows one document, the site's own context at its
+// absolute URL; any other fetch is refused and reported. Every `.jsonld`
+// file is expanded in safe mode (a key the context does not define is an
+// error, not a dropped value), converted to N-Quads, and compacted back
+// with the site's context, which must give the document again. Prints
+// JSON: counts, the predicates seen, IRIs that are not absolute, refused
+// fetches, failures, the N-Quads of each SLUG, and the entity IRIs that
+// index.jsonld lists.
+import jsonld from "jsonld";
+import { readFile, readdir } from "node:fs/promises";
+import { isDeepStrictEqual } from "node:util";
+import { join } from "node:path";
+
+const [dist, ...samples] = process.argv.slice(2);
+const info = JSON.parse(await readFile(join(dist, "api.json"), "utf8"));
+const contextUrl = new URL("context.jsonld", info.baseUrl).href;
+const context = JSON.parse(await readFile(join(dist, "context.jsonld"), "utf8"));
+const refused = [];
+const documentLoader = async (url) => {
+  if (url === contextUrl) return { contextUrl: null, documentUrl: url, document: context };
+  refused.push(url);
+  throw new Error(`offline: refusing to fetch ${url}`);
+};
+const options = { documentLoader, safe: true };
+
+const predicates = new Set();
+const relative = new Set();
+const failures = [];
+const quadsOf = {};
+let documents = 0;
+let triples = 0;
+let roundTrips = 0;
+let indexIds = [];
+const absolute = (iri) => /^[a-z][a-z0-9+.-]*:/i.test(iri) && !iri.startsWith("_:");
+
+const names = (await readdir(dist)).filter((n) => n.endsWith(".jsonld") && n !== "context.jsonld").sort();
+for (const name of names) {
+  try {
+    const doc = JSON.parse(await readFile(join(dist, name), "utf8"));
+    const expanded = await jsonld.expand(doc, options);
+    const dataset = await jsonld.toRDF(expanded, { ...options, format: "application/n-quads" });
+    const quads = dataset.split("\n").filter(Boolean);
+    for (const quad of await jsonld.toRDF(expanded, options)) {
+      predicates.add(quad.predicate.value);
+      for (const term of [quad.subject, quad.predicate, quad.object]) {
+        if (term.termType === "NamedNode" && !absolute(term.value)) relative.add(`${name}: ${term.value}`);
+      }
+    }
+    triples += quads.length;
+    documents += 1;
+    const compacted = await jsonld.compact(expanded, contextUrl, options);
+    // The document names its context by URL; compaction writes it the same way.
+    if (isDeepStrictEqual(compacted, doc)) roundTrips += 1;
+    else if (failures.length < 10) failures.push({ name, roundTrip: { original: doc, compacted } });
+    const slug = name.replace(/\.jsonld$/, "");
+    if (samples.includes(slug)) quadsOf[slug] = quads.sort();
+    if (name === "index.jsonld") {
+      indexIds = doc.itemListElement.map((element) => element.item["@id"]);
+    }
+  } catch (error) {
+    if (failures.length < 10) failures.push({ name, error: String(error) });
+  }
+}
+
+console.log(
+  JSON.stringify({
+    documents,
+    triples,
+    roundTrips,
+    predicates: [...predicates].sort(),
+    relative: [...relative].slice(0, 20),
+    refused: [...new Set(refused)],
+    failures,
+    quads: quadsOf,
+    indexIds,
+  }),
+);
