@@ -12,6 +12,8 @@ fi
 npm ci --prefix tests/netlify --no-audit --no-fund --loglevel=error
 # jsonld.js, the JSON-LD processor the linked-data tests run offline.
 npm ci --prefix tests/jsonld --no-audit --no-fund --loglevel=error
+# A real OpenAPI 3.1 validator for openapi.json.
+npm ci --prefix tests/openapi --no-audit --no-fund --loglevel=error
 
 # A real browser for the CORS check: Debian's Chromium, driven by
 # playwright-core (which never downloads a browser of its own).

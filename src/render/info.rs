@@ -85,6 +85,7 @@ pub fn document(site: &Site) -> Value {
     if let Some(license) = &meta.license {
         info.insert("license".into(), json!(license));
     }
+    info.insert("openapi".into(), json!(site.url(files::OPENAPI)));
     info.insert("endpoints".into(), Value::Array(endpoints));
     info.insert("siblings".into(), Value::Array(siblings));
     Value::Object(info)

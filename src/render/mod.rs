@@ -9,6 +9,7 @@ mod html;
 mod info;
 mod json;
 mod jsonld;
+mod openapi;
 mod routes;
 mod search_index;
 
@@ -31,6 +32,8 @@ pub mod files {
     /// Every entity with its full data; extensionless, as the API names it.
     pub const ALL: &str = "all";
     pub const CONTEXT: &str = "context.jsonld";
+    /// The API described in OpenAPI 3.1, with JSON Schemas.
+    pub const OPENAPI: &str = "openapi.json";
     pub const SEARCH_INDEX: &str = "search-index.json";
     /// The search client, an ES module that answers queries from the index.
     pub const SEARCH_CLIENT: &str = "search.js";
@@ -164,6 +167,7 @@ pub enum Document<'a> {
     IndexLd,
     All,
     Context,
+    OpenApi,
     SearchIndex,
     SearchClient,
     NotFound,
@@ -188,7 +192,7 @@ pub enum Document<'a> {
 impl Document<'_> {
     /// The site-wide documents, the largest first so that a parallel writer
     /// starts them before the many small entity files.
-    pub const SITE_WIDE: [Document<'static>; 19] = [
+    pub const SITE_WIDE: [Document<'static>; 20] = [
         Document::All,
         Document::SearchData,
         Document::SearchIndex,
@@ -201,6 +205,7 @@ impl Document<'_> {
         Document::Index,
         Document::Info,
         Document::Context,
+        Document::OpenApi,
         Document::NotFound,
         Document::NotFoundPage,
         Document::Headers,
@@ -218,6 +223,7 @@ impl Document<'_> {
             Document::IndexLd => files::INDEX_LD.to_owned(),
             Document::All => files::ALL.to_owned(),
             Document::Context => files::CONTEXT.to_owned(),
+            Document::OpenApi => files::OPENAPI.to_owned(),
             Document::SearchIndex => files::SEARCH_INDEX.to_owned(),
             Document::SearchClient => files::SEARCH_CLIENT.to_owned(),
             Document::NotFound => files::NOT_FOUND.to_owned(),
@@ -248,6 +254,7 @@ impl Document<'_> {
             Document::IndexLd => jsonld::index(site, out)?,
             Document::All => json::all(site, out)?,
             Document::Context => jsonld::context(site, out)?,
+            Document::OpenApi => openapi::render(site, out)?,
             Document::SearchIndex => out.extend_from_slice(&site.search_index.manifest),
             Document::SearchFile(i) => out.extend_from_slice(&site.search_index.files[*i].1),
             // Committed source, so the crate builds without npm.

@@ -98,6 +98,12 @@ pub const ENDPOINTS: &[Endpoint] = &[
         content_type: Some(media::JSON_LD),
     },
     Endpoint {
+        path: "/openapi.json",
+        summary: "This API described in OpenAPI 3.1, with JSON Schemas of every document",
+        serves: Serves::File(files::OPENAPI),
+        content_type: None,
+    },
+    Endpoint {
         path: "/search-index.json",
         summary: "The manifest of the prebuilt search index (its nodes and rows are under /search/)",
         serves: Serves::File(files::SEARCH_INDEX),

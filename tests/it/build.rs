@@ -22,6 +22,7 @@ const SITE_WIDE: &[&str] = &[
     "_worker.js",
     "index.html",
     "home.html",
+    "openapi.json",
     "ui/site.css",
     "ui/site.js",
     "ui/search-data.js",

@@ -8,6 +8,7 @@ mod cli;
 mod front;
 mod linked_data;
 mod netlify;
+mod openapi;
 mod output;
 mod search;
 mod serve;

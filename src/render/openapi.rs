@@ -1,0 +1,268 @@
+//! `openapi.json`: the API described in OpenAPI 3.1, from the same route
+//! table as the host files, with JSON Schemas (2020-12) for every JSON
+//! document the site answers with. The tests validate the generated
+//! documents against these schemas, so the description cannot drift from
+//! what is published.
+
+use super::Site;
+use super::routes::{ENDPOINTS, Endpoint, Serves, media};
+use crate::search::query::{DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET};
+use serde_json::{Map, Value, json};
+
+/// The schemas, by the name the tests validate documents against.
+fn schemas(site: &Site) -> Value {
+    let entity_type = &site.ontology.meta.entity_type;
+    let uri = json!({ "type": "string", "format": "uri" });
+    let slug = json!({ "type": "string", "pattern": "^[a-z0-9]{1,200}$" });
+    json!({
+        "Links": {
+            "type": "object",
+            "description": "The absolute URLs of an entity's documents.",
+            "required": ["json", "jsonld"],
+            "properties": { "json": uri, "jsonld": uri },
+            "additionalProperties": false
+        },
+        "Entry": {
+            "type": "object",
+            "description": "An entity in a list: enough to show and to follow.",
+            "required": ["slug", "id", "name", "links"],
+            "properties": {
+                "slug": slug,
+                "id": { "type": "string", "minLength": 1 },
+                "name": { "type": "string", "minLength": 1 },
+                "links": { "$ref": "#/components/schemas/Links" }
+            },
+            "additionalProperties": false
+        },
+        "Entity": {
+            "type": "object",
+            "description": "One entity with its full data; fields of the input other than these pass through unchanged.",
+            "required": ["slug", "id", "type", "name", "description", "links"],
+            "properties": {
+                "slug": slug,
+                "id": { "type": "string", "minLength": 1 },
+                "type": { "const": entity_type },
+                "name": { "type": "string", "minLength": 1 },
+                "description": { "type": "string", "minLength": 1 },
+                "links": { "$ref": "#/components/schemas/Links" }
+            },
+            "additionalProperties": true
+        },
+        "List": {
+            "type": "object",
+            "description": "Every entity, as entries, in slug order.",
+            "required": ["type", "total", "items"],
+            "properties": {
+                "type": { "const": entity_type },
+                "total": { "type": "integer", "minimum": 0 },
+                "items": { "type": "array", "items": { "$ref": "#/components/schemas/Entry" } }
+            },
+            "additionalProperties": false
+        },
+        "All": {
+            "type": "object",
+            "description": "Every entity with its full data, in slug order.",
+            "required": ["type", "total", "items"],
+            "properties": {
+                "type": { "const": entity_type },
+                "total": { "type": "integer", "minimum": 0 },
+                "items": { "type": "array", "items": { "$ref": "#/components/schemas/Entity" } }
+            },
+            "additionalProperties": false
+        },
+        "SearchAnswer": {
+            "type": "object",
+            "description": "One page of the entities that match a query (docs/search.md).",
+            "required": ["query", "total", "limit", "offset", "items", "next"],
+            "properties": {
+                "query": { "type": "string" },
+                "total": { "type": "integer", "minimum": 0 },
+                "limit": { "type": "integer", "minimum": 1, "maximum": MAX_LIMIT },
+                "offset": { "type": "integer", "minimum": 0, "maximum": MAX_OFFSET },
+                "items": { "type": "array", "items": { "$ref": "#/components/schemas/Entry" } },
+                "next": { "description": "The URL of the next page, or null on the last.", "oneOf": [uri, { "type": "null" }] }
+            },
+            "additionalProperties": false
+        },
+        "Problem": {
+            "type": "object",
+            "description": "An RFC 9457 problem document.",
+            "required": ["type", "title", "status", "detail"],
+            "properties": {
+                "type": { "type": "string" },
+                "title": { "type": "string" },
+                "status": { "type": "integer", "minimum": 400, "maximum": 599 },
+                "detail": { "type": "string" }
+            }
+        },
+        "Info": {
+            "type": "object",
+            "description": "What `/` answers: the ontology and every endpoint of its API.",
+            "required": ["name", "description", "type", "total", "baseUrl", "endpoints", "siblings"],
+            "properties": {
+                "name": { "type": "string" },
+                "description": { "type": "string" },
+                "type": { "const": entity_type },
+                "total": { "type": "integer", "minimum": 0 },
+                "baseUrl": uri,
+                "version": { "type": "string" },
+                "license": { "type": "string" },
+                "openapi": uri,
+                "endpoints": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["path", "summary", "url"],
+                        "properties": {
+                            "path": { "type": "string", "pattern": "^/" },
+                            "summary": { "type": "string" },
+                            "url": { "type": "string" },
+                            "example": uri
+                        },
+                        "additionalProperties": false
+                    }
+                },
+                "siblings": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["name", "baseUrl"],
+                        "properties": {
+                            "name": { "type": "string" },
+                            "baseUrl": uri,
+                            "description": { "type": "string" }
+                        },
+                        "additionalProperties": false
+                    }
+                }
+            },
+            "additionalProperties": false
+        }
+    })
+}
+
+/// The schema of what an endpoint answers with, by name, where it is JSON
+/// the API defines.
+fn answer_schema(endpoint: &Endpoint) -> Option<&'static str> {
+    match (endpoint.path, endpoint.serves) {
+        ("/", _) => Some("Info"),
+        ("/index.json", _) => Some("List"),
+        ("/all", _) => Some("All"),
+        (_, Serves::EntityFiles { extension: "json" }) => Some("Entity"),
+        (_, Serves::Search) => Some("SearchAnswer"),
+        _ => None,
+    }
+}
+
+fn media_type(endpoint: &Endpoint) -> &'static str {
+    match endpoint.content_type {
+        Some(media_type) => media_type,
+        None if endpoint.path.ends_with(".js") => "text/javascript",
+        None => media::JSON,
+    }
+}
+
+fn content(media_type: &str, schema: Value) -> Value {
+    json!({ media_type: { "schema": schema } })
+}
+
+fn problem(description: &str) -> Value {
+    json!({
+        "description": description,
+        "content": content(media::PROBLEM, json!({ "$ref": "#/components/schemas/Problem" }))
+    })
+}
+
+fn operation(endpoint: &Endpoint) -> Value {
+    let schema = match answer_schema(endpoint) {
+        Some(name) => json!({ "$ref": format!("#/components/schemas/{name}") }),
+        None if media_type(endpoint).contains("json") => json!({ "type": "object" }),
+        None => json!({ "type": "string" }),
+    };
+    let mut responses = Map::new();
+    responses.insert(
+        "200".into(),
+        json!({ "description": endpoint.summary, "content": content(media_type(endpoint), schema) }),
+    );
+    let mut parameters = Vec::new();
+    match endpoint.serves {
+        Serves::EntityFiles { .. } => {
+            parameters.push(json!({
+                "name": "slug", "in": "path", "required": true,
+                "description": "The entity's slug: lower-case letters and digits.",
+                "schema": { "type": "string", "pattern": "^[a-z0-9]{1,200}$" }
+            }));
+            responses.insert("404".into(), problem("No entity has this slug."));
+        }
+        Serves::Search => {
+            parameters.push(json!({
+                "name": "q", "in": "query", "required": true,
+                "description": "The words to search for in each entity's name, description and ID; at least one letter or digit.",
+                "schema": { "type": "string", "minLength": 1 }
+            }));
+            parameters.push(json!({
+                "name": "limit", "in": "query", "required": false,
+                "description": "How many entities a page holds.",
+                "schema": { "type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT }
+            }));
+            parameters.push(json!({
+                "name": "offset", "in": "query", "required": false,
+                "description": "How many matching entities to skip.",
+                "schema": { "type": "integer", "minimum": 0, "maximum": MAX_OFFSET, "default": 0 }
+            }));
+            responses.insert(
+                "400".into(),
+                problem(
+                    "A missing `q`, one without letters or digits, or a bad `limit` or `offset`.",
+                ),
+            );
+        }
+        _ => {}
+    }
+    let id: String = endpoint
+        .path
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    let mut operation = Map::new();
+    operation.insert("operationId".into(), json!(format!("get{id}")));
+    operation.insert("summary".into(), json!(endpoint.summary));
+    if !parameters.is_empty() {
+        operation.insert("parameters".into(), Value::Array(parameters));
+    }
+    operation.insert("responses".into(), Value::Object(responses));
+    json!({ "get": operation })
+}
+
+pub fn render(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+    let meta = &site.ontology.meta;
+    let mut paths = Map::new();
+    for endpoint in ENDPOINTS {
+        paths.insert(endpoint.path.to_owned(), operation(endpoint));
+    }
+    let mut info = Map::new();
+    info.insert("title".into(), json!(meta.name));
+    info.insert("description".into(), json!(meta.description));
+    info.insert(
+        "version".into(),
+        json!(meta.version.as_deref().unwrap_or("unversioned")),
+    );
+    if let Some(license) = &meta.license {
+        info.insert(
+            "license".into(),
+            json!({ "name": license, "identifier": license }),
+        );
+    }
+    let document = json!({
+        "openapi": "3.1.0",
+        "info": info,
+        "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
+        "servers": [{ "url": site.url("").trim_end_matches('/') }],
+        "paths": paths,
+        "components": {
+            "schemas": schemas(site),
+            "responses": { "NotFound": problem("No resource of this API is at that path.") }
+        }
+    });
+    serde_json::to_writer_pretty(out, &document)
+}

@@ -1,0 +1,152 @@
+//! `openapi.json`: valid OpenAPI 3.1 by a real validator
+//! (`tests/openapi/validate.mjs`), and every JSON document the site answers
+//! with valid against its schema there (the `jsonschema` crate).
+
+use crate::serve::shipped_site;
+use crate::util::*;
+use jsonschema::Validator;
+use ontosite::render;
+use ontosite::search::Searcher;
+use serde_json::{Value, json};
+
+/// A validator for `components.schemas.NAME` of the site's openapi.json.
+fn schema(openapi: &Value, name: &str) -> Validator {
+    let root = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$ref": format!("#/components/schemas/{name}"),
+        "components": openapi["components"],
+    });
+    jsonschema::validator_for(&root).unwrap_or_else(|e| panic!("schema {name}: {e}"))
+}
+
+fn assert_valid(validator: &Validator, document: &Value, what: &str) {
+    let errors: Vec<String> = validator
+        .iter_errors(document)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .take(5)
+        .collect();
+    assert!(errors.is_empty(), "{what}: {errors:?}");
+}
+
+#[test]
+fn openapi_json_is_valid_openapi_3_1_and_describes_every_endpoint() {
+    let site = shipped_site();
+    assert!(
+        root()
+            .join("tests/openapi/node_modules/@readme/openapi-parser")
+            .is_dir(),
+        "the OpenAPI validator is not installed: run `npm ci --prefix tests/openapi` (scripts/test.sh does)"
+    );
+    let report = node_json(
+        &root().join("tests/openapi/validate.mjs"),
+        &[site.join("openapi.json").as_os_str()],
+    );
+    assert_eq!(report["errors"], json!([]));
+    assert_eq!(report["valid"], true);
+    let openapi = read_json(&site.join("openapi.json"));
+    let info = read_json(&site.join("api.json"));
+    // Every endpoint the information document lists is described, and the
+    // information document links the description.
+    for endpoint in info["endpoints"].as_array().unwrap() {
+        let path = endpoint["path"].as_str().unwrap();
+        assert!(
+            openapi["paths"][path]["get"].is_object(),
+            "{path} is not in openapi.json"
+        );
+    }
+    assert_eq!(
+        info["openapi"],
+        "https://actions.ontosite.example/openapi.json"
+    );
+    let search = &openapi["paths"]["/search"]["get"];
+    let names: Vec<&str> = search["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["q", "limit", "offset"]);
+    for status in ["200", "400"] {
+        assert!(search["responses"][status].is_object(), "/search {status}");
+    }
+    assert!(openapi["paths"]["/{slug}.json"]["get"]["responses"]["404"].is_object());
+}
+
+#[test]
+fn every_json_document_validates_against_its_schema() {
+    let site = shipped_site();
+    let openapi = read_json(&site.join("openapi.json"));
+    assert_valid(
+        &schema(&openapi, "Info"),
+        &read_json(&site.join("api.json")),
+        "api.json",
+    );
+    assert_valid(
+        &schema(&openapi, "List"),
+        &read_json(&site.join("index.json")),
+        "index.json",
+    );
+    assert_valid(
+        &schema(&openapi, "All"),
+        &read_json(&site.join("all")),
+        "all",
+    );
+    assert_valid(
+        &schema(&openapi, "Problem"),
+        &read_json(&site.join("404.json")),
+        "404.json",
+    );
+    let entity = schema(&openapi, "Entity");
+    let mut checked = 0;
+    for item in read_json(&site.join("index.json"))["items"]
+        .as_array()
+        .unwrap()
+    {
+        let name = format!("{}.json", item["slug"].as_str().unwrap());
+        assert_valid(&entity, &read_json(&site.join(&name)), &name);
+        checked += 1;
+    }
+    assert_eq!(checked, 2258);
+
+    // Search answers and their errors, from the reference.
+    let ontology = ontosite::source::load(&shipped_input(), None).unwrap();
+    let searcher = Searcher::new(&ontology);
+    let (answer, problem) = (
+        schema(&openapi, "SearchAnswer"),
+        schema(&openapi, "Problem"),
+    );
+    for (q, limit, offset) in [
+        (Some("air"), None, None),
+        (Some("create item"), Some("10"), Some("20")),
+        (Some("zzzz"), None, None),
+        (None, None, None),
+        (Some("-"), None, None),
+        (Some("a"), Some("0"), None),
+    ] {
+        let (status, body) = render::search_response(&searcher, q, limit, offset).unwrap();
+        let body: Value = serde_json::from_slice(&body).unwrap();
+        let validator = if status == 200 { &answer } else { &problem };
+        assert_valid(
+            validator,
+            &body,
+            &format!("search {q:?} {limit:?} {offset:?}"),
+        );
+    }
+}
+
+#[test]
+fn the_schemas_reject_what_the_api_never_sends() {
+    // The check itself: documents that break the description must fail.
+    let openapi = read_json(&shipped_site().join("openapi.json"));
+    let entity = schema(&openapi, "Entity");
+    let mut wrong = read_json(&shipped_site().join("airbnbcreateitem.json"));
+    wrong["type"] = json!("Product");
+    assert!(!entity.is_valid(&wrong), "an entity of another type");
+    wrong = read_json(&shipped_site().join("airbnbcreateitem.json"));
+    wrong.as_object_mut().unwrap().remove("links");
+    assert!(!entity.is_valid(&wrong), "an entity without links");
+    let list = schema(&openapi, "List");
+    let mut index = read_json(&shipped_site().join("index.json"));
+    index["items"][0]["extra"] = json!(1);
+    assert!(!list.is_valid(&index), "a list entry with an unknown key");
+}
