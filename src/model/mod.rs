@@ -34,6 +34,38 @@ pub struct OntologyMeta {
     pub license: Option<String>,
     pub version: Option<String>,
     pub siblings: Vec<Sibling>,
+    /// JSON-LD types more specific than `entity_type`, chosen by the value
+    /// of one field (`CreateAction` for an `operation` of `Create Item`).
+    pub subtypes: Option<Subtypes>,
+    /// schema.org properties that every entity states in JSON-LD, each
+    /// with a schema.org term as its value (`actionStatus`:
+    /// `PotentialActionStatus`), in name order.
+    pub entity_properties: Vec<(String, String)>,
+}
+
+/// The JSON-LD type of an entity by the value of one of its fields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Subtypes {
+    pub field: String,
+    /// Field value → type name (a schema.org term).
+    pub types: std::collections::BTreeMap<String, String>,
+}
+
+impl OntologyMeta {
+    /// The JSON-LD type of `entity`: its subtype where the configuration
+    /// names one for its value, else the ontology's entity type.
+    pub fn jsonld_type<'a>(&'a self, entity: &Entity) -> &'a str {
+        self.subtypes
+            .as_ref()
+            .and_then(|s| {
+                entity
+                    .extra
+                    .get(&s.field)?
+                    .as_str()
+                    .and_then(|v| s.types.get(v))
+            })
+            .map_or(&self.entity_type, |t| t.as_str())
+    }
 }
 
 /// Another ontology published by ontosite at its own base URL.

@@ -47,6 +47,19 @@ pub fn context(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> 
         json!({"@id": "schema:itemListElement"}),
     );
     terms.insert("slug".into(), json!("ontosite:slug"));
+    // Configured subtypes and the terms entity properties take as values
+    // are schema.org terms; the properties take terms, not strings.
+    let subtype_terms = meta.subtypes.iter().flat_map(|s| s.types.values());
+    let value_terms = meta.entity_properties.iter().map(|(_, value)| value);
+    for term in subtype_terms.chain(value_terms) {
+        terms.insert(term.clone(), json!(format!("schema:{term}")));
+    }
+    for (property, _) in &meta.entity_properties {
+        terms.insert(
+            property.clone(),
+            json!({"@id": format!("schema:{property}"), "@type": "@vocab"}),
+        );
+    }
     for (&key, &structured) in &site.extra_terms {
         let iri = format!("ontosite:{key}");
         let term = if structured {
@@ -73,6 +86,8 @@ struct EntityLd<'a> {
     slug: &'a str,
     url: String,
     #[serde(flatten)]
+    properties: Map<String, Value>,
+    #[serde(flatten)]
     extra: &'a Map<String, Value>,
 }
 
@@ -81,12 +96,19 @@ impl<'a> EntityLd<'a> {
         EntityLd {
             context,
             id: site.url(entity.slug.as_str()),
-            kind: &site.ontology.meta.entity_type,
+            kind: site.ontology.meta.jsonld_type(entity),
             identifier: &entity.id,
             name: &entity.name,
             description: &entity.description,
             slug: entity.slug.as_str(),
             url: site.url(&super::json::entity_file(entity)),
+            properties: site
+                .ontology
+                .meta
+                .entity_properties
+                .iter()
+                .map(|(property, value)| (property.clone(), json!(value)))
+                .collect(),
             extra: &entity.extra,
         }
     }
@@ -129,7 +151,7 @@ pub fn index(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
                     position: i + 1,
                     item: EntityRef {
                         id: site.url(e.slug.as_str()),
-                        kind: &site.ontology.meta.entity_type,
+                        kind: site.ontology.meta.jsonld_type(e),
                         identifier: &e.id,
                         name: &e.name,
                         url: site.url(&entity_file(e)),

@@ -335,6 +335,8 @@ mod tests {
                 license: None,
                 version: None,
                 siblings: Vec::new(),
+                subtypes: None,
+                entity_properties: Vec::new(),
             },
             entities: vec![entity("AcmeCreate"), entity("ZetaCreate")],
         }

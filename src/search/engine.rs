@@ -192,6 +192,8 @@ mod tests {
                 license: None,
                 version: None,
                 siblings: Vec::new(),
+                subtypes: None,
+                entity_properties: Vec::new(),
             },
             entities,
         }

@@ -110,6 +110,8 @@ fn published_ontology(root: &Path) -> Result<Ontology, SiteError> {
         license: info["license"].as_str().map(str::to_owned),
         version: info["version"].as_str().map(str::to_owned),
         siblings: Vec::new(),
+        subtypes: None,
+        entity_properties: Vec::new(),
     };
     let all_path = root.join(files::ALL);
     let all = json(files::ALL)?;

@@ -3,7 +3,7 @@
 
 use super::diagnostic::Diagnostic;
 use super::text;
-use crate::model::{BaseUrl, OntologyMeta, Sibling, is_term_name};
+use crate::model::{BaseUrl, GENERATED_FIELDS, OntologyMeta, Sibling, Subtypes, is_term_name};
 use serde::Deserialize;
 use std::path::Path;
 
@@ -22,6 +22,16 @@ struct ManifestFile {
     version: Option<String>,
     #[serde(default)]
     siblings: Vec<SiblingFile>,
+    subtypes: Option<SubtypesFile>,
+    #[serde(default)]
+    entity_properties: std::collections::BTreeMap<String, String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct SubtypesFile {
+    field: String,
+    types: std::collections::BTreeMap<String, String>,
 }
 
 #[derive(Deserialize)]
@@ -83,6 +93,34 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<OntologyMeta, Ve
             None
         }
     };
+    let mut term = |what: String, name: &str| {
+        if !is_term_name(name) {
+            problems.push(Diagnostic::new(
+                &path,
+                format!("{what} `{name}` is not a schema.org term name"),
+                "use letters, digits and `_`, starting with a letter (for example `CreateAction`)",
+            ));
+        }
+    };
+    if let Some(subtypes) = &file.subtypes {
+        term("`subtypes.field`".into(), &subtypes.field);
+        for (value, name) in &subtypes.types {
+            term(format!("the subtype for `{value}`"), name);
+        }
+    }
+    for (property, value) in &file.entity_properties {
+        term("the entity property".into(), property);
+        term(format!("the value of `{property}`"), value);
+    }
+    for property in file.entity_properties.keys() {
+        if GENERATED_FIELDS.contains(&property.as_str()) {
+            problems.push(Diagnostic::new(
+                &path,
+                format!("`entityProperties.{property}` is a key ontosite writes itself"),
+                "remove it; ontosite states it already",
+            ));
+        }
+    }
     let mut siblings = Vec::new();
     for sibling in file.siblings {
         let field = format!("siblings[{}].baseUrl", sibling.name);
@@ -108,6 +146,11 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<OntologyMeta, Ve
             license: file.license,
             version: file.version,
             siblings,
+            subtypes: file.subtypes.map(|s| Subtypes {
+                field: s.field,
+                types: s.types,
+            }),
+            entity_properties: file.entity_properties.into_iter().collect(),
         }),
         _ => Err(problems),
     }

@@ -16,7 +16,7 @@ mod text;
 pub use diagnostic::{Diagnostic, Diagnostics, REPORT_CAP};
 pub use manifest::FILE_NAME as MANIFEST_FILE;
 
-use crate::model::{BaseUrl, Entity, Ontology, RESERVED_SLUGS};
+use crate::model::{BaseUrl, Entity, Ontology, OntologyMeta, RESERVED_SLUGS};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -57,6 +57,9 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<Ontology, Diagno
         ));
     }
     problems.extend(cross_checks(&mut found));
+    if let Some(meta) = &meta {
+        problems.extend(configured_keys(meta, &found));
+    }
     // One order for every report: by file, then line.
     problems.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
 
@@ -67,6 +70,28 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<Ontology, Diagno
         }),
         _ => Err(Diagnostics(problems)),
     }
+}
+
+/// An entity field named like a property that `ontology.json` gives every
+/// entity would be written twice.
+fn configured_keys(meta: &OntologyMeta, found: &[Entity]) -> Vec<Diagnostic> {
+    found
+        .iter()
+        .flat_map(|entity| {
+            meta.entity_properties
+                .iter()
+                .filter(|(property, _)| entity.extra.contains_key(property))
+                .map(move |(property, _)| {
+                    Diagnostic::new(
+                        &entity.origin.path,
+                        format!("the field `{property}` is one that ontology.json's `entityProperties` gives every entity"),
+                        "rename the field, or remove the property from `entityProperties`",
+                    )
+                    .at(entity.origin.line, None)
+                    .entity(Some(&entity.id))
+                })
+        })
+        .collect()
 }
 
 /// Sorts the entities by slug and reports what only shows across entities.

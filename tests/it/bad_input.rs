@@ -213,6 +213,41 @@ const CASES: &[Case] = &[
         break_input: |i| std::fs::remove_dir_all(i.join("entities")).unwrap(),
         expect: &["entities: no entities found"],
     },
+    Case {
+        name: "a subtype or entity property that is no term name",
+        break_input: |i| {
+            write(
+                i,
+                "ontology.json",
+                r#"{"name": "T", "description": "d", "entityType": "Action", "baseUrl": "https://t.example",
+                    "subtypes": {"field": "operation", "types": {"Create Item": "Create Action"}},
+                    "entityProperties": {"actionStatus": "Potential-Status!"}}"#,
+            )
+        },
+        expect: &[
+            "ontology.json: the subtype for `Create Item` `Create Action` is not a schema.org term name",
+            "ontology.json: the value of `actionStatus` `Potential-Status!` is not a schema.org term name",
+        ],
+    },
+    Case {
+        name: "an entity field that ontology.json gives every entity",
+        break_input: |i| {
+            write(
+                i,
+                "ontology.json",
+                r#"{"name": "T", "description": "d", "entityType": "Action", "baseUrl": "https://t.example",
+                    "entityProperties": {"actionStatus": "PotentialActionStatus"}}"#,
+            );
+            write(
+                i,
+                "entities/status.json",
+                r#"{"id": "Status", "name": "n", "description": "d", "actionStatus": "x"}"#,
+            );
+        },
+        expect: &[
+            "entities/status.json (entity `Status`): the field `actionStatus` is one that ontology.json's `entityProperties` gives every entity",
+        ],
+    },
 ];
 
 #[test]

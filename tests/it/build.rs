@@ -136,7 +136,16 @@ fn shipped_ontology_builds_every_file_and_they_agree() {
         let ld = read_json(&out.join(format!("{slug}.jsonld")));
         assert_eq!(ld["@id"], format!("{base}/{slug}"));
         assert_eq!(ld["@context"], format!("{base}/context.jsonld"));
-        assert_eq!(ld["@type"], "Action");
+        // The schema.org subtype that ontology.json names for the operation.
+        let subtype = match entity["operation"].as_str().unwrap() {
+            "Create Item" => "CreateAction",
+            "Update Item" => "UpdateAction",
+            "Delete Item" => "DeleteAction",
+            other => panic!("unexpected operation {other}"),
+        };
+        assert_eq!(ld["@type"], subtype);
+        assert_eq!(element_type(&listed_ld[i]), subtype);
+        assert_eq!(ld["actionStatus"], "PotentialActionStatus");
         assert_eq!(ld["identifier"], id);
         assert_eq!(ld["name"], name);
         assert_eq!(ld["description"], entity["description"]);
@@ -327,4 +336,8 @@ fn tiny_fixture_reads_json_and_jsonl_at_any_depth_and_passes_fields_through() {
         context["@context"]["ontosite"],
         "https://tiny.example.org/api/vocab#"
     );
+}
+
+fn element_type(element: &Value) -> &str {
+    element["item"]["@type"].as_str().unwrap()
 }

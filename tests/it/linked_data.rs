@@ -22,6 +22,7 @@ fn process(site: &Path, samples: &[&str]) -> Value {
 /// The predicates a document of this site may use: a typo in a key that
 /// still became a triple would show up here.
 const PREDICATES: &[&str] = &[
+    "http://schema.org/actionStatus",
     "http://schema.org/description",
     "http://schema.org/identifier",
     "http://schema.org/item",
@@ -57,12 +58,15 @@ fn every_jsonld_document_expands_offline_to_absolute_allowed_triples_and_back() 
         );
     }
     let entity = "<https://actions.ontosite.example/airbnbcreateitem>";
+    // Its type is the subtype ontology.json names for its operation, and
+    // it states the action status ontology.json gives every entity.
     let expected: Vec<String> = [
+        "<http://schema.org/actionStatus> <http://schema.org/PotentialActionStatus>",
         "<http://schema.org/description> \"Creates a new item in Airbnb.\"",
         "<http://schema.org/identifier> \"AirbnbCreateItem\"",
         "<http://schema.org/name> \"Airbnb - Create Item\"",
         "<http://schema.org/url> <https://actions.ontosite.example/airbnbcreateitem.json>",
-        "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://schema.org/Action>",
+        "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://schema.org/CreateAction>",
         "<https://actions.ontosite.example/vocab#operation> \"Create Item\"",
         "<https://actions.ontosite.example/vocab#slug> \"airbnbcreateitem\"",
         "<https://actions.ontosite.example/vocab#vendor> \"Airbnb\"",
