@@ -52,6 +52,13 @@ pub struct Subtypes {
 }
 
 impl OntologyMeta {
+    /// The sibling whose entities the values of `field` name, if any.
+    pub fn sibling_linked_by(&self, field: &str) -> Option<&Sibling> {
+        self.siblings
+            .iter()
+            .find(|s| s.linked_by.iter().any(|f| f == field))
+    }
+
     /// The JSON-LD type of `entity`: its subtype where the configuration
     /// names one for its value, else the ontology's entity type.
     pub fn jsonld_type<'a>(&'a self, entity: &Entity) -> &'a str {
@@ -74,6 +81,17 @@ pub struct Sibling {
     pub name: String,
     pub base_url: BaseUrl,
     pub description: Option<String>,
+    /// Fields of this ontology's entities whose values name entities of the
+    /// sibling; the source stage writes them as the sibling's entity IRIs.
+    pub linked_by: Vec<String>,
+}
+
+impl Sibling {
+    /// The IRI of the sibling's entity that `value` names: its base URL and
+    /// the value's default slug, as the sibling publishes its own `@id`s.
+    pub fn entity_iri(&self, value: &str) -> Result<String, SlugError> {
+        Ok(self.base_url.join(Slug::from_id(value)?.as_str()))
+    }
 }
 
 /// One entity of the ontology.

@@ -80,6 +80,8 @@ struct Field<'a> {
     name: &'a str,
     value: String,
     structured: bool,
+    /// Where a field linked into a sibling ontology points.
+    href: Option<&'a str>,
 }
 
 pub fn index(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
@@ -134,6 +136,11 @@ pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), Ren
                     other => other.to_string(),
                 },
                 structured: !value.is_string(),
+                href: site
+                    .ontology
+                    .meta
+                    .sibling_linked_by(name)
+                    .and(value.as_str()),
             })
             .collect(),
     };

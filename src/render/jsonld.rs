@@ -62,7 +62,10 @@ pub fn context(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> 
     }
     for (&key, &structured) in &site.extra_terms {
         let iri = format!("ontosite:{key}");
-        let term = if structured {
+        let term = if meta.sibling_linked_by(key).is_some() {
+            // Values are IRIs of a sibling's entities: links, not strings.
+            json!({"@id": iri, "@type": "@id"})
+        } else if structured {
             json!({"@id": iri, "@type": "@json"})
         } else {
             json!(iri)

@@ -40,6 +40,8 @@ struct SiblingFile {
     name: String,
     base_url: String,
     description: Option<String>,
+    #[serde(default)]
+    linked_by: Vec<String>,
 }
 
 /// Reads and checks `input/ontology.json`. `base_url` overrides the file's
@@ -121,6 +123,28 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<OntologyMeta, Ve
             ));
         }
     }
+    let mut linked: Vec<&str> = Vec::new();
+    for sibling in &file.siblings {
+        for field in &sibling.linked_by {
+            if !is_term_name(field) || GENERATED_FIELDS.contains(&field.as_str()) {
+                problems.push(Diagnostic::new(
+                    &path,
+                    format!(
+                        "`siblings[{}].linkedBy` names `{field}`, which cannot be an entity field",
+                        sibling.name
+                    ),
+                    "name a field that entities carry, such as `vendor`",
+                ));
+            } else if linked.contains(&field.as_str()) {
+                problems.push(Diagnostic::new(
+                    &path,
+                    format!("the field `{field}` is linked into two siblings"),
+                    "link each field into one sibling",
+                ));
+            }
+            linked.push(field);
+        }
+    }
     let mut siblings = Vec::new();
     for sibling in file.siblings {
         let field = format!("siblings[{}].baseUrl", sibling.name);
@@ -129,6 +153,7 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<OntologyMeta, Ve
                 name: sibling.name,
                 base_url: url,
                 description: sibling.description,
+                linked_by: sibling.linked_by,
             });
         }
     }

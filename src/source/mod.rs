@@ -59,6 +59,7 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<Ontology, Diagno
     problems.extend(cross_checks(&mut found));
     if let Some(meta) = &meta {
         problems.extend(configured_keys(meta, &found));
+        problems.extend(link_siblings(meta, &mut found));
     }
     // One order for every report: by file, then line.
     problems.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
@@ -92,6 +93,49 @@ fn configured_keys(meta: &OntologyMeta, found: &[Entity]) -> Vec<Diagnostic> {
                 })
         })
         .collect()
+}
+
+/// Writes the values of fields linked into a sibling ontology as the IRIs
+/// of the sibling's entities (`"ABB"` → `https://products.example/abb`): a
+/// string, or a list of strings, each naming one entity.
+fn link_siblings(meta: &OntologyMeta, found: &mut [Entity]) -> Vec<Diagnostic> {
+    let mut problems = Vec::new();
+    for entity in found.iter_mut() {
+        for sibling in &meta.siblings {
+            for field in &sibling.linked_by {
+                let Some(value) = entity.extra.get_mut(field) else {
+                    continue;
+                };
+                let problem = |what: String| {
+                    Diagnostic::new(
+                        &entity.origin.path,
+                        format!(
+                            "`{field}` links into the sibling `{}`: {what}",
+                            sibling.name
+                        ),
+                        format!(
+                            "give `{field}` the name or ID of a {} entity, or a list of them",
+                            sibling.name
+                        ),
+                    )
+                    .at(entity.origin.line, None)
+                    .entity(Some(&entity.id))
+                };
+                let mut link = |value: &mut serde_json::Value| match value.as_str() {
+                    Some(text) => match sibling.entity_iri(text) {
+                        Ok(iri) => *value = iri.into(),
+                        Err(e) => problems.push(problem(format!("`{text}`: {e}"))),
+                    },
+                    None => problems.push(problem(format!("{value} is not a string"))),
+                };
+                match value {
+                    serde_json::Value::Array(items) => items.iter_mut().for_each(&mut link),
+                    other => link(other),
+                }
+            }
+        }
+    }
+    problems
 }
 
 /// Sorts the entities by slug and reports what only shows across entities.

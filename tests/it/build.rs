@@ -154,10 +154,17 @@ fn shipped_ontology_builds_every_file_and_they_agree() {
         assert_eq!(element["item"]["@id"], ld["@id"]);
         assert_eq!(rows[i], serde_json::json!([id, name]), "search row {i}");
 
-        // `<Vendor> - <Operation words>`, with vendor and operation fields.
-        let vendor = entity["vendor"].as_str().unwrap();
+        // `<Vendor> - <Operation words>`, with vendor and operation fields;
+        // the vendor is written as the IRI of the vendor's entity in the
+        // `products` sibling ontology.
         let operation = entity["operation"].as_str().unwrap();
-        assert_eq!(name, format!("{vendor} - {operation}"));
+        let vendor = name.strip_suffix(&format!(" - {operation}")).unwrap();
+        let vendor_slug = ontosite::model::Slug::from_id(vendor).unwrap();
+        assert_eq!(
+            entity["vendor"],
+            format!("https://products.ontosite.example/{}", vendor_slug.as_str())
+        );
+        assert_eq!(ld["vendor"], entity["vendor"]);
         assert!(
             ["Create Item", "Update Item", "Delete Item"].contains(&operation),
             "{operation}"

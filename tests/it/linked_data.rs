@@ -69,7 +69,7 @@ fn every_jsonld_document_expands_offline_to_absolute_allowed_triples_and_back() 
         "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://schema.org/CreateAction>",
         "<https://actions.ontosite.example/vocab#operation> \"Create Item\"",
         "<https://actions.ontosite.example/vocab#slug> \"airbnbcreateitem\"",
-        "<https://actions.ontosite.example/vocab#vendor> \"Airbnb\"",
+        "<https://actions.ontosite.example/vocab#vendor> <https://products.ontosite.example/airbnb>",
     ]
     .iter()
     .map(|rest| format!("{entity} {rest} ."))
