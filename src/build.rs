@@ -23,7 +23,11 @@ pub struct BuildReport {
 
 /// Reads and checks the input, writing nothing.
 pub fn check(config: &BuildConfig) -> Result<Ontology, Error> {
-    Ok(source::load(&config.input, config.base_url.as_ref())?)
+    let ontology = source::load(&config.input, config.base_url.as_ref())?;
+    if !config.siblings.is_empty() {
+        source::check_sibling_links(&ontology, &config.siblings)?;
+    }
+    Ok(ontology)
 }
 
 /// Builds the site. `interrupted` is polled between files: once it is set,

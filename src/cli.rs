@@ -11,6 +11,7 @@ Examples:
   ontosite build --input ontologies/products --out public
   ontosite build --templates my-templates      replace the built-in page templates
   ontosite check                              validate input/, write nothing
+  ontosite check --sibling products=../products/input   check the links into products too
   ontosite serve                              serve dist/ at http://127.0.0.1:8080/
   ontosite serve --input input --watch        build, serve, rebuild on every change";
 
@@ -51,6 +52,11 @@ pub struct InputArgs {
     /// not given.
     #[arg(long, env = "ONTOSITE_BASE_URL", value_name = "URL")]
     pub base_url: Option<String>,
+
+    /// Check every link into a sibling ontology against the sibling's
+    /// input or built site; repeatable.
+    #[arg(long = "sibling", value_name = "NAME=PATH")]
+    pub siblings: Vec<String>,
 }
 
 #[derive(Debug, Args)]

@@ -15,11 +15,18 @@ pub struct BuildConfig {
     pub base_url: Option<BaseUrl>,
     /// A directory of templates that replace the built-in ones by name.
     pub templates: Option<PathBuf>,
+    /// Sibling ontologies to check links against: name, and the sibling's
+    /// input or built site.
+    pub siblings: Vec<(String, PathBuf)>,
 }
 
 /// A setting that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
+    #[error(
+        "--sibling `{0}` is not NAME=PATH\n  help: give the sibling's name from ontology.json and its input or built site, such as --sibling products=../products/input"
+    )]
+    Sibling(String),
     #[error(
         "the base URL from {from}: {source}\n  help: give an absolute http(s) URL such as https://actions.example.org"
     )]
@@ -74,4 +81,17 @@ mod tests {
         assert!(base_url_override(None, plain).unwrap().is_none());
         assert!(base_url_override(Some("nope"), |_| None).is_err());
     }
+}
+
+/// `--sibling NAME=PATH` values, split.
+pub fn siblings(given: &[String]) -> Result<Vec<(String, PathBuf)>, ConfigError> {
+    given
+        .iter()
+        .map(|text| match text.split_once('=') {
+            Some((name, path)) if !name.is_empty() && !path.is_empty() => {
+                Ok((name.to_owned(), PathBuf::from(path)))
+            }
+            _ => Err(ConfigError::Sibling(text.clone())),
+        })
+        .collect()
 }

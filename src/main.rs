@@ -42,6 +42,7 @@ fn build_config(
         out,
         base_url,
         templates,
+        siblings: config::siblings(&input.siblings)?,
     })
 }
 
@@ -77,6 +78,7 @@ fn run(cli: &Cli) -> Result<(), Error> {
                     &InputArgs {
                         input: input.clone(),
                         base_url: args.base_url.clone(),
+                        siblings: Vec::new(),
                     },
                     args.dir.clone(),
                     args.templates.clone(),

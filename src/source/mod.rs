@@ -11,10 +11,12 @@
 mod diagnostic;
 mod entities;
 mod manifest;
+mod siblings;
 mod text;
 
 pub use diagnostic::{Diagnostic, Diagnostics, REPORT_CAP};
 pub use manifest::FILE_NAME as MANIFEST_FILE;
+pub use siblings::check_links as check_sibling_links;
 
 use crate::model::{BaseUrl, Entity, Ontology, OntologyMeta, RESERVED_SLUGS};
 use rayon::prelude::*;

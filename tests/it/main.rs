@@ -12,4 +12,5 @@ mod openapi;
 mod output;
 mod search;
 mod serve;
+mod siblings;
 mod util;
