@@ -43,7 +43,7 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct InputArgs {
-    /// The input directory, holding ontology.json and entities/.
+    /// The input: ontology.json and entities/.
     #[arg(long, default_value = "input", value_name = "DIR")]
     pub input: PathBuf,
 

@@ -59,6 +59,19 @@ fn parse(text: &str, from: &'static str) -> Result<BaseUrl, ConfigError> {
     BaseUrl::parse(text).map_err(|source| ConfigError::BaseUrl { from, source })
 }
 
+/// `--sibling NAME=PATH` values, split.
+pub fn siblings(given: &[String]) -> Result<Vec<(String, PathBuf)>, ConfigError> {
+    given
+        .iter()
+        .map(|text| match text.split_once('=') {
+            Some((name, path)) if !name.is_empty() && !path.is_empty() => {
+                Ok((name.to_owned(), PathBuf::from(path)))
+            }
+            _ => Err(ConfigError::Sibling(text.clone())),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,17 +94,4 @@ mod tests {
         assert!(base_url_override(None, plain).unwrap().is_none());
         assert!(base_url_override(Some("nope"), |_| None).is_err());
     }
-}
-
-/// `--sibling NAME=PATH` values, split.
-pub fn siblings(given: &[String]) -> Result<Vec<(String, PathBuf)>, ConfigError> {
-    given
-        .iter()
-        .map(|text| match text.split_once('=') {
-            Some((name, path)) if !name.is_empty() && !path.is_empty() => {
-                Ok((name.to_owned(), PathBuf::from(path)))
-            }
-            _ => Err(ConfigError::Sibling(text.clone())),
-        })
-        .collect()
 }
