@@ -165,4 +165,5 @@ pub const GENERATED_FIELDS: &[&str] = &[
     "numberOfItems",
     "schema",
     "ontosite",
+    "void",
 ];

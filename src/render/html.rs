@@ -85,7 +85,12 @@ struct Field<'a> {
 }
 
 pub fn index(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
-    let context = context! { info => site.info(), example_query => info::search_example(site) };
+    let dataset = script_json(&super::jsonld::dataset(site).to_string());
+    let context = context! {
+        info => site.info(),
+        example_query => info::search_example(site),
+        dataset => dataset,
+    };
     page(site, "index.html", context, out)
 }
 
@@ -113,11 +118,7 @@ pub fn entity_file(entity: &Entity) -> String {
 pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), RenderError> {
     let mut ld = Vec::new();
     jsonld::entity(site, entity, &mut ld).map_err(RenderError::Json)?;
-    // Inside <script>, `</script` or `<!--` would end or bend the element;
-    // JSON allows `<` to be written as \u003c.
-    let ld = String::from_utf8(ld)
-        .expect("JSON is UTF-8")
-        .replace('<', "\\u003c");
+    let ld = script_json(std::str::from_utf8(&ld).expect("JSON is UTF-8"));
     let view = EntityView {
         slug: entity.slug.as_str(),
         id: &entity.id,
@@ -176,4 +177,10 @@ pub fn search_data(site: &Site, out: &mut Vec<u8>) {
         out.extend_from_slice(bytes.trim_ascii_end());
     }
     out.extend_from_slice(b"}};");
+}
+
+/// JSON to put inside `<script>`: `</script` or `<!--` would end or bend
+/// the element, and JSON allows `<` to be written as \u003c.
+fn script_json(json: &str) -> String {
+    json.replace('<', "\\u003c")
 }

@@ -86,6 +86,7 @@ pub fn document(site: &Site) -> Value {
         info.insert("license".into(), json!(license));
     }
     info.insert("openapi".into(), json!(site.url(files::OPENAPI)));
+    info.insert("dataset".into(), super::jsonld::dataset(site));
     info.insert("endpoints".into(), Value::Array(endpoints));
     info.insert("siblings".into(), Value::Array(siblings));
     Value::Object(info)

@@ -108,6 +108,11 @@ fn schemas(site: &Site) -> Value {
                 "version": { "type": "string" },
                 "license": { "type": "string" },
                 "openapi": uri,
+                "dataset": {
+                    "type": "object",
+                    "description": "The data set in JSON-LD: schema.org Dataset and VoID (entity count, URI space, data dump, an example resource, the distributions).",
+                    "required": ["@context", "@id", "@type"]
+                },
                 "endpoints": {
                     "type": "array",
                     "items": {

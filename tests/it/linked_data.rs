@@ -22,7 +22,16 @@ fn process(site: &Path, samples: &[&str]) -> Value {
 /// The predicates a document of this site may use: a typo in a key that
 /// still became a triple would show up here.
 const PREDICATES: &[&str] = &[
+    "http://rdfs.org/ns/void#dataDump",
+    "http://rdfs.org/ns/void#entities",
+    "http://rdfs.org/ns/void#exampleResource",
+    "http://rdfs.org/ns/void#uriSpace",
     "http://schema.org/actionStatus",
+    "http://schema.org/contentUrl",
+    "http://schema.org/distribution",
+    "http://schema.org/encodingFormat",
+    "http://schema.org/license",
+    "http://schema.org/version",
     "http://schema.org/description",
     "http://schema.org/identifier",
     "http://schema.org/item",
@@ -40,7 +49,7 @@ const PREDICATES: &[&str] = &[
 #[test]
 fn every_jsonld_document_expands_offline_to_absolute_allowed_triples_and_back() {
     let site = shipped_site();
-    let report = process(site, &["airbnbcreateitem"]);
+    let report = process(site, &["airbnbcreateitem", "dataset"]);
     assert_eq!(report["failures"], json!([]), "jsonld.js failed");
     assert_eq!(
         report["refused"],
@@ -48,8 +57,9 @@ fn every_jsonld_document_expands_offline_to_absolute_allowed_triples_and_back() 
         "a document needed a remote fetch"
     );
     assert_eq!(report["relative"], json!([]), "IRIs that are not absolute");
-    // Every entity document and index.jsonld, each compacting back to itself.
-    assert_eq!(report["documents"], 2258 + 1);
+    // Every entity document, index.jsonld and the data set that api.json
+    // describes, each compacting back to itself.
+    assert_eq!(report["documents"], 2258 + 2);
     assert_eq!(report["roundTrips"], report["documents"]);
     for predicate in report["predicates"].as_array().unwrap() {
         assert!(
@@ -75,6 +85,45 @@ fn every_jsonld_document_expands_offline_to_absolute_allowed_triples_and_back() 
     .map(|rest| format!("{entity} {rest} ."))
     .collect();
     assert_eq!(report["quads"]["airbnbcreateitem"], json!(expected));
+
+    // The data set: schema.org and VoID, its size, dump, example, URI space.
+    let dataset: Vec<String> = report["quads"]["dataset"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q.as_str().unwrap().to_owned())
+        .collect();
+    let base = "<https://actions.ontosite.example/>";
+    for expected in [
+        format!(
+            "{base} <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://schema.org/Dataset> ."
+        ),
+        format!(
+            "{base} <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://rdfs.org/ns/void#Dataset> ."
+        ),
+        format!(
+            "{base} <http://rdfs.org/ns/void#entities> \"2258\"^^<http://www.w3.org/2001/XMLSchema#integer> ."
+        ),
+        format!(
+            "{base} <http://rdfs.org/ns/void#dataDump> <https://actions.ontosite.example/all> ."
+        ),
+        format!(
+            "{base} <http://rdfs.org/ns/void#exampleResource> <https://actions.ontosite.example/abbcreateitem> ."
+        ),
+        format!(
+            "{base} <http://rdfs.org/ns/void#uriSpace> \"https://actions.ontosite.example/\" ."
+        ),
+    ] {
+        assert!(
+            dataset.contains(&expected),
+            "missing {expected} in {dataset:#?}"
+        );
+    }
+    let formats = dataset
+        .iter()
+        .filter(|q| q.contains("schema.org/encodingFormat"))
+        .count();
+    assert_eq!(formats, 3, "a distribution per format and list");
 
     // index.jsonld, /all and the files on disk name the same entities.
     let listed: BTreeSet<String> = report["indexIds"]
@@ -122,5 +171,6 @@ fn a_key_the_context_does_not_define_fails_the_check() {
     let report = process(dir.path(), &[]);
     let failures = report["failures"].to_string();
     assert!(failures.contains("airbnbcreateitem.jsonld"), "{failures}");
-    assert_eq!(report["documents"], 0, "{report}");
+    // Only the data set of the copied api.json went through.
+    assert_eq!(report["documents"], 1, "{report}");
 }

@@ -131,7 +131,8 @@ fn the_sibling_site_is_valid_linked_data_too() {
     );
     assert_eq!(report["failures"], serde_json::json!([]));
     assert_eq!(report["refused"], serde_json::json!([]));
-    assert_eq!(report["documents"], 4);
+    // Three products, index.jsonld, and the data set in api.json.
+    assert_eq!(report["documents"], 5);
     let quads = report["quads"]["acme"].to_string();
     assert!(
         quads.contains("<https://products.example.org/acme> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://schema.org/Product>"),

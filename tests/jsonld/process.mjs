@@ -38,9 +38,11 @@ let indexIds = [];
 const absolute = (iri) => /^[a-z][a-z0-9+.-]*:/i.test(iri) && !iri.startsWith("_:");
 
 const names = (await readdir(dist)).filter((n) => n.endsWith(".jsonld") && n !== "context.jsonld").sort();
+// The information document carries the data set's description as JSON-LD.
+if (info.dataset) names.push("api.json#dataset");
 for (const name of names) {
   try {
-    const doc = JSON.parse(await readFile(join(dist, name), "utf8"));
+    const doc = name === "api.json#dataset" ? info.dataset : JSON.parse(await readFile(join(dist, name), "utf8"));
     const expanded = await jsonld.expand(doc, options);
     const dataset = await jsonld.toRDF(expanded, { ...options, format: "application/n-quads" });
     const quads = dataset.split("\n").filter(Boolean);
@@ -56,7 +58,7 @@ for (const name of names) {
     // The document names its context by URL; compaction writes it the same way.
     if (isDeepStrictEqual(compacted, doc)) roundTrips += 1;
     else if (failures.length < 10) failures.push({ name, roundTrip: { original: doc, compacted } });
-    const slug = name.replace(/\.jsonld$/, "");
+    const slug = name === "api.json#dataset" ? "dataset" : name.replace(/\.jsonld$/, "");
     if (samples.includes(slug)) quadsOf[slug] = quads.sort();
     if (name === "index.jsonld") {
       indexIds = doc.itemListElement.map((element) => element.item["@id"]);
