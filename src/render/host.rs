@@ -25,12 +25,18 @@ fn header_pattern(endpoint: &Endpoint) -> Option<String> {
     }
 }
 
-pub fn headers(out: &mut Vec<u8>) {
+/// `json_context`: the absolute URL of the context plain JSON is read with.
+pub fn headers(json_context: &str, out: &mut Vec<u8>) {
     out.extend_from_slice(GENERATED.as_bytes());
     out.extend_from_slice(b"/*\n");
     for (name, value) in EVERY_RESPONSE {
         let _ = writeln!(out, "  {name}: {value}");
     }
+    // JSON-LD 1.1's way for plain JSON to name its context.
+    let link = format!(
+        "Link: <{json_context}>; rel=\"http://www.w3.org/ns/json-ld#context\"; type=\"application/ld+json\""
+    );
+    let _ = writeln!(out, "/*.json\n  {link}");
     // Netlify joins the values of a header that several matching rules set,
     // so a file a splat rule already types must not get a rule of its own.
     let splats: Vec<(&str, &str)> = ENDPOINTS
@@ -51,6 +57,10 @@ pub fn headers(out: &mut Vec<u8>) {
             && !typed_by_splat(&pattern, media_type)
         {
             let _ = writeln!(out, "{pattern}\n  Content-Type: {media_type}");
+            // `/all` is plain JSON without the extension.
+            if media_type == super::routes::media::JSON {
+                let _ = writeln!(out, "  {link}");
+            }
         }
     }
     out.pop(); // `render` ends every file with one newline.

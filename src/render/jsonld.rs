@@ -243,3 +243,25 @@ pub fn dataset(site: &Site) -> Value {
     dataset.insert("void:uriSpace".into(), json!(site.url("")));
     Value::Object(dataset)
 }
+
+/// The context of the plain JSON documents, which every `.json` response
+/// names in its `Link` header: the site's context, and the plain keys. Read
+/// with it, a plain entity states what its `.jsonld` states, except: its
+/// subject is a blank node (a plain document carries no `@id`), its type is
+/// the ontology's entity type (subtypes are JSON-LD only), it lacks the
+/// properties `entityProperties` adds, and it also states the URL of its
+/// JSON-LD document (`links.jsonld`).
+pub fn json_context(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+    let local = json!({
+        "@version": 1.1,
+        "id": "schema:identifier",
+        "type": "@type",
+        "links": "@nest",
+        "json": { "@id": "schema:url", "@type": "@id" },
+        "jsonld": { "@id": "ontosite:jsonld", "@type": "@id" },
+    });
+    serde_json::to_writer_pretty(
+        out,
+        &json!({ "@context": [site.url(files::CONTEXT), local] }),
+    )
+}

@@ -32,6 +32,9 @@ pub mod files {
     /// Every entity with its full data; extensionless, as the API names it.
     pub const ALL: &str = "all";
     pub const CONTEXT: &str = "context.jsonld";
+    /// The context the `Link` header names for plain JSON: the site's
+    /// context, plus the plain documents' own keys.
+    pub const JSON_CONTEXT: &str = "json-context.jsonld";
     /// The API described in OpenAPI 3.1, with JSON Schemas.
     pub const OPENAPI: &str = "openapi.json";
     pub const SEARCH_INDEX: &str = "search-index.json";
@@ -167,6 +170,7 @@ pub enum Document<'a> {
     IndexLd,
     All,
     Context,
+    JsonContext,
     OpenApi,
     SearchIndex,
     SearchClient,
@@ -192,7 +196,7 @@ pub enum Document<'a> {
 impl Document<'_> {
     /// The site-wide documents, the largest first so that a parallel writer
     /// starts them before the many small entity files.
-    pub const SITE_WIDE: [Document<'static>; 20] = [
+    pub const SITE_WIDE: [Document<'static>; 21] = [
         Document::All,
         Document::SearchData,
         Document::SearchIndex,
@@ -205,6 +209,7 @@ impl Document<'_> {
         Document::Index,
         Document::Info,
         Document::Context,
+        Document::JsonContext,
         Document::OpenApi,
         Document::NotFound,
         Document::NotFoundPage,
@@ -223,6 +228,7 @@ impl Document<'_> {
             Document::IndexLd => files::INDEX_LD.to_owned(),
             Document::All => files::ALL.to_owned(),
             Document::Context => files::CONTEXT.to_owned(),
+            Document::JsonContext => files::JSON_CONTEXT.to_owned(),
             Document::OpenApi => files::OPENAPI.to_owned(),
             Document::SearchIndex => files::SEARCH_INDEX.to_owned(),
             Document::SearchClient => files::SEARCH_CLIENT.to_owned(),
@@ -254,6 +260,7 @@ impl Document<'_> {
             Document::IndexLd => jsonld::index(site, out)?,
             Document::All => json::all(site, out)?,
             Document::Context => jsonld::context(site, out)?,
+            Document::JsonContext => jsonld::json_context(site, out)?,
             Document::OpenApi => openapi::render(site, out)?,
             Document::SearchIndex => out.extend_from_slice(&site.search_index.manifest),
             Document::SearchFile(i) => out.extend_from_slice(&site.search_index.files[*i].1),
@@ -270,7 +277,7 @@ impl Document<'_> {
             Document::CloudflareRoutes => host::cloudflare_routes(out)?,
             Document::NotFound => info::not_found(site, out)?,
             Document::NotFoundPage => info::not_found_page(site, out)?,
-            Document::Headers => host::headers(out),
+            Document::Headers => host::headers(&site.url(files::JSON_CONTEXT), out),
             Document::Redirects => host::redirects(out),
             Document::Home | Document::HomeAlias => html::index(site, out)?,
             Document::Stylesheet => {

@@ -98,6 +98,12 @@ pub const ENDPOINTS: &[Endpoint] = &[
         content_type: Some(media::JSON_LD),
     },
     Endpoint {
+        path: "/json-context.jsonld",
+        summary: "The JSON-LD context that the Link header of every plain JSON answer names",
+        serves: Serves::File(files::JSON_CONTEXT),
+        content_type: Some(media::JSON_LD),
+    },
+    Endpoint {
         path: "/openapi.json",
         summary: "This API described in OpenAPI 3.1, with JSON Schemas of every document",
         serves: Serves::File(files::OPENAPI),

@@ -23,6 +23,7 @@ const SITE_WIDE: &[&str] = &[
     "index.html",
     "home.html",
     "openapi.json",
+    "json-context.jsonld",
     "ui/site.css",
     "ui/site.js",
     "ui/search-data.js",

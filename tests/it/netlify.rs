@@ -63,7 +63,7 @@ fn netlify_parses_the_host_files_and_routes_every_endpoint() {
     );
     assert_eq!(
         report["headerRules"].as_array().unwrap().len(),
-        4,
+        5,
         "{}",
         report["headerRules"]
     );
@@ -123,6 +123,18 @@ fn netlify_parses_the_host_files_and_routes_every_endpoint() {
     expect("/search-index.json", 200, "/search-index.json", None);
     expect("/nosuchentity.json", 404, "/404.json", None);
     expect("/no/such/path", 404, "/404.json", None);
+    // Plain JSON names its JSON-LD context in a Link header (JSON-LD 1.1),
+    // once; JSON-LD documents carry theirs inside.
+    let link = |request: &str| {
+        routes.iter().find(|r| r["request"] == request).unwrap()["headers"]["Link"].clone()
+    };
+    let context_link = "<https://actions.ontosite.example/json-context.jsonld>; rel=\"http://www.w3.org/ns/json-ld#context\"; type=\"application/ld+json\"";
+    for request in ["/abbcreateitem.json", "/index.json", "/all"] {
+        assert_eq!(link(request), context_link, "{request}");
+    }
+    for request in ["/abbcreateitem.jsonld", "/index.jsonld"] {
+        assert!(link(request).is_null(), "{request}");
+    }
 }
 
 #[test]

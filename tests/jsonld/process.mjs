@@ -9,7 +9,8 @@
 // with the site's context, which must give the document again. Prints
 // JSON: counts, the predicates seen, IRIs that are not absolute, refused
 // fetches, failures, the N-Quads of each SLUG, and the entity IRIs that
-// index.jsonld lists.
+// index.jsonld lists; and `plain`: each SLUG's plain .json read with the
+// context its Link header names.
 import jsonld from "jsonld";
 import { readFile, readdir } from "node:fs/promises";
 import { isDeepStrictEqual } from "node:util";
@@ -19,9 +20,13 @@ const [dist, ...samples] = process.argv.slice(2);
 const info = JSON.parse(await readFile(join(dist, "api.json"), "utf8"));
 const contextUrl = new URL("context.jsonld", info.baseUrl).href;
 const context = JSON.parse(await readFile(join(dist, "context.jsonld"), "utf8"));
+// The context that the Link header of every plain .json names.
+const jsonContextUrl = new URL("json-context.jsonld", info.baseUrl).href;
+const jsonContext = JSON.parse(await readFile(join(dist, "json-context.jsonld"), "utf8").catch(() => "null"));
 const refused = [];
 const documentLoader = async (url) => {
   if (url === contextUrl) return { contextUrl: null, documentUrl: url, document: context };
+  if (url === jsonContextUrl && jsonContext) return { contextUrl: null, documentUrl: url, document: jsonContext };
   refused.push(url);
   throw new Error(`offline: refusing to fetch ${url}`);
 };
@@ -37,7 +42,9 @@ let roundTrips = 0;
 let indexIds = [];
 const absolute = (iri) => /^[a-z][a-z0-9+.-]*:/i.test(iri) && !iri.startsWith("_:");
 
-const names = (await readdir(dist)).filter((n) => n.endsWith(".jsonld") && n !== "context.jsonld").sort();
+// Every data document: the context documents themselves are not data.
+const contexts = ["context.jsonld", "json-context.jsonld"];
+const names = (await readdir(dist)).filter((n) => n.endsWith(".jsonld") && !contexts.includes(n)).sort();
 // The information document carries the data set's description as JSON-LD.
 if (info.dataset) names.push("api.json#dataset");
 for (const name of names) {
@@ -68,8 +75,22 @@ for (const name of names) {
   }
 }
 
+// Each sample's plain JSON, read as a processor reads it when the response
+// names a context in its Link header.
+const plain = {};
+for (const slug of samples.filter((s) => s !== "dataset")) {
+  try {
+    const doc = JSON.parse(await readFile(join(dist, `${slug}.json`), "utf8"));
+    const nquads = await jsonld.toRDF(doc, { ...options, expandContext: jsonContextUrl, format: "application/n-quads" });
+    plain[slug] = nquads.split("\n").filter(Boolean).sort();
+  } catch (error) {
+    failures.push({ name: `${slug}.json`, error: String(error) });
+  }
+}
+
 console.log(
   JSON.stringify({
+    plain,
     documents,
     triples,
     roundTrips,
