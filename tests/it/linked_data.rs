@@ -50,7 +50,15 @@ const PREDICATES: &[&str] = &[
 #[test]
 fn every_jsonld_document_expands_offline_to_absolute_allowed_triples_and_back() {
     let site = shipped_site();
-    let report = process(site, &["airbnbcreateitem", "dataset"]);
+    let report = process(
+        site,
+        &[
+            "airbnbcreateitem",
+            "zoteroupdateitem",
+            "githubdeleteitem",
+            "dataset",
+        ],
+    );
     assert_eq!(report["failures"], json!([]), "jsonld.js failed");
     assert_eq!(
         report["refused"],
@@ -86,6 +94,44 @@ fn every_jsonld_document_expands_offline_to_absolute_allowed_triples_and_back() 
     .map(|rest| format!("{entity} {rest} ."))
     .collect();
     assert_eq!(report["quads"]["airbnbcreateitem"], json!(expected));
+    // The other two operations, each with its own subtype.
+    for (slug, id, name, description, subtype, operation, vendor) in [
+        (
+            "zoteroupdateitem",
+            "ZoteroUpdateItem",
+            "Zotero - Update Item",
+            "Updates an existing item in Zotero.",
+            "UpdateAction",
+            "Update Item",
+            "zotero",
+        ),
+        (
+            "githubdeleteitem",
+            "GitHubDeleteItem",
+            "GitHub - Delete Item",
+            "Deletes an item from GitHub.",
+            "DeleteAction",
+            "Delete Item",
+            "github",
+        ),
+    ] {
+        let subject = format!("<https://actions.ontosite.example/{slug}>");
+        let expected: Vec<String> = [
+            "<http://schema.org/actionStatus> <http://schema.org/PotentialActionStatus>".to_owned(),
+            format!("<http://schema.org/description> \"{description}\""),
+            format!("<http://schema.org/identifier> \"{id}\""),
+            format!("<http://schema.org/name> \"{name}\""),
+            format!("<http://schema.org/url> <https://actions.ontosite.example/{slug}.json>"),
+            format!("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://schema.org/{subtype}>"),
+            format!("<https://actions.ontosite.example/vocab#operation> \"{operation}\""),
+            format!("<https://actions.ontosite.example/vocab#slug> \"{slug}\""),
+            format!("<https://actions.ontosite.example/vocab#vendor> <https://products.ontosite.example/{vendor}>"),
+        ]
+        .iter()
+        .map(|rest| format!("{subject} {rest} ."))
+        .collect();
+        assert_eq!(report["quads"][slug], json!(expected), "{slug}");
+    }
 
     // The plain JSON, read with the context its Link header names, states
     // the same as the JSON-LD but for what README's "Linked data" names:
