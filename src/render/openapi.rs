@@ -14,6 +14,20 @@ fn schemas(site: &Site) -> Value {
     let entity_type = &site.ontology.meta.entity_type;
     let uri = json!({ "type": "string", "format": "uri" });
     let slug = json!({ "type": "string", "pattern": "^[a-z0-9]{1,200}$" });
+    // `index.json` and `/all`: the entity type, the count, the items.
+    let list = |description: &str, item: &str| {
+        json!({
+            "type": "object",
+            "description": description,
+            "required": ["type", "total", "items"],
+            "properties": {
+                "type": { "const": entity_type },
+                "total": { "type": "integer", "minimum": 0 },
+                "items": { "type": "array", "items": { "$ref": format!("#/components/schemas/{item}") } }
+            },
+            "additionalProperties": false
+        })
+    };
     json!({
         "Links": {
             "type": "object",
@@ -48,28 +62,8 @@ fn schemas(site: &Site) -> Value {
             },
             "additionalProperties": true
         },
-        "List": {
-            "type": "object",
-            "description": "Every entity, as entries, in slug order.",
-            "required": ["type", "total", "items"],
-            "properties": {
-                "type": { "const": entity_type },
-                "total": { "type": "integer", "minimum": 0 },
-                "items": { "type": "array", "items": { "$ref": "#/components/schemas/Entry" } }
-            },
-            "additionalProperties": false
-        },
-        "All": {
-            "type": "object",
-            "description": "Every entity with its full data, in slug order.",
-            "required": ["type", "total", "items"],
-            "properties": {
-                "type": { "const": entity_type },
-                "total": { "type": "integer", "minimum": 0 },
-                "items": { "type": "array", "items": { "$ref": "#/components/schemas/Entity" } }
-            },
-            "additionalProperties": false
-        },
+        "List": list("Every entity, as entries, in slug order.", "Entry"),
+        "All": list("Every entity with its full data, in slug order.", "Entity"),
         "SearchAnswer": {
             "type": "object",
             "description": "One page of the entities that match a query (docs/search.md).",
