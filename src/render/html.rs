@@ -41,6 +41,15 @@ impl Pages {
             return Err(RenderError::UnknownTemplate(unknown.clone()));
         }
         let mut env = Environment::new();
+        // A value as JSON fit for a <script> element, such as the data set
+        // the front page embeds for search engines.
+        env.add_filter("script_json", |value: minijinja::Value| {
+            serde_json::to_string(&value)
+                .map(|json| minijinja::Value::from_safe_string(script_json(&json)))
+                .map_err(|e| {
+                    minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, e.to_string())
+                })
+        });
         let mut assets = BTreeMap::new();
         for (name, built_in) in TEMPLATES {
             let source = overrides
@@ -85,12 +94,7 @@ struct Field<'a> {
 }
 
 pub fn index(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
-    let dataset = script_json(&super::jsonld::dataset(site).to_string());
-    let context = context! {
-        info => site.info(),
-        example_query => info::search_example(site),
-        dataset => dataset,
-    };
+    let context = context! { info => site.info(), example_query => info::search_example(site) };
     page(site, "index.html", context, out)
 }
 

@@ -140,19 +140,6 @@ fn schemas(site: &Site) -> Value {
     })
 }
 
-/// The schema of what an endpoint answers with, by name, where it is JSON
-/// the API defines.
-fn answer_schema(endpoint: &Endpoint) -> Option<&'static str> {
-    match (endpoint.path, endpoint.serves) {
-        ("/", _) => Some("Info"),
-        ("/index.json", _) => Some("List"),
-        ("/all", _) => Some("All"),
-        (_, Serves::EntityFiles { extension: "json" }) => Some("Entity"),
-        (_, Serves::Search) => Some("SearchAnswer"),
-        _ => None,
-    }
-}
-
 fn media_type(endpoint: &Endpoint) -> &'static str {
     match endpoint.content_type {
         Some(media_type) => media_type,
@@ -173,7 +160,7 @@ fn problem(description: &str) -> Value {
 }
 
 fn operation(endpoint: &Endpoint) -> Value {
-    let schema = match answer_schema(endpoint) {
+    let schema = match endpoint.schema {
         Some(name) => json!({ "$ref": format!("#/components/schemas/{name}") }),
         None if media_type(endpoint).contains("json") => json!({ "type": "object" }),
         None => json!({ "type": "string" }),

@@ -39,6 +39,9 @@ pub struct Endpoint {
     /// The Content-Type the host must send where its own guess from the
     /// file name would be wrong (an extensionless file, `.jsonld`).
     pub content_type: Option<&'static str>,
+    /// The name of the JSON Schema in `openapi.json` that its answers
+    /// follow, where the API defines one.
+    pub schema: Option<&'static str>,
 }
 
 /// Every endpoint, in the order the information document lists them.
@@ -52,30 +55,35 @@ pub const ENDPOINTS: &[Endpoint] = &[
             force: true,
         },
         content_type: None,
+        schema: Some("Info"),
     },
     Endpoint {
         path: "/index.json",
         summary: "Every entity as a list, JSON",
         serves: Serves::File(files::INDEX),
         content_type: None,
+        schema: Some("List"),
     },
     Endpoint {
         path: "/index.jsonld",
         summary: "Every entity as a list, JSON-LD (schema.org ItemList)",
         serves: Serves::File(files::INDEX_LD),
         content_type: Some(media::JSON_LD),
+        schema: None,
     },
     Endpoint {
         path: "/all",
         summary: "Every entity with its full data, JSON",
         serves: Serves::File(files::ALL),
         content_type: Some(media::JSON),
+        schema: Some("All"),
     },
     Endpoint {
         path: "/{slug}.json",
         summary: "One entity, JSON",
         serves: Serves::EntityFiles { extension: "json" },
         content_type: None,
+        schema: Some("Entity"),
     },
     Endpoint {
         path: "/{slug}.jsonld",
@@ -84,42 +92,49 @@ pub const ENDPOINTS: &[Endpoint] = &[
             extension: "jsonld",
         },
         content_type: Some(media::JSON_LD),
+        schema: None,
     },
     Endpoint {
         path: "/search",
         summary: "The entities whose name, description or ID match the query `q`",
         serves: Serves::Search,
         content_type: None,
+        schema: Some("SearchAnswer"),
     },
     Endpoint {
         path: "/context.jsonld",
         summary: "The JSON-LD context of every JSON-LD document of this site",
         serves: Serves::File(files::CONTEXT),
         content_type: Some(media::JSON_LD),
+        schema: None,
     },
     Endpoint {
         path: "/json-context.jsonld",
         summary: "The JSON-LD context that the Link header of every plain JSON answer names",
         serves: Serves::File(files::JSON_CONTEXT),
         content_type: Some(media::JSON_LD),
+        schema: None,
     },
     Endpoint {
         path: "/openapi.json",
         summary: "This API described in OpenAPI 3.1, with JSON Schemas of every document",
         serves: Serves::File(files::OPENAPI),
         content_type: None,
+        schema: None,
     },
     Endpoint {
         path: "/search-index.json",
         summary: "The manifest of the prebuilt search index (its nodes and rows are under /search/)",
         serves: Serves::File(files::SEARCH_INDEX),
         content_type: None,
+        schema: None,
     },
     Endpoint {
         path: "/search.js",
         summary: "The search client: an ES module that answers /search queries from the index",
         serves: Serves::File(files::SEARCH_CLIENT),
         content_type: None,
+        schema: None,
     },
 ];
 
@@ -133,6 +148,7 @@ pub const NOT_FOUND: Endpoint = Endpoint {
         force: false,
     },
     content_type: Some(media::PROBLEM),
+    schema: Some("Problem"),
 };
 
 /// The headers every response of the site carries.

@@ -110,7 +110,7 @@ pub fn answer(
     let path = match path::site_path(raw_path) {
         Ok(path) => path,
         Err(refusal) => {
-            let answer = Answer::problem(StatusCode::BAD_REQUEST, refusal.detail());
+            let answer = Answer::problem(StatusCode::BAD_REQUEST, refusal.0);
             return prepare(site, raw_path, answer, false);
         }
     };
@@ -163,21 +163,38 @@ fn options(request: &HeaderMap) -> Answer {
 fn get(site: &Snapshot, path: &SitePath, query: &str) -> Answer {
     let static_file = static_file(site, path);
     // Query conditions match the decoded parameters, the first of a name.
-    let params: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes())
-        .into_owned()
-        .collect();
-    let route = site.redirects.route(path.as_str(), |name| {
-        params
-            .iter()
-            .find(|(key, _)| key == name)
-            .map(|(_, value)| value.as_str())
-    });
+    let params = QueryParams::parse(query);
+    let route = site
+        .redirects
+        .route(path.as_str(), |name| params.first(name));
     match route {
         Some(route) if route.force || static_file.is_none() => follow(site, &route),
         _ => match static_file {
             Some((served, body)) => file(&served, body, StatusCode::OK),
             None => not_found(),
         },
+    }
+}
+
+/// A request's query parameters, decoded.
+struct QueryParams(Vec<(String, String)>);
+
+impl QueryParams {
+    fn parse(query: &str) -> QueryParams {
+        QueryParams(
+            url::form_urlencoded::parse(query.as_bytes())
+                .into_owned()
+                .collect(),
+        )
+    }
+
+    /// The first value of `name`, as URLSearchParams.get and Netlify's
+    /// query conditions take it.
+    fn first(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.as_str())
     }
 }
 
@@ -189,17 +206,12 @@ fn is_search(path: &SitePath) -> bool {
 }
 
 fn search(site: &Snapshot, query: &str) -> Answer {
-    let params: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes())
-        .into_owned()
-        .collect();
-    // The first value of each parameter, as URLSearchParams.get gives it.
-    let param = |name: &str| {
-        params
-            .iter()
-            .find(|(key, _)| key == name)
-            .map(|(_, value)| value.as_str())
-    };
-    let (q, limit, offset) = (param("q"), param("limit"), param("offset"));
+    let params = QueryParams::parse(query);
+    let (q, limit, offset) = (
+        params.first("q"),
+        params.first("limit"),
+        params.first("offset"),
+    );
     match render::search_response(&site.searcher(), q, limit, offset) {
         Ok((200, body)) => Answer::new(StatusCode::OK, "application/json", body),
         Ok((status, body)) => Answer::new(

@@ -49,16 +49,16 @@ impl Snapshot {
             source,
         })?;
         let root = site.path().to_owned();
-        let read = |name: &str| {
-            std::fs::read_to_string(root.join(name)).map_err(|e| SiteError::NotASite {
-                path: root.join(name),
-                dir: root.clone(),
-                what: format!("reading it failed: {e}"),
-            })
+        let rules = |name: &str| -> Result<(String, PathBuf), SiteError> {
+            let (path, bytes) = read(&root, name)?;
+            let text = String::from_utf8(bytes)
+                .map_err(|_| not_a_site(&root, &path, "it is not UTF-8".into()))?;
+            Ok((text, path))
         };
-        let headers = HeaderRules::parse(&read(files::HEADERS)?, &root.join(files::HEADERS))?;
-        let redirects =
-            RedirectRules::parse(&read(files::REDIRECTS)?, &root.join(files::REDIRECTS))?;
+        let (text, path) = rules(files::HEADERS)?;
+        let headers = HeaderRules::parse(&text, &path)?;
+        let (text, path) = rules(files::REDIRECTS)?;
+        let redirects = RedirectRules::parse(&text, &path)?;
         let ontology = published_ontology(&root)?;
         let searcher = Searcher::new(&ontology);
         searcher.prepare();
@@ -85,9 +85,7 @@ impl Snapshot {
 /// information document, its entities from `/all`.
 fn published_ontology(root: &Path) -> Result<Ontology, SiteError> {
     let json = |name: &str| -> Result<Value, SiteError> {
-        let path = root.join(name);
-        let bytes = std::fs::read(&path)
-            .map_err(|e| not_a_site(root, &path, format!("reading it failed: {e}")))?;
+        let (path, bytes) = read(root, name)?;
         serde_json::from_slice(&bytes)
             .map_err(|e| not_a_site(root, &path, format!("it is not JSON: {e}")))
     };
@@ -157,6 +155,15 @@ fn published_ontology(root: &Path) -> Result<Ontology, SiteError> {
         })
         .collect::<Result<Vec<_>, SiteError>>()?;
     Ok(Ontology { meta, entities })
+}
+
+/// A file of the site, by name, with its path for messages.
+fn read(root: &Path, name: &str) -> Result<(PathBuf, Vec<u8>), SiteError> {
+    let path = root.join(name);
+    match std::fs::read(&path) {
+        Ok(bytes) => Ok((path, bytes)),
+        Err(e) => Err(not_a_site(root, &path, format!("reading it failed: {e}"))),
+    }
 }
 
 fn not_a_site(root: &Path, path: &Path, what: String) -> SiteError {
