@@ -18,6 +18,13 @@ export const FORMAT_VERSION = 2;
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
 export const MAX_OFFSET = 999999999;
+/** The headers every response of the site carries (ontosite's route table). */
+export const RESPONSE_HEADERS = {
+  "Access-Control-Allow-Origin": "*",
+  "Cache-Control": "public, max-age=3600",
+  "X-Content-Type-Options": "nosniff",
+  "Access-Control-Expose-Headers": "ETag, Link",
+};
 const EXACT = 8;
 const NAME = 1;
 const NAME_OR_ID = 1 | 2;
@@ -234,10 +241,10 @@ class Index {
 export async function openIndex(source, options = {}) {
   const cache = new Map();
   if (typeof source === "object" && source !== null && !(source instanceof URL) && "manifest" in source) {
-    const load = async (path) => {
-      if (!(path in source.files)) throw new Error(`the in-memory index has no ${path}`);
-      return source.files[path];
-    };
+    const load = (path) =>
+      path in source.files
+        ? Promise.resolve(source.files[path])
+        : Promise.reject(new Error(`the in-memory index has no ${path}`));
     return new Index(source.manifest, load);
   }
   const fetcher = options.fetch ?? globalThis.fetch;
@@ -265,10 +272,9 @@ export async function openIndex(source, options = {}) {
  * Answers an HTTP request for /search with a Response: 200 and the answer,
  * 400 and a problem document for a bad query, 405 for a method other than
  * GET, HEAD or OPTIONS. `headers` are the ones every response of the site
- * carries (CORS, caching); the hosts' handlers pass them in as the build
- * generated them.
+ * carries (CORS, caching).
  */
-export async function respond(request, index, headers = {}) {
+export async function respond(request, index, headers = RESPONSE_HEADERS) {
   const allow = "GET, HEAD, OPTIONS";
   const send = (status, body, contentType) =>
     new Response(request.method === "HEAD" || body === null ? null : body, {

@@ -28,5 +28,9 @@ if [ -z "${CHROMIUM:-}" ] && [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
+# The hosts' real runtimes: Cloudflare's workerd (through wrangler pages
+# dev, fully local) and Deno, which runs Netlify Edge Functions. Both
+# packages ship their binaries.
+npm ci --prefix tests/runtimes --no-audit --no-fund --loglevel=error
 
 cargo test --locked "$@"

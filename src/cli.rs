@@ -19,7 +19,7 @@ Examples:
 #[derive(Debug, Parser)]
 #[command(name = "ontosite", version, about, after_help = EXAMPLES)]
 pub struct Cli {
-    /// Print nothing but errors.
+    /// Print nothing but errors (`serve` not even its address).
     #[arg(long, short, global = true)]
     pub quiet: bool,
 
@@ -47,10 +47,19 @@ pub struct InputArgs {
     #[arg(long, default_value = "input", value_name = "DIR")]
     pub input: PathBuf,
 
+    /// The input directory, as a plain argument (the same as --input).
+    #[arg(value_name = "INPUT", conflicts_with = "input")]
+    pub input_dir: Option<PathBuf>,
+
     /// The base URL of the published site; overrides baseUrl in
     /// ontology.json. In a Netlify build, Netlify's URL is used when this is
     /// not given.
-    #[arg(long, env = "ONTOSITE_BASE_URL", value_name = "URL")]
+    #[arg(
+        long,
+        env = "ONTOSITE_BASE_URL",
+        hide_env_values = true,
+        value_name = "URL"
+    )]
     pub base_url: Option<String>,
 
     /// Check every link into a sibling ontology against the sibling's
@@ -87,7 +96,12 @@ pub struct ServeArgs {
 
     /// The base URL to build with (with --input); overrides baseUrl in
     /// ontology.json.
-    #[arg(long, env = "ONTOSITE_BASE_URL", value_name = "URL")]
+    #[arg(
+        long,
+        env = "ONTOSITE_BASE_URL",
+        hide_env_values = true,
+        value_name = "URL"
+    )]
     pub base_url: Option<String>,
 
     /// The address to listen on.

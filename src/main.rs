@@ -38,7 +38,10 @@ fn build_config(
 ) -> Result<BuildConfig, Error> {
     let base_url = config::base_url_override(input.base_url.as_deref(), |k| std::env::var(k).ok())?;
     Ok(BuildConfig {
-        input: input.input.clone(),
+        input: input
+            .input_dir
+            .clone()
+            .unwrap_or_else(|| input.input.clone()),
         out,
         base_url,
         templates,
@@ -53,8 +56,8 @@ fn run(cli: &Cli) -> Result<(), Error> {
             let ontology = build::check(&config)?;
             if !cli.quiet {
                 println!(
-                    "ok: {} entities of type {} in {}",
-                    ontology.entities.len(),
+                    "ok: {} of type {} in {}",
+                    entities(ontology.entities.len()),
                     ontology.meta.entity_type,
                     config.input.display()
                 );
@@ -77,6 +80,7 @@ fn run(cli: &Cli) -> Result<(), Error> {
                 Some(input) => Some(build_config(
                     &InputArgs {
                         input: input.clone(),
+                        input_dir: None,
                         base_url: args.base_url.clone(),
                         siblings: Vec::new(),
                     },
@@ -93,14 +97,12 @@ fn run(cli: &Cli) -> Result<(), Error> {
             };
             let quiet = cli.quiet;
             serve::run(config, move |event| match event {
-                // The address is printed even with --quiet: with port 0 it
-                // is the only way to learn it.
-                Event::Listening(url) => println!("serving at {url} (Ctrl-C stops)"),
                 Event::RebuildFailed(error) => {
                     eprintln!("error: {}", error.to_string().trim_end());
                     eprintln!("still serving the last good site");
                 }
                 _ if quiet => {}
+                Event::Listening(url) => println!("serving at {url} (Ctrl-C stops)"),
                 Event::Built(report) => println!("{}", summary(&report)),
                 Event::Rebuilding => println!("input changed; rebuilding"),
                 Event::Rebuilt(report) => println!("{}; now serving it", summary(&report)),
@@ -114,13 +116,21 @@ fn run(cli: &Cli) -> Result<(), Error> {
 /// The one line a finished build prints.
 fn summary(report: &BuildReport) -> String {
     format!(
-        "built {} entities: {} files, {} in {:.2}s into {}",
-        report.entities,
+        "built {}: {} files, {} in {:.2}s into {}",
+        entities(report.entities),
         report.files,
         human_bytes(report.bytes),
         report.elapsed.as_secs_f64(),
         report.out.display()
     )
+}
+
+/// "1 entity", "2 entities".
+fn entities(count: usize) -> String {
+    match count {
+        1 => "1 entity".to_owned(),
+        n => format!("{n} entities"),
+    }
 }
 
 fn human_bytes(bytes: u64) -> String {

@@ -5,7 +5,7 @@
 //! value that is safe to put into a file name or a URL.
 
 mod base_url;
-mod slug;
+pub mod slug;
 
 pub use base_url::{BaseUrl, BaseUrlError};
 pub use slug::{Slug, SlugError};

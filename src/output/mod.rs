@@ -46,6 +46,14 @@ pub enum OutputError {
     },
     #[error("`{0}` is not a relative path inside the site; refusing to write it")]
     OutsideSite(String),
+    #[error(
+        "another ontosite build is writing `{}` (it holds the lock `{}`)\n  help: wait for it to finish, then build again; two builds into one directory would delete each other's files", .out.display(), .lock.display()
+    )]
+    Busy { out: PathBuf, lock: PathBuf },
+    #[error(
+        "`{0}` is a mount point: ontosite builds beside the output directory and swaps it in, which cannot move a mount point\n  help: build into a directory inside it instead, for example `--out {0}/site`"
+    )]
+    MountPoint(PathBuf),
 }
 
 fn io<'p>(path: &'p Path, action: &'static str) -> impl FnOnce(std::io::Error) -> OutputError + 'p {
@@ -53,6 +61,41 @@ fn io<'p>(path: &'p Path, action: &'static str) -> impl FnOnce(std::io::Error) -
         path: path.to_owned(),
         action,
         source,
+    }
+}
+
+/// An exclusive advisory lock (`flock`) on `.{name}.ontosite-lock` beside
+/// the output directory, held from the first look at the output until the
+/// replaced site is removed. Without it, a second build clears the first
+/// one's staging directory as a leftover while the first still writes.
+/// The lock file stays: removing it would let a third build lock a new
+/// file while the second holds the old one.
+#[derive(Debug)]
+struct Lock {
+    /// Closing the file releases the lock.
+    _file: std::fs::File,
+}
+
+impl Lock {
+    fn take(out: &Path) -> Result<Lock, OutputError> {
+        use fs4::fs_std::FileExt;
+        let path = sibling(out, "lock");
+        let parent = out.parent().unwrap_or(Path::new("/"));
+        std::fs::create_dir_all(parent).map_err(io(parent, "creating the directory"))?;
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(io(&path, "opening the build lock"))?;
+        match file.try_lock_exclusive() {
+            Ok(true) => Ok(Lock { _file: file }),
+            Ok(false) => Err(OutputError::Busy {
+                out: out.to_owned(),
+                lock: path,
+            }),
+            Err(e) => Err(io(&path, "locking")(e)),
+        }
     }
 }
 
@@ -65,12 +108,16 @@ pub struct Staging {
     /// The previous output's manifest, if there was a previous output.
     previous: Option<Vec<String>>,
     committed: bool,
+    lock: Option<Lock>,
 }
 
 impl Staging {
-    /// Checks that `out` may be replaced and creates the staging directory.
+    /// Locks `out` against other builds, checks that it may be replaced
+    /// and creates the staging directory.
     pub fn begin(out: &Path) -> Result<Staging, OutputError> {
         let out = resolve(out)?;
+        let lock = Lock::take(&out)?;
+        refuse_mount_point(&out)?;
         let previous = check_replaceable(&out)?;
         let dir = sibling(&out, "staging");
         clear_leftover(&dir)?;
@@ -86,6 +133,7 @@ impl Staging {
             dir,
             previous,
             committed: false,
+            lock: Some(lock),
         })
     }
 
@@ -127,19 +175,27 @@ impl Staging {
             Some(manifest) => Some((swap::replace(&self.dir, &self.out)?, manifest)),
         };
         self.committed = true;
-        Ok(Previous(old))
+        Ok(Previous {
+            site: old,
+            _lock: self.lock.take(),
+        })
     }
 }
 
 /// The site a commit replaced, moved aside; removed by [`Previous::remove`]
 /// or, failing that, on drop. Only the files its marker lists are removed.
+/// The build lock is held until then: the next build would otherwise take
+/// the replaced site for a leftover while a server still reads it.
 #[derive(Debug)]
 #[must_use = "the previous site stays on disk until it is removed"]
-pub struct Previous(Option<(PathBuf, Vec<String>)>);
+pub struct Previous {
+    site: Option<(PathBuf, Vec<String>)>,
+    _lock: Option<Lock>,
+}
 
 impl Previous {
     pub fn remove(mut self) -> Result<(), OutputError> {
-        match self.0.take() {
+        match self.site.take() {
             Some((dir, manifest)) => remove_listed(&dir, &manifest),
             None => Ok(()),
         }
@@ -148,7 +204,7 @@ impl Previous {
 
 impl Drop for Previous {
     fn drop(&mut self) {
-        if let Some((dir, manifest)) = self.0.take() {
+        if let Some((dir, manifest)) = self.site.take() {
             let _ = remove_listed(&dir, &manifest);
         }
     }
@@ -177,6 +233,22 @@ fn resolve(out: &Path) -> Result<PathBuf, OutputError> {
         Some(_) if resolved.parent().is_some() => Ok(resolved),
         _ => Err(OutputError::NoName(out.to_owned())),
     }
+}
+
+/// Refuses an output directory that is a mount point (a Docker volume, a
+/// tmpfs): it cannot be renamed, so the swap at the end would fail after
+/// the whole build had run.
+fn refuse_mount_point(out: &Path) -> Result<(), OutputError> {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(metadata) = std::fs::symlink_metadata(out) else {
+        return Ok(());
+    };
+    let parent = out.parent().unwrap_or(Path::new("/"));
+    let parent = std::fs::metadata(parent).map_err(io(parent, "reading"))?;
+    if metadata.is_dir() && metadata.dev() != parent.dev() {
+        return Err(OutputError::MountPoint(out.to_owned()));
+    }
+    Ok(())
 }
 
 /// `.{name}.ontosite-{role}` beside `out`.
@@ -263,6 +335,9 @@ fn clear_leftover(dir: &Path) -> Result<(), OutputError> {
     let marker = dir.join(MARKER);
     let manifest = match std::fs::read_to_string(&marker) {
         Ok(text) => read_manifest(&text),
+        // A build that died before it could write its marker (no inode
+        // left) leaves an empty directory: ontosite's name, nothing in it.
+        Err(_) if std::fs::remove_dir(dir).is_ok() => return Ok(()),
         Err(_) => return Err(OutputError::NotOurs(dir.to_owned())),
     };
     if manifest.is_empty() {

@@ -8,7 +8,7 @@
 //! reaches and Cloudflare takes. Cloudflare applies redirects before static
 //! files, so the plain line is enough there.
 
-use super::routes::{ENDPOINTS, EVERY_RESPONSE, Endpoint, NOT_FOUND, Serves};
+use super::routes::{ENDPOINTS, EVERY_RESPONSE, Endpoint, NOT_FOUND, Serves, UNPUBLISHED};
 use std::io::Write;
 
 const GENERATED: &str =
@@ -25,18 +25,20 @@ fn header_pattern(endpoint: &Endpoint) -> Option<String> {
     }
 }
 
-/// `json_context`: the absolute URL of the context plain JSON is read with.
-pub fn headers(json_context: &str, out: &mut Vec<u8>) {
+/// `_headers`: the headers of every response, then the Content-Type of
+/// each file whose name a host would type wrongly.
+///
+/// No plain JSON document names a JSON-LD context in a `Link` header: the
+/// hosts can only match `/*.json`, which takes in the lists, the
+/// information document and the 404 document too, and those would read
+/// as false triples (`_:b a schema:Action`). `json-context.jsonld` stays
+/// published for clients that apply it to an entity's plain JSON.
+pub fn headers(out: &mut Vec<u8>) {
     out.extend_from_slice(GENERATED.as_bytes());
     out.extend_from_slice(b"/*\n");
     for (name, value) in EVERY_RESPONSE {
         let _ = writeln!(out, "  {name}: {value}");
     }
-    // JSON-LD 1.1's way for plain JSON to name its context.
-    let link = format!(
-        "Link: <{json_context}>; rel=\"http://www.w3.org/ns/json-ld#context\"; type=\"application/ld+json\""
-    );
-    let _ = writeln!(out, "/*.json\n  {link}");
     // Netlify joins the values of a header that several matching rules set,
     // so a file a splat rule already types must not get a rule of its own.
     let splats: Vec<(&str, &str)> = ENDPOINTS
@@ -57,42 +59,20 @@ pub fn headers(json_context: &str, out: &mut Vec<u8>) {
             && !typed_by_splat(&pattern, media_type)
         {
             let _ = writeln!(out, "{pattern}\n  Content-Type: {media_type}");
-            // `/all` is plain JSON without the extension.
-            if media_type == super::routes::media::JSON {
-                let _ = writeln!(out, "  {link}");
-            }
         }
     }
     out.pop(); // `render` ends every file with one newline.
 }
 
-/// A host's `/search` handler: the search client, the headers of every
-/// response as the route table gives them, then the host's own handler.
-/// One file, so no host has to resolve an import.
-pub fn edge_handler(
-    search_js: &str,
-    handler: &str,
-    out: &mut Vec<u8>,
-) -> Result<(), serde_json::Error> {
-    let headers: serde_json::Map<String, serde_json::Value> = EVERY_RESPONSE
-        .iter()
-        .map(|(name, value)| ((*name).to_owned(), (*value).into()))
-        .collect();
-    out.extend_from_slice(search_js.trim_end().as_bytes());
-    out.extend_from_slice(b"\n\n// The headers of every response, from ontosite's route table.\nconst RESPONSE_HEADERS = ");
-    serde_json::to_writer(&mut *out, &headers)?;
-    out.extend_from_slice(b";\n");
-    out.extend_from_slice(handler.trim_end().as_bytes());
-    Ok(())
-}
-
 /// `_routes.json`: Cloudflare Pages runs the worker for the endpoints that
-/// need compute, and serves every other path as a static file.
+/// need compute and for the files it must not publish (the worker answers
+/// those 404), and serves every other path as a static file.
 pub fn cloudflare_routes(out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     let include: Vec<&str> = ENDPOINTS
         .iter()
         .filter(|e| e.serves == Serves::Search)
         .map(|e| e.path)
+        .chain(UNPUBLISHED.iter().copied())
         .collect();
     serde_json::to_writer_pretty(
         out,
@@ -102,6 +82,10 @@ pub fn cloudflare_routes(out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
 
 pub fn redirects(out: &mut Vec<u8>) {
     out.extend_from_slice(GENERATED.as_bytes());
+    // Forced, so that the files exist but are never served.
+    for path in UNPUBLISHED {
+        let _ = writeln!(out, "{path}  /{}  404!", super::files::NOT_FOUND);
+    }
     for endpoint in ENDPOINTS.iter().chain([&NOT_FOUND]) {
         let Serves::Rewrite {
             file,

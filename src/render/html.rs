@@ -41,6 +41,9 @@ impl Pages {
             return Err(RenderError::UnknownTemplate(unknown.clone()));
         }
         let mut env = Environment::new();
+        // A name the page does not have is an error naming the template
+        // and line, never an empty string on the page.
+        env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
         // A value as JSON fit for a <script> element, such as the data set
         // the front page embeds for search engines.
         env.add_filter("script_json", |value: minijinja::Value| {
@@ -156,12 +159,9 @@ pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), Ren
 
 /// `ui/site.js`: the search client as a classic script (a page opened from
 /// disk cannot load ES modules), then the page script.
-pub fn script(site: &Site, search_js: &str, out: &mut Vec<u8>) {
+pub fn script(site: &Site, out: &mut Vec<u8>) {
     out.extend_from_slice(b"// The search client (search.js) as a classic script, then the page script.\nvar ontositeSearch = (function () {\n\"use strict\";\n");
-    for line in search_js.lines() {
-        out.extend_from_slice(line.strip_prefix("export ").unwrap_or(line).as_bytes());
-        out.push(b'\n');
-    }
+    super::script::private(super::script::SEARCH_JS, out);
     out.extend_from_slice(b"return { openIndex: openIndex, parseQuery: parseQuery, SearchError: SearchError };\n})();\n\n");
     out.extend_from_slice(site.pages.asset("site.js").trim_end().as_bytes());
 }

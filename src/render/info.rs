@@ -117,7 +117,7 @@ pub fn not_found_page(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::
     let problem = serde_json::to_string_pretty(&not_found_problem(site))?;
     let _ = write!(
         out,
-        "<!doctype html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>404 Not Found</title></head>\n<body>\n<h1>404 Not Found</h1>\n<p>See <a href=\"{base}\">{base}</a> for the endpoints of this API; the problem document is at <a href=\"{nf}\">{nf}</a>.</p>\n<pre>{body}</pre>\n</body>\n</html>",
+        "<!doctype html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>404 Not Found</title></head>\n<body style=\"overflow-wrap: anywhere\">\n<h1>404 Not Found</h1>\n<p>See <a href=\"{base}\">{base}</a> for the endpoints of this API; the problem document is at <a href=\"{nf}\">{nf}</a>.</p>\n<pre style=\"white-space: pre-wrap\">{body}</pre>\n</body>\n</html>",
         base = html_escape(&site.url("")),
         nf = html_escape(&site.url(files::NOT_FOUND)),
         body = html_escape(&problem),

@@ -11,12 +11,13 @@ mod json;
 mod jsonld;
 mod openapi;
 mod routes;
+mod script;
 mod search_index;
 
 pub use html::TEMPLATES;
 pub use info::problem;
 pub use json::{search_answer, search_response};
-pub use routes::{ENDPOINTS, Endpoint, Serves};
+pub use routes::{ENDPOINTS, Endpoint, Serves, UNPUBLISHED, media};
 
 use crate::model::{Entity, Ontology};
 use crate::search::Searcher;
@@ -92,9 +93,6 @@ fn template_message(error: &minijinja::Error) -> String {
         error.kind()
     )
 }
-
-/// The search client's source.
-const SEARCH_JS: &str = include_str!("../../assets/search.js");
 
 /// What every document of one site is rendered with.
 pub struct Site<'a> {
@@ -265,25 +263,25 @@ impl Document<'_> {
             Document::SearchIndex => out.extend_from_slice(&site.search_index.manifest),
             Document::SearchFile(i) => out.extend_from_slice(&site.search_index.files[*i].1),
             // Committed source, so the crate builds without npm.
-            Document::SearchClient => out.extend_from_slice(SEARCH_JS.trim_end().as_bytes()),
-            Document::NetlifyEdge => {
-                host::edge_handler(SEARCH_JS, include_str!("../../assets/netlify-edge.js"), out)?
+            Document::SearchClient => {
+                out.extend_from_slice(script::SEARCH_JS.trim_end().as_bytes())
             }
-            Document::CloudflareWorker => host::edge_handler(
-                SEARCH_JS,
-                include_str!("../../assets/cloudflare-worker.js"),
-                out,
-            )?,
+            Document::NetlifyEdge => {
+                script::host_module(include_str!("../../assets/netlify-edge.js"), out)
+            }
+            Document::CloudflareWorker => {
+                script::host_module(include_str!("../../assets/cloudflare-worker.js"), out)
+            }
             Document::CloudflareRoutes => host::cloudflare_routes(out)?,
             Document::NotFound => info::not_found(site, out)?,
             Document::NotFoundPage => info::not_found_page(site, out)?,
-            Document::Headers => host::headers(&site.url(files::JSON_CONTEXT), out),
+            Document::Headers => host::headers(out),
             Document::Redirects => host::redirects(out),
             Document::Home | Document::HomeAlias => html::index(site, out)?,
             Document::Stylesheet => {
                 out.extend_from_slice(site.pages.asset("site.css").trim_end().as_bytes())
             }
-            Document::PageScript => html::script(site, SEARCH_JS, out),
+            Document::PageScript => html::script(site, out),
             Document::SearchData => html::search_data(site, out),
             Document::Entity(e) => json::entity(site, e, out)?,
             Document::EntityLd(e) => jsonld::entity(site, e, out)?,

@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 fn schemas(site: &Site) -> Value {
     let entity_type = &site.ontology.meta.entity_type;
     let uri = json!({ "type": "string", "format": "uri" });
-    let slug = json!({ "type": "string", "pattern": "^[a-z0-9]{1,200}$" });
+    let slug = json!({ "type": "string", "pattern": slug_pattern() });
     // `index.json` and `/all`: the entity type, the count, the items.
     let list = |description: &str, item: &str| {
         json!({
@@ -159,6 +159,18 @@ fn problem(description: &str) -> Value {
     })
 }
 
+/// A slug (ECMA-262, as JSON Schema reads patterns): 1 to 200 of `a-z0-9`,
+/// none of the reserved names, so that `/openapi.json` or `/index.json`
+/// never match `/{slug}.json` (a generated client would then expect an
+/// entity there).
+fn slug_pattern() -> String {
+    format!(
+        "^(?!(?:{})$)[a-z0-9]{{1,{}}}$",
+        crate::model::RESERVED_SLUGS.join("|"),
+        crate::model::slug::MAX_LEN
+    )
+}
+
 fn operation(endpoint: &Endpoint) -> Value {
     let schema = match endpoint.schema {
         Some(name) => json!({ "$ref": format!("#/components/schemas/{name}") }),
@@ -176,7 +188,7 @@ fn operation(endpoint: &Endpoint) -> Value {
             parameters.push(json!({
                 "name": "slug", "in": "path", "required": true,
                 "description": "The entity's slug: lower-case letters and digits.",
-                "schema": { "type": "string", "pattern": "^[a-z0-9]{1,200}$" }
+                "schema": { "type": "string", "pattern": slug_pattern() }
             }));
             responses.insert("404".into(), problem("No entity has this slug."));
         }

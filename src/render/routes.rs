@@ -9,6 +9,9 @@ pub mod media {
     pub const JSON: &str = "application/json";
     pub const JSON_LD: &str = "application/ld+json";
     pub const PROBLEM: &str = "application/problem+json";
+    /// RFC 9239's type for JavaScript; hosts differ in what they guess
+    /// (Cloudflare says `application/javascript`), so the site says it.
+    pub const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
 }
 
 /// How a host answers an endpoint.
@@ -110,7 +113,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
     },
     Endpoint {
         path: "/json-context.jsonld",
-        summary: "The JSON-LD context that the Link header of every plain JSON answer names",
+        summary: "The JSON-LD context that reads an entity's plain JSON as linked data",
         serves: Serves::File(files::JSON_CONTEXT),
         content_type: Some(media::JSON_LD),
         schema: None,
@@ -133,7 +136,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         path: "/search.js",
         summary: "The search client: an ES module that answers /search queries from the index",
         serves: Serves::File(files::SEARCH_CLIENT),
-        content_type: None,
+        content_type: Some(media::JAVASCRIPT),
         schema: None,
     },
 ];
@@ -151,9 +154,25 @@ pub const NOT_FOUND: Endpoint = Endpoint {
     schema: Some("Problem"),
 };
 
+/// Files the build writes for the hosts and for itself, which no host may
+/// publish: each is a 404 everywhere (a forced rule on Netlify and in
+/// `serve`, the worker on Cloudflare Pages). A pattern ending in `/*`
+/// covers a folder.
+pub const UNPUBLISHED: &[&str] = &[
+    "/_headers",
+    "/_redirects",
+    "/_routes.json",
+    "/_worker.js",
+    "/_edge/*",
+    "/.ontosite-output",
+];
+
 /// The headers every response of the site carries.
 pub const EVERY_RESPONSE: &[(&str, &str)] = &[
     ("Access-Control-Allow-Origin", "*"),
     ("Cache-Control", "public, max-age=3600"),
     ("X-Content-Type-Options", "nosniff"),
+    // What a script on another origin may read beyond the safelisted
+    // headers: the tag to revalidate with, and links to other documents.
+    ("Access-Control-Expose-Headers", "ETag, Link"),
 ];

@@ -223,19 +223,33 @@ fn search(site: &Snapshot, query: &str) -> Answer {
     }
 }
 
-/// The file a path names on a static host: the file itself, or a
-/// directory's `index.html`; never a private file.
+/// The file a path names on a static host, as Netlify finds it: the file
+/// itself; for `/name/`, `name/index.html`, then the file `name` and
+/// `name.html`; for `/name`, `name.html` ("pretty URLs"), then
+/// `name/index.html`. Never a private file.
 fn static_file(site: &Snapshot, path: &SitePath) -> Option<(SitePath, Vec<u8>)> {
-    let served = if path.is_directory() {
-        path::site_path(&format!("{}index.html", path.as_str())).ok()?
+    let stem = path.as_str().trim_end_matches('/');
+    let candidates = if path.is_directory() {
+        vec![
+            format!("{stem}/index.html"),
+            stem.to_owned(),
+            format!("{stem}.html"),
+        ]
     } else {
-        path.clone()
+        vec![
+            path.as_str().to_owned(),
+            format!("{stem}.html"),
+            format!("{stem}/index.html"),
+        ]
     };
-    if path::is_private(&served) {
-        return None;
-    }
-    let body = site.dir.read(&served)?;
-    Some((served, body))
+    candidates.iter().find_map(|candidate| {
+        let served = path::site_path(candidate).ok()?;
+        if path::is_private(&served) {
+            return None;
+        }
+        let body = site.dir.read(&served)?;
+        Some((served, body))
+    })
 }
 
 /// A matching rule: a rewrite serves another file of the site with the
@@ -301,6 +315,12 @@ fn prepare(site: &Snapshot, rules_path: &str, answer: Answer, cacheable: bool) -
         .chain(&site.headers.for_path(rules_path))
     {
         insert(&mut headers, name, value);
+    }
+    // Every error is a problem document, as openapi.json says, whatever a
+    // rule for the requested path types its files as. (Netlify applies
+    // that rule to a 404 too: the README lists the difference.)
+    if answer.status.is_client_error() && answer.content_type.is_some() {
+        insert(&mut headers, "Content-Type", render::media::PROBLEM);
     }
     if answer.status == StatusCode::OK {
         insert(&mut headers, "ETag", &entity_tag(&answer.body));

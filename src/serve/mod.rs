@@ -276,6 +276,7 @@ mod watch {
             notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
                 // Our own output, if it lies inside the input, is not a change.
                 if let Ok(event) = event
+                    && is_change(&event.kind)
                     && event.paths.iter().any(|p| !p.starts_with(&out))
                 {
                     let _ = tx.send(());
@@ -301,6 +302,21 @@ mod watch {
             }
         });
         Ok(watcher)
+    }
+
+    /// Whether an event changes content: a file created, written, removed
+    /// or renamed. Opening, reading and closing a file (which every build
+    /// does to the whole input) or touching its access time change nothing;
+    /// reacting to them made each build start the next.
+    fn is_change(kind: &notify::EventKind) -> bool {
+        use notify::EventKind;
+        use notify::event::{MetadataKind, ModifyKind};
+        match kind {
+            EventKind::Create(_) | EventKind::Remove(_) => true,
+            EventKind::Modify(ModifyKind::Metadata(MetadataKind::AccessTime)) => false,
+            EventKind::Modify(_) => true,
+            EventKind::Access(_) | EventKind::Any | EventKind::Other => false,
+        }
     }
 
     fn rebuild(

@@ -89,8 +89,12 @@ pub fn site_path(raw: &str) -> Result<SitePath, Refusal> {
 /// hidden files (ontosite's marker among them) and the host configuration
 /// that Netlify and Cloudflare Pages read but do not serve.
 pub fn is_private(path: &SitePath) -> bool {
-    const HOST_FILES: [&str; 4] = ["/_headers", "/_redirects", "/_worker.js", "/_routes.json"];
-    path.segments().any(|s| s.starts_with('.')) || HOST_FILES.contains(&path.as_str())
+    let unpublished = |pattern: &&str| match pattern.strip_suffix('*') {
+        Some(folder) => path.as_str().starts_with(folder),
+        None => path.as_str() == *pattern,
+    };
+    path.segments().any(|s| s.starts_with('.'))
+        || crate::render::UNPUBLISHED.iter().any(unpublished)
 }
 
 /// An open site directory.

@@ -125,8 +125,9 @@ fn published_ontology(root: &Path) -> Result<Ontology, SiteError> {
                 return Err(at("not an object"));
             };
             let field = |key: &str| {
-                fields[key]
-                    .as_str()
+                fields
+                    .get(key)
+                    .and_then(Value::as_str)
                     .map(str::to_owned)
                     .ok_or_else(|| at(&format!("no string `{key}`")))
             };

@@ -48,6 +48,12 @@ impl Diagnostic {
     /// A diagnostic for a `serde_json` error, placed at its line and column.
     /// `line_offset` shifts the line for a document that starts further down
     /// a file (a line of a `.jsonl` file).
+    /// The same problem with other advice.
+    pub fn help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = help.into();
+        self
+    }
+
     pub fn from_json(path: &Path, line: Option<usize>, error: &serde_json::Error) -> Diagnostic {
         let help = match error.classify() {
             serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {

@@ -75,8 +75,23 @@ pub fn parse_file(path: &Path) -> Vec<Result<Entity, Diagnostic>> {
             return vec![Err(empty_file(path))];
         }
         let parsed = serde_json::from_str(source)
-            .map_err(|e| Diagnostic::from_json(path, None, &e))
-            .and_then(|value| {
+            .map_err(|e| {
+                let diagnostic = Diagnostic::from_json(path, None, &e);
+                // `{...} {...}`: the parser stops after the first object.
+                if e.to_string().starts_with("trailing characters") {
+                    diagnostic.help(ONE_PER_FILE)
+                } else {
+                    diagnostic
+                }
+            })
+            .and_then(|value: Value| {
+                if value.is_array() {
+                    return Err(Diagnostic::new(
+                        path,
+                        "the file holds an array; a .json file holds one entity object",
+                        ONE_PER_FILE,
+                    ));
+                }
                 entity(
                     value,
                     Origin {
@@ -88,6 +103,9 @@ pub fn parse_file(path: &Path) -> Vec<Result<Entity, Diagnostic>> {
         vec![parsed]
     }
 }
+
+/// What to do with several entities in a `.json` file.
+const ONE_PER_FILE: &str = "put several entities in a .jsonl file instead, one object per line (rename the file to .jsonl and write each object on its own line), or one object per .json file";
 
 fn empty_file(path: &Path) -> Diagnostic {
     Diagnostic::new(

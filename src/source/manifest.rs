@@ -48,15 +48,38 @@ struct SiblingFile {
 /// own base URL (from `--base-url` or the environment).
 pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<OntologyMeta, Vec<Diagnostic>> {
     let path = input.join(FILE_NAME);
-    if !path.is_file() {
-        return Err(vec![Diagnostic::new(
-            &path,
-            "the ontology description is missing",
-            format!(
-                "create {} with at least `name`, `description`, `entityType` and `baseUrl` (see the README)",
-                path.display()
-            ),
-        )]);
+    // Looked at before reading: reading a FIFO would wait forever.
+    match std::fs::metadata(&path) {
+        Ok(metadata) if metadata.is_file() => {}
+        Ok(metadata) => {
+            let what = if metadata.is_dir() {
+                "a directory"
+            } else {
+                "not a regular file (a FIFO, socket or device)"
+            };
+            return Err(vec![Diagnostic::new(
+                &path,
+                format!("the ontology description is {what}"),
+                "make ontology.json a JSON file with at least `name`, `description`, `entityType` and `baseUrl` (see the README)",
+            )]);
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(vec![Diagnostic::new(
+                &path,
+                "the ontology description is missing",
+                format!(
+                    "create {} with at least `name`, `description`, `entityType` and `baseUrl` (see the README)",
+                    path.display()
+                ),
+            )]);
+        }
+        Err(e) => {
+            return Err(vec![Diagnostic::new(
+                &path,
+                format!("cannot be read: {e}"),
+                "check that the file and its folders are readable",
+            )]);
+        }
     }
     let source = text::read(&path).map_err(|d| vec![d])?;
     let file: ManifestFile = serde_json::from_str(text::strip_bom(&source))

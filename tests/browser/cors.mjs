@@ -53,7 +53,7 @@ try {
         try {
           const response = await fetch(url, init);
           const bytes = (await response.arrayBuffer()).byteLength;
-          return { status: response.status, bytes, contentType: response.headers.get("content-type") };
+          return { status: response.status, bytes, contentType: response.headers.get("content-type"), etag: response.headers.get("etag") };
         } catch (error) {
           return { blocked: String(error) };
         }

@@ -77,8 +77,50 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "an entity that is not an object",
-        break_input: |i| write(i, "entities/x.json", "[1, 2]"),
-        expect: &["entities/x.json: an entity must be a JSON object, found an array"],
+        break_input: |i| write(i, "entities/x.json", "7"),
+        expect: &["entities/x.json: an entity must be a JSON object, found a number"],
+    },
+    Case {
+        name: "several entities in a json file as an array",
+        break_input: |i| write(i, "entities/x.json", "[{\"id\": \"A\"}, {\"id\": \"B\"}]"),
+        expect: &[
+            "entities/x.json: the file holds an array; a .json file holds one entity object",
+            "help: put several entities in a .jsonl file",
+        ],
+    },
+    Case {
+        name: "several entities in a json file one after another",
+        break_input: |i| {
+            write(
+                i,
+                "entities/x.json",
+                "{\"id\": \"A\", \"name\": \"a\", \"description\": \"d\"}\n{\"id\": \"B\", \"name\": \"b\", \"description\": \"d\"}\n",
+            )
+        },
+        expect: &[
+            "entities/x.json:2:1: trailing characters",
+            "help: put several entities in a .jsonl file",
+        ],
+    },
+    Case {
+        name: "ontology json is a directory",
+        break_input: |i| {
+            std::fs::remove_file(i.join("ontology.json")).unwrap();
+            std::fs::create_dir(i.join("ontology.json")).unwrap();
+        },
+        expect: &["ontology.json: the ontology description is a directory"],
+    },
+    Case {
+        name: "ontology json is a fifo",
+        break_input: |i| {
+            std::fs::remove_file(i.join("ontology.json")).unwrap();
+            let made = std::process::Command::new("mkfifo")
+                .arg(i.join("ontology.json"))
+                .status()
+                .unwrap();
+            assert!(made.success());
+        },
+        expect: &["ontology.json: the ontology description is not a regular file"],
     },
     Case {
         name: "an empty file",

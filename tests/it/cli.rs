@@ -141,3 +141,68 @@ fn base_url_comes_from_flag_env_netlify_or_input() {
         assert!(stderr(&output).contains(bad), "{}", stderr(&output));
     }
 }
+
+/// The little things a first run meets: one entity is "1 entity"; help
+/// shows no empty environment value; the input may be given plainly;
+/// `serve -q` prints nothing.
+#[test]
+fn the_command_line_reads_as_a_person_expects() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("one");
+    std::fs::create_dir_all(input.join("entities")).unwrap();
+    std::fs::write(
+        input.join("ontology.json"),
+        r#"{"name": "One", "description": "d", "entityType": "Thing", "baseUrl": "https://one.example"}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        input.join("entities/a.json"),
+        r#"{"id": "A", "name": "A", "description": "The only one."}"#,
+    )
+    .unwrap();
+    let out = dir.path().join("dist");
+    // `build DIR`: the input as a plain argument.
+    let output = ontosite()
+        .arg("build")
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let line = String::from_utf8_lossy(&output.stdout);
+    assert!(line.starts_with("built 1 entity: "), "{line}");
+    let output = ontosite().arg("check").arg(&input).output().unwrap();
+    assert!(String::from_utf8_lossy(&output.stdout).starts_with("ok: 1 entity of type Thing"));
+
+    for command in ["build", "check", "serve"] {
+        let help = ontosite()
+            .args([command, "--help"])
+            .env("ONTOSITE_BASE_URL", "")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&help.stdout);
+        assert!(text.contains("ONTOSITE_BASE_URL"), "{command}: {text}");
+        assert!(!text.contains("ONTOSITE_BASE_URL="), "{command}: {text}");
+    }
+
+    // serve -q: nothing on stdout, stopped by a signal.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ontosite"))
+        .args(["serve", "-q", "--port", "0", "--dir"])
+        .arg(&out)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    assert!(child.try_wait().unwrap().is_none(), "serve -q stopped");
+    std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+}

@@ -179,4 +179,104 @@ fn templates_can_be_replaced_by_name_and_their_errors_are_placed() {
         "{message}"
     );
     assert!(message.contains("entity.html"), "{message}");
+
+    // A name the page does not have, built in or overridden: an error with
+    // the template and line, never an empty place on the page.
+    std::fs::remove_file(templates.join("entty.html")).unwrap();
+    for (name, source) in [
+        (
+            "index.html",
+            "{% extends \"layout.html\" %}{% block main %}\n{% for e in endpoints %}{{ e.url }}{% endfor %}{% endblock %}",
+        ),
+        (
+            "entity.html",
+            "{% extends \"layout.html\" %}{% block main %}\n\n{{ entity.nmae }}{% endblock %}",
+        ),
+    ] {
+        std::fs::write(templates.join(name), source).unwrap();
+        let output = with(&out);
+        assert_eq!(output.status.code(), Some(1), "{name}");
+        let message = stderr(&output);
+        assert!(message.contains(&format!("{name}:")), "{message}");
+        assert!(message.contains("undefined"), "{message}");
+        assert_eq!(snapshot(&out), before, "a failed build changed the site");
+        std::fs::remove_file(templates.join(name)).unwrap();
+    }
+}
+
+/// The API section lists every endpoint of the information document, with
+/// its URL and a curl line that runs (the URL quoted for the shell).
+#[test]
+fn the_front_page_lists_every_endpoint() {
+    let site = shipped_site();
+    let page = std::fs::read_to_string(site.join("index.html")).unwrap();
+    let info = read_json(&site.join("api.json"));
+    let endpoints = info["endpoints"].as_array().unwrap();
+    assert!(endpoints.len() >= 10);
+    // minijinja's HTML escaping of `&`, `'` and `/`.
+    let escape = |text: &str| {
+        text.replace('&', "&amp;")
+            .replace('\'', "&#x27;")
+            .replace('/', "&#x2f;")
+    };
+    for endpoint in endpoints {
+        let path = endpoint["path"].as_str().unwrap();
+        let url = endpoint["url"].as_str().unwrap();
+        let example = endpoint["example"].as_str().unwrap_or(url);
+        assert!(
+            page.contains(&format!("<code>GET {}</code>", escape(path))),
+            "{path}"
+        );
+        assert!(page.contains(&format!(">{}</code>", escape(url))), "{url}");
+        let curl = format!("curl '{}'", escape(example));
+        assert!(page.contains(&curl), "{curl}");
+    }
+}
+
+/// No page is wider than a phone's 390 px viewport: the front page, the
+/// 404 page and the entity pages with the longest words, in Chromium.
+#[test]
+fn no_page_scrolls_sideways_on_a_phone() {
+    let chromium = chromium();
+    let site = shipped_site();
+    let ontology = ontosite::source::load(&shipped_input(), None).unwrap();
+    let longest_word = |e: &&ontosite::model::Entity| {
+        [&e.name, &e.id, &e.description]
+            .iter()
+            .flat_map(|t| t.split_whitespace())
+            .map(str::len)
+            .max()
+            .unwrap_or(0)
+    };
+    let mut entities: Vec<_> = ontology.entities.iter().collect();
+    entities.sort_by_key(|e| std::cmp::Reverse(longest_word(e)));
+    let mut pages: Vec<String> = ["index.html", "home.html", "404.html"]
+        .map(String::from)
+        .into();
+    pages.extend(entities.iter().take(30).map(|e| format!("{}.html", e.slug)));
+    pages.extend(
+        ontology
+            .entities
+            .iter()
+            .step_by(150)
+            .map(|e| format!("{}.html", e.slug)),
+    );
+    let mut args: Vec<std::ffi::OsString> = vec![
+        "--chromium".into(),
+        chromium.into(),
+        "--dist".into(),
+        site.into(),
+        "--width".into(),
+        "390".into(),
+        "--".into(),
+    ];
+    args.extend(pages.iter().map(Into::into));
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+    let report = node_json(&root().join("tests/browser/widths.mjs"), &args);
+    assert_eq!(report["checked"], pages.len());
+    assert_eq!(
+        report["wider"],
+        serde_json::json!([]),
+        "pages wider than 390 px"
+    );
 }

@@ -10,6 +10,8 @@ mod linked_data;
 mod netlify;
 mod openapi;
 mod output;
+mod readme;
+mod runtimes;
 mod search;
 mod serve;
 mod siblings;

@@ -35,6 +35,13 @@ fn netlify_parses_the_host_files_and_routes_every_endpoint() {
         "/search-index.json",
         "/nosuchentity.json",
         "/no/such/path",
+        "/api.json",
+        "/404.json",
+        "/.ontosite-output",
+        "/_routes.json",
+        "/_worker.js",
+        "/_edge/netlify/search.js",
+        "/_headers",
     ];
     let report = route(&out, &requests);
     assert_eq!(
@@ -70,6 +77,12 @@ fn netlify_parses_the_host_files_and_routes_every_endpoint() {
     assert_eq!(
         report["redirectRules"],
         json!([
+            {"from": "/_headers", "to": "/404.json", "status": 404, "force": true, "query": {}},
+            {"from": "/_redirects", "to": "/404.json", "status": 404, "force": true, "query": {}},
+            {"from": "/_routes.json", "to": "/404.json", "status": 404, "force": true, "query": {}},
+            {"from": "/_worker.js", "to": "/404.json", "status": 404, "force": true, "query": {}},
+            {"from": "/_edge/*", "to": "/404.json", "status": 404, "force": true, "query": {}},
+            {"from": "/.ontosite-output", "to": "/404.json", "status": 404, "force": true, "query": {}},
             {"from": "/", "to": "/api.json", "status": 200, "force": true, "query": {}},
             {"from": "/", "to": "/api.json", "status": 200, "force": false, "query": {}},
             {"from": "/*", "to": "/404.json", "status": 404, "force": false, "query": {}},
@@ -123,17 +136,29 @@ fn netlify_parses_the_host_files_and_routes_every_endpoint() {
     expect("/search-index.json", 200, "/search-index.json", None);
     expect("/nosuchentity.json", 404, "/404.json", None);
     expect("/no/such/path", 404, "/404.json", None);
-    // Plain JSON names its JSON-LD context in a Link header (JSON-LD 1.1),
-    // once; JSON-LD documents carry theirs inside.
-    let link = |request: &str| {
-        routes.iter().find(|r| r["request"] == request).unwrap()["headers"]["Link"].clone()
-    };
-    let context_link = "<https://actions.ontosite.example/json-context.jsonld>; rel=\"http://www.w3.org/ns/json-ld#context\"; type=\"application/ld+json\"";
-    for request in ["/abbcreateitem.json", "/index.json", "/all"] {
-        assert_eq!(link(request), context_link, "{request}");
+    // What the build writes for the hosts and itself is never published.
+    for private in [
+        "/.ontosite-output",
+        "/_routes.json",
+        "/_worker.js",
+        "/_edge/netlify/search.js",
+        "/_headers",
+    ] {
+        expect(private, 404, "/404.json", None);
     }
-    for request in ["/abbcreateitem.jsonld", "/index.jsonld"] {
-        assert!(link(request).is_null(), "{request}");
+    // No document names a JSON-LD context in a Link header: the hosts can
+    // only match `/*.json`, and the lists, the information document and
+    // the 404 would read as false triples with the entity's context.
+    for request in [
+        "/abbcreateitem.json",
+        "/index.json",
+        "/all",
+        "/api.json",
+        "/404.json",
+        "/abbcreateitem.jsonld",
+    ] {
+        let route = routes.iter().find(|r| r["request"] == request).unwrap();
+        assert!(route["headers"]["Link"].is_null(), "{request}: {route}");
     }
 }
 

@@ -150,3 +150,30 @@ fn the_schemas_reject_what_the_api_never_sends() {
     index["items"][0]["extra"] = json!(1);
     assert!(!list.is_valid(&index), "a list entry with an unknown key");
 }
+
+/// The `slug` of `/{slug}.json` matches every entity and none of the site's
+/// own files: `/openapi.json`, `/index.json`, `/api.json` and `/404.json`
+/// are not entities, and a generated client must not take them for one.
+#[test]
+fn the_slug_parameter_matches_entities_and_no_site_file() {
+    let site = shipped_site();
+    let openapi = read_json(&site.join("openapi.json"));
+    let parameter = &openapi["paths"]["/{slug}.json"]["get"]["parameters"][0];
+    assert_eq!(parameter["name"], "slug");
+    let slug = jsonschema::validator_for(&parameter["schema"]).unwrap();
+    let mut entities = 0;
+    for entry in std::fs::read_dir(site).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        let Some(stem) = name.strip_suffix(".json") else {
+            continue;
+        };
+        let is_entity = read_json(&site.join(&name))["slug"] == stem;
+        assert_eq!(slug.is_valid(&json!(stem)), is_entity, "{name}");
+        entities += usize::from(is_entity);
+    }
+    assert_eq!(entities, 2258);
+    for reserved in ontosite::model::RESERVED_SLUGS {
+        assert!(!slug.is_valid(&json!(reserved)), "{reserved}");
+    }
+    assert!(slug.is_valid(&json!("indexes")) && slug.is_valid(&json!("all1")));
+}

@@ -29,7 +29,7 @@ impl Rng {
     }
 }
 
-type Params = (Option<String>, Option<String>, Option<String>);
+pub(crate) type Params = (Option<String>, Option<String>, Option<String>);
 
 fn q(text: impl Into<String>) -> Params {
     (Some(text.into()), None, None)
@@ -38,7 +38,7 @@ fn q(text: impl Into<String>) -> Params {
 /// The golden queries: every ID, name and vendor; every 1- to 3-letter
 /// prefix of the vocabulary; random multi-term queries; mixed case,
 /// accents and punctuation; paging; and bad requests.
-fn golden_queries(ontology: &Ontology) -> Vec<Params> {
+pub(crate) fn golden_queries(ontology: &Ontology) -> Vec<Params> {
     let mut rng = Rng(0x5EA2_C4F0_0D5E_ED01);
     let mut queries = Vec::new();
     let mut vocabulary = BTreeSet::new();

@@ -97,6 +97,10 @@ impl Server {
         self.stderr.lock().unwrap().clone()
     }
 
+    pub fn stdout(&self) -> String {
+        self.stdout.lock().unwrap().clone()
+    }
+
     fn port(&self) -> u16 {
         self.url
             .rsplit(':')
@@ -196,7 +200,7 @@ fn every_endpoint_answers_as_the_host_does() {
     let server = Server::dir(site);
     let file = |name: &str| std::fs::read(site.join(name)).unwrap();
     // path, status, content type, body file
-    let cases: [(&str, u16, &str, Option<&str>); 8] = [
+    let cases: [(&str, u16, &str, Option<&str>); 11] = [
         ("/", 200, "application/json", Some("api.json")),
         ("/index.json", 200, "application/json", Some("index.json")),
         (
@@ -224,7 +228,20 @@ fn every_endpoint_answers_as_the_host_does() {
             "application/ld+json",
             Some("context.jsonld"),
         ),
-        ("/no/such/path", 404, "application/json", Some("404.json")),
+        (
+            "/no/such/path",
+            404,
+            "application/problem+json",
+            Some("404.json"),
+        ),
+        (
+            "/nosuch.jsonld",
+            404,
+            "application/problem+json",
+            Some("404.json"),
+        ),
+        ("/home", 200, "text/html; charset=utf-8", Some("home.html")),
+        ("/all/", 200, "application/json", Some("all")),
     ];
     for (path, status, content_type, body) in cases {
         let response = server.get(path);
@@ -687,10 +704,80 @@ fn watch_rebuilds_and_swaps_in_whole_sites_only() {
     wait_for(|| leftovers().is_empty());
 }
 
+/// A quiet input is never rebuilt: the build's own reads of the input
+/// (open, read, close) are no change. Then one edit is one rebuild.
+#[test]
+fn watch_rebuilds_only_when_the_input_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input");
+    copy_tree(&tiny_input(), &input);
+    let site = dir.path().join("dist");
+    let server = Server::start(&[
+        "--input".as_ref(),
+        input.as_os_str(),
+        "--dir".as_ref(),
+        site.as_os_str(),
+        "--watch".as_ref(),
+    ]);
+    let rebuilds = || server.stdout().matches("rebuilding").count();
+    // Reads of the input by someone else are no change either.
+    for _ in 0..3 {
+        snapshot(&input);
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    std::thread::sleep(Duration::from_secs(2));
+    assert_eq!(rebuilds(), 0, "rebuilt a quiet input:\n{}", server.stdout());
+
+    let manifest = input.join("ontology.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        text.replacen("\"name\": \"", "\"name\": \"Renamed ", 1),
+    )
+    .unwrap();
+    wait_for(|| server.stdout().contains("now serving it"));
+    std::thread::sleep(Duration::from_secs(3));
+    assert_eq!(rebuilds(), 1, "{}", server.stdout());
+}
+
 fn wait_for(condition: impl Fn() -> bool) {
     let deadline = Instant::now() + Duration::from_secs(60);
     while !condition() {
         assert!(Instant::now() < deadline, "timed out waiting");
         std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A malformed site file is an error that names it, never a panic: an item
+/// of `all` without a slug, or that is no object; `all` that is no JSON.
+#[test]
+fn a_malformed_site_is_refused_without_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("dist");
+    build_ok(&tiny_input(), &site);
+    let all = read_json(&site.join("all"));
+    let mut no_slug = all.clone();
+    no_slug["items"][0].as_object_mut().unwrap().remove("slug");
+    let mut not_object = all.clone();
+    not_object["items"][1] = json!(7);
+    for (what, bytes) in [
+        ("no slug", serde_json::to_vec(&no_slug).unwrap()),
+        ("not an object", serde_json::to_vec(&not_object).unwrap()),
+        ("not JSON", b"{\"items\": [".to_vec()),
+    ] {
+        std::fs::write(site.join("all"), bytes).unwrap();
+        let output = ontosite()
+            .args(["serve", "--port", "0", "--dir"])
+            .arg(&site)
+            .timeout(Duration::from_secs(30))
+            .output()
+            .unwrap();
+        let message = stderr(&output);
+        assert_eq!(output.status.code(), Some(1), "{what}: {message}");
+        assert!(!message.contains("panicked"), "{what}: {message}");
+        assert!(
+            message.contains(&site.join("all").display().to_string()),
+            "{what}: {message}"
+        );
     }
 }

@@ -1,0 +1,369 @@
+//! The built site on the hosts' real runtimes: Cloudflare Pages through
+//! `wrangler pages dev` (workerd, with Pages' own handling of `_worker.js`,
+//! `_routes.json`, `_headers` and `_redirects`), and the Netlify Edge
+//! Function in real Deno. Every endpoint is compared with `ontosite serve`,
+//! `/search` byte for byte over a sample of the golden queries.
+
+use crate::search::{Params, golden_queries};
+use crate::serve::{Server, client, shipped_site};
+use crate::util::*;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The compatibility date the Pages project is run with: one the pinned
+/// workerd supports (a date past its build refuses to start).
+const COMPATIBILITY_DATE: &str = "2026-04-01";
+
+fn runtime_bin(name: &str) -> PathBuf {
+    let bin = root().join("tests/runtimes/node_modules/.bin").join(name);
+    assert!(
+        bin.exists(),
+        "{name} is not installed: run `npm ci --prefix tests/runtimes` (scripts/test.sh does)"
+    );
+    bin
+}
+
+/// A host runtime serving the site, killed on drop.
+struct Host {
+    child: Child,
+    url: String,
+    log: Arc<Mutex<String>>,
+    _cwd: tempfile::TempDir,
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Host {
+    /// Starts `command` (its output collected) and waits until `url`
+    /// answers, or until the process ends or a minute passes.
+    fn start(mut command: Command, url: Option<String>) -> Host {
+        let cwd = tempfile::tempdir().unwrap();
+        let mut child = command
+            .current_dir(cwd.path())
+            // No telemetry, no prompts, no update checks: nothing leaves
+            // the machine.
+            .env("WRANGLER_SEND_METRICS", "false")
+            .env("CI", "true")
+            .env("DENO_NO_UPDATE_CHECK", "1")
+            .env("XDG_CONFIG_HOME", cwd.path())
+            .env("HOME", cwd.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("starting the host runtime");
+        let log = Arc::new(Mutex::new(String::new()));
+        let (sender, announced) = std::sync::mpsc::channel();
+        for stream in [
+            Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
+            Box::new(child.stderr.take().unwrap()),
+        ] {
+            let log = Arc::clone(&log);
+            let sender = sender.clone();
+            std::thread::spawn(move || {
+                for line in BufReader::new(stream).lines().map_while(Result::ok) {
+                    if let Some(url) = line.strip_prefix("listening on ") {
+                        let _ = sender.send(url.to_owned());
+                    }
+                    log.lock().unwrap().push_str(&(line + "\n"));
+                }
+            });
+        }
+        let url = url.unwrap_or_else(|| {
+            announced
+                .recv_timeout(Duration::from_secs(60))
+                .unwrap_or_else(|_| panic!("the runtime never listened:\n{}", log.lock().unwrap()))
+        });
+        let mut host = Host {
+            child,
+            url,
+            log,
+            _cwd: cwd,
+        };
+        let deadline = Instant::now() + Duration::from_secs(90);
+        loop {
+            if let Some(status) = host.child.try_wait().unwrap() {
+                panic!("the runtime exited ({status}):\n{}", host.log());
+            }
+            if client().get(&host.url).send().is_ok() {
+                return host;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the runtime never answered:\n{}",
+                host.log()
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+
+    /// Cloudflare Pages: `wrangler pages dev DIST`, fully local.
+    fn cloudflare(site: &Path) -> Host {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let mut command = Command::new(runtime_bin("wrangler"));
+        command
+            .args(["pages", "dev"])
+            .arg(site)
+            .args(["--ip", "127.0.0.1", "--port", &port.to_string()])
+            .args(["--compatibility-date", COMPATIBILITY_DATE])
+            .args([
+                "--log-level",
+                "warn",
+                "--show-interactive-dev-session=false",
+            ]);
+        Host::start(command, Some(format!("http://127.0.0.1:{port}/")))
+    }
+
+    /// Netlify's edge: the site's Edge Function in Deno for `/search`,
+    /// every other path from `origin`.
+    fn netlify(site: &Path, origin: &str) -> Host {
+        let mut command = Command::new(runtime_bin("deno"));
+        command
+            .args(["run", "--no-prompt", "--allow-net=127.0.0.1"])
+            .arg(format!("--allow-read={}", site.display()))
+            .arg(root().join("tests/runtimes/netlify-edge.mjs"))
+            .arg(site.join("_edge/netlify/search.js"))
+            .arg(origin);
+        Host::start(command, None)
+    }
+
+    fn log(&self) -> String {
+        self.log.lock().unwrap().clone()
+    }
+}
+
+/// What a client sees of one answer.
+#[derive(Debug, PartialEq)]
+struct Answer {
+    status: u16,
+    headers: Vec<(&'static str, Option<String>)>,
+    body: Vec<u8>,
+}
+
+const COMPARED: [&str; 6] = [
+    "content-type",
+    "access-control-allow-origin",
+    "cache-control",
+    "x-content-type-options",
+    "link",
+    "location",
+];
+
+fn answer(base: &str, path: &str) -> Answer {
+    let url = format!("{}{}", base.trim_end_matches('/'), path);
+    let response = client()
+        .get(&url)
+        .send()
+        .unwrap_or_else(|e| panic!("{url}: {e}"));
+    let status = response.status().as_u16();
+    let headers = COMPARED
+        .iter()
+        .map(|name| {
+            let value = response.headers().get(*name);
+            (*name, value.map(|v| v.to_str().unwrap().to_owned()))
+        })
+        .collect();
+    Answer {
+        status,
+        headers,
+        body: response.bytes().unwrap().to_vec(),
+    }
+}
+
+/// `/search?...` for a golden query's parameters.
+fn search_path((q, limit, offset): &Params) -> String {
+    let mut query = url::form_urlencoded::Serializer::new(String::new());
+    for (name, value) in [("q", q), ("limit", limit), ("offset", offset)] {
+        if let Some(value) = value {
+            query.append_pair(name, value);
+        }
+    }
+    format!("/search?{}", query.finish())
+}
+
+/// Every endpoint of the site once, then every 40th golden query.
+fn sample_paths() -> Vec<String> {
+    let ontology = ontosite::source::load(&shipped_input(), None).expect("the input loads");
+    let slug = ontology.entities[0].slug.as_str().to_owned();
+    let mut paths: Vec<String> = [
+        "/",
+        "/index.json",
+        "/index.jsonld",
+        "/all",
+        "/context.jsonld",
+        "/json-context.jsonld",
+        "/openapi.json",
+        "/search-index.json",
+        "/search.js",
+        "/home",
+        "/ui/site.css",
+        "/search",
+        "/search?q=",
+        // Files the build writes for the hosts and itself: never published.
+        "/_headers",
+        "/_redirects",
+        "/_routes.json",
+        "/_worker.js",
+        "/_edge/netlify/search.js",
+        "/.ontosite-output",
+    ]
+    .map(String::from)
+    .into();
+    for page in ["json", "jsonld"].map(|extension| format!("/{slug}.{extension}")) {
+        paths.push(page);
+    }
+    // Pretty URLs: a page without its `.html`.
+    paths.push(format!("/{slug}"));
+    paths.extend(
+        golden_queries(&ontology)
+            .iter()
+            .step_by(40)
+            .map(search_path),
+    );
+    paths
+}
+
+/// Compares every sampled path on `host` with `ontosite serve`.
+fn assert_same_as_serve(host: &Host, server: &Server, name: &str, paths: &[String]) {
+    let mut differences = Vec::new();
+    for path in paths {
+        let expected = answer(&server.url, path);
+        let got = answer(&host.url, path);
+        if got != expected {
+            differences.push(format!(
+                "{path}: {name} {} {:?} ({} bytes), serve {} {:?} ({} bytes)",
+                got.status,
+                got.headers,
+                got.body.len(),
+                expected.status,
+                expected.headers,
+                expected.body.len()
+            ));
+        }
+    }
+    assert!(paths.len() > 300, "only {} paths sampled", paths.len());
+    assert!(
+        differences.is_empty(),
+        "{} of {} paths differ from serve:\n{}\n{name}'s log:\n{}",
+        differences.len(),
+        paths.len(),
+        differences[..differences.len().min(10)].join("\n"),
+        host.log()
+    );
+}
+
+fn header<'a>(answer: &'a Answer, name: &str) -> Option<&'a str> {
+    answer
+        .headers
+        .iter()
+        .find(|(n, _)| *n == name)
+        .and_then(|(_, v)| v.as_deref())
+}
+
+#[test]
+fn cloudflare_pages_in_workerd_answers_as_serve() {
+    let site = shipped_site();
+    let server = Server::dir(site);
+    let host = Host::cloudflare(site);
+    assert_same_as_serve(&host, &server, "workerd", &sample_paths());
+
+    // What Pages does on its own, as the README's host matrix says. It
+    // redirects a page's `.html` name to the pretty URL...
+    let page = answer(&host.url, "/abbcreateitem.html");
+    assert_eq!(page.status, 308);
+    assert_eq!(header(&page, "location"), Some("/abbcreateitem"));
+    // ...and answers an unknown path with its 404.html page, never cached
+    // (Pages skips `_redirects` rules with status 404).
+    for path in ["/nope", "/nope.json"] {
+        let missing = answer(&host.url, path);
+        assert_eq!(missing.status, 404, "{path}");
+        assert_eq!(
+            header(&missing, "cache-control"),
+            Some("no-store"),
+            "{path}"
+        );
+        assert_eq!(
+            missing.body,
+            std::fs::read(site.join("404.html")).unwrap(),
+            "{path}"
+        );
+    }
+    // Pages' asset server refuses OPTIONS on a static file; `/search`,
+    // answered by the worker, takes preflights.
+    let options = |path: &str| {
+        client()
+            .request(
+                reqwest::Method::OPTIONS,
+                format!("{}{}", host.url.trim_end_matches('/'), path),
+            )
+            .header("Origin", "https://elsewhere.example")
+            .header("Access-Control-Request-Method", "GET")
+            .send()
+            .unwrap()
+            .status()
+            .as_u16()
+    };
+    assert_eq!(options("/index.json"), 405);
+    assert_eq!(options("/search?q=git"), 204);
+}
+
+#[test]
+fn netlify_edge_function_in_deno_answers_as_serve() {
+    let site = shipped_site();
+    let server = Server::dir(site);
+    let host = Host::netlify(site, &server.url);
+    let searches: Vec<String> = sample_paths()
+        .into_iter()
+        .filter(|p| p.starts_with("/search"))
+        .collect();
+    assert!(searches.len() > 250);
+    assert_same_as_serve(&host, &server, "deno", &searches);
+}
+
+/// The committed handlers load as they are, each importing the client
+/// beside it, and so do the modules the build makes of them: Deno
+/// resolves and checks them, and lints them with undefined names as
+/// errors (the generated modules were once only correct concatenated).
+#[test]
+fn the_handlers_load_and_lint_on_their_own() {
+    let assets = root().join("assets");
+    let committed =
+        ["search.js", "netlify-edge.js", "cloudflare-worker.js"].map(|f| assets.join(f));
+    let site = shipped_site();
+    let built = ["_edge/netlify/search.js", "_worker.js"].map(|f| site.join(f));
+    let deno_dir = tempfile::tempdir().unwrap();
+    for (files, args) in [
+        (&committed[1..], &["check", "--quiet"][..]),
+        (
+            &committed[..],
+            &["lint", "--quiet", "--rules-include=no-undef"],
+        ),
+        (&built[..], &["lint", "--quiet", "--rules-include=no-undef"]),
+    ] {
+        let output = Command::new(runtime_bin("deno"))
+            .args(args)
+            .args(files)
+            .env("DENO_NO_UPDATE_CHECK", "1")
+            .env("DENO_DIR", deno_dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "deno {args:?} {files:?} failed:\n{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}
