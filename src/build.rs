@@ -46,6 +46,7 @@ pub fn build_keeping_previous(
     interrupted: &AtomicBool,
 ) -> Result<(BuildReport, Previous), Error> {
     let started = Instant::now();
+    crate::output::refuse_inside(&config.out, &config.input.join(source::ENTITIES_DIR))?;
     let ontology = check(config)?;
     let staging = Staging::begin(&config.out)?;
     let templates = match &config.templates {

@@ -106,6 +106,7 @@ fn run(cli: &Cli) -> Result<(), Error> {
                 Event::Built(report) => println!("{}", summary(&report)),
                 Event::Rebuilding => println!("input changed; rebuilding"),
                 Event::Rebuilt(report) => println!("{}; now serving it", summary(&report)),
+                Event::Reloaded => println!("a new build of the site; now serving it"),
                 Event::Stopped => println!("stopped"),
             })?;
         }

@@ -16,6 +16,8 @@ pub enum BaseUrlError {
     Scheme(String, String),
     #[error("`{0}` has a query or a fragment; a base URL cannot have either")]
     QueryOrFragment(String),
+    #[error("`{0}` holds a user name or password, which every published IRI would carry")]
+    Credentials(String),
 }
 
 impl BaseUrl {
@@ -33,6 +35,14 @@ impl BaseUrl {
                 text.to_owned(),
                 "no host".to_owned(),
             ));
+        }
+        if !url.username().is_empty() || url.password().is_some() {
+            // Not echoed: the message would print the secret.
+            return Err(BaseUrlError::Credentials(format!(
+                "{}://…@{}",
+                url.scheme(),
+                url.host_str().unwrap_or_default()
+            )));
         }
         if url.query().is_some() || url.fragment().is_some() {
             return Err(BaseUrlError::QueryOrFragment(text.to_owned()));

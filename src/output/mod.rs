@@ -37,7 +37,9 @@ pub enum OutputError {
         .paths.join(", ")
     )]
     Foreign { dir: PathBuf, paths: Vec<String> },
-    #[error("`{path}`: {action} failed: {source}")]
+    #[error(
+        "`{path}`: {action} failed: {source}\n  help: check that the disk has room and that you may write there, then build again; the previous site is unchanged"
+    )]
     Io {
         path: PathBuf,
         action: &'static str,
@@ -54,6 +56,10 @@ pub enum OutputError {
         "`{0}` is a mount point: ontosite builds beside the output directory and swaps it in, which cannot move a mount point\n  help: build into a directory inside it instead, for example `--out {0}/site`"
     )]
     MountPoint(PathBuf),
+    #[error(
+        "`{}` lies inside `{}`, which the build reads: the next build would read its own output as input\n  help: choose an --out outside the input's entities folder", .out.display(), .read.display()
+    )]
+    InsideInput { out: PathBuf, read: PathBuf },
 }
 
 fn io<'p>(path: &'p Path, action: &'static str) -> impl FnOnce(std::io::Error) -> OutputError + 'p {
@@ -68,34 +74,58 @@ fn io<'p>(path: &'p Path, action: &'static str) -> impl FnOnce(std::io::Error) -
 /// the output directory, held from the first look at the output until the
 /// replaced site is removed. Without it, a second build clears the first
 /// one's staging directory as a leftover while the first still writes.
-/// The lock file stays: removing it would let a third build lock a new
-/// file while the second holds the old one.
+///
+/// The holder removes the lock file when it is done. A build that opened
+/// the file before that and locks it after finds, by comparing inodes,
+/// that the file it holds is no longer the one at the path, and tries
+/// again with a new one.
 #[derive(Debug)]
 struct Lock {
-    /// Closing the file releases the lock.
-    _file: std::fs::File,
+    path: PathBuf,
+    file: std::fs::File,
 }
 
 impl Lock {
     fn take(out: &Path) -> Result<Lock, OutputError> {
         use fs4::fs_std::FileExt;
+        use std::os::unix::fs::MetadataExt;
         let path = sibling(out, "lock");
         let parent = out.parent().unwrap_or(Path::new("/"));
         std::fs::create_dir_all(parent).map_err(io(parent, "creating the directory"))?;
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(io(&path, "opening the build lock"))?;
-        match file.try_lock_exclusive() {
-            Ok(true) => Ok(Lock { _file: file }),
-            Ok(false) => Err(OutputError::Busy {
-                out: out.to_owned(),
-                lock: path,
-            }),
-            Err(e) => Err(io(&path, "locking")(e)),
+        loop {
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(&path)
+                .map_err(io(&path, "opening the build lock"))?;
+            match file.try_lock_exclusive() {
+                Ok(true) => {}
+                Ok(false) => {
+                    return Err(OutputError::Busy {
+                        out: out.to_owned(),
+                        lock: path,
+                    });
+                }
+                Err(e) => return Err(io(&path, "locking")(e)),
+            }
+            let held = file.metadata().map_err(io(&path, "reading"))?;
+            match std::fs::metadata(&path) {
+                Ok(now) if now.ino() == held.ino() && now.dev() == held.dev() => {
+                    return Ok(Lock { path, file });
+                }
+                // Removed or replaced by the build that held it: again.
+                _ => continue,
+            }
         }
+    }
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        // Removed while still held, so no one locks a file on its way out.
+        let _ = std::fs::remove_file(&self.path);
+        let _ = fs4::fs_std::FileExt::unlock(&self.file);
     }
 }
 
@@ -233,6 +263,19 @@ fn resolve(out: &Path) -> Result<PathBuf, OutputError> {
         Some(_) if resolved.parent().is_some() => Ok(resolved),
         _ => Err(OutputError::NoName(out.to_owned())),
     }
+}
+
+/// Refuses an output directory inside `read`, a folder the build reads
+/// every file of: its staging directory and its site would become input.
+pub fn refuse_inside(out: &Path, read: &Path) -> Result<(), OutputError> {
+    let out = resolve(out)?;
+    let Ok(read) = read.canonicalize() else {
+        return Ok(());
+    };
+    if out.starts_with(&read) {
+        return Err(OutputError::InsideInput { out, read });
+    }
+    Ok(())
 }
 
 /// Refuses an output directory that is a mount point (a Docker volume, a

@@ -183,6 +183,40 @@ pub fn search_data(site: &Site, out: &mut Vec<u8>) {
     out.extend_from_slice(b"}};");
 }
 
+/// A JSON value as templates see it. Not through serde_json's own
+/// `Serialize`: with exact numbers (`arbitrary_precision`) it hands a
+/// number to other serializers as a private one-key map, which a page
+/// would show as is.
+pub fn template_value(value: &Value) -> minijinja::Value {
+    minijinja::Value::from(minijinja::value::Serde(Plain(value)))
+}
+
+/// Serialises a JSON value with numbers as numbers (one that fits no
+/// machine number as its text, which a float would round).
+struct Plain<'a>(&'a Value);
+
+impl Serialize for Plain<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        match self.0 {
+            Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+                (Some(i), _) => serializer.serialize_i64(i),
+                (None, Some(u)) => serializer.serialize_u64(u),
+                _ => serializer.serialize_str(&n.to_string()),
+            },
+            Value::Array(items) => serializer.collect_seq(items.iter().map(Plain)),
+            Value::Object(fields) => {
+                let mut map = serializer.serialize_map(Some(fields.len()))?;
+                for (key, value) in fields {
+                    map.serialize_entry(key, &Plain(value))?;
+                }
+                map.end()
+            }
+            other => other.serialize(serializer),
+        }
+    }
+}
+
 /// JSON to put inside `<script>`: `</script` or `<!--` would end or bend
 /// the element, and JSON allows `<` to be written as \u003c.
 fn script_json(json: &str) -> String {

@@ -147,7 +147,7 @@ impl<'a> Site<'a> {
 
     fn info(&self) -> minijinja::Value {
         self.info
-            .get_or_init(|| minijinja::Value::from(minijinja::value::Serde(info::document(self))))
+            .get_or_init(|| html::template_value(&info::document(self)))
             .clone()
     }
 }

@@ -39,6 +39,11 @@ pub const DIR: &str = "search";
 /// bytes: small enough to fetch for one term, large enough to keep the
 /// number of files and the manifest small.
 pub const LEAF_BYTES: usize = 24 * 1024;
+/// The deepest a node's key goes: past it, a node is a leaf whatever its
+/// size. Words longer than that (one unbroken 25,000-letter word, or many
+/// sharing a long prefix) would otherwise make a node per letter, each
+/// listing the whole words: thousands of files and gigabytes.
+const MAX_KEY_CHARS: usize = 32;
 /// Entity rows per row file.
 pub const ROWS_PER_FILE: usize = 128;
 /// A leaf whose words name at most this many entities gets a row file.
@@ -141,19 +146,40 @@ struct Node {
 }
 
 /// Renders the node for `key` (all of `words` start with it) and its
-/// subtree into `nodes`, in depth-first order.
+/// subtree into `nodes`, in depth-first order. A loop over a stack, not
+/// recursion: the trie is as deep as the longest word, and the input sets
+/// that (one 25,000-letter word overflowed the stack).
 fn split(
     entities: &[Entity],
     key: String,
     words: &[(&str, Postings)],
     nodes: &mut Vec<Node>,
 ) -> Result<(), serde_json::Error> {
+    let mut pending = vec![(key, words)];
+    while let Some((key, words)) = pending.pop() {
+        let children = node(entities, key, words, nodes)?;
+        // Reversed, so the first child is rendered next.
+        pending.extend(children.into_iter().rev());
+    }
+    Ok(())
+}
+
+/// Words sorted, each with its postings.
+type Words<'w, 's> = &'w [(&'s str, Postings)];
+
+/// Renders the node for `key` into `nodes` and returns its children.
+fn node<'w, 's>(
+    entities: &[Entity],
+    key: String,
+    words: Words<'w, 's>,
+    nodes: &mut Vec<Node>,
+) -> Result<Vec<(String, Words<'w, 's>)>, serde_json::Error> {
     let size: usize = words.iter().map(|(w, p)| w.len() + 6 + p.len() * 4).sum();
     let longer = words
         .iter()
         .position(|(w, _)| w.len() > key.len())
         .unwrap_or(words.len());
-    if size <= LEAF_BYTES || longer == words.len() {
+    if size <= LEAF_BYTES || longer == words.len() || key.chars().count() >= MAX_KEY_CHARS {
         let listed: Vec<(&str, Vec<u64>)> = words.iter().map(|(w, p)| (*w, encode(p))).collect();
         let named: BTreeSet<u32> = words
             .iter()
@@ -179,7 +205,7 @@ fn split(
             file: serde_json::to_vec(&serde_json::json!({ "words": listed }))?,
             rows,
         });
-        return Ok(());
+        return Ok(Vec::new());
     }
     // Sorted words: those equal to the key come first.
     let (own, rest) = words.split_at(longer);
@@ -199,6 +225,7 @@ fn split(
         file: serde_json::to_vec(&serde_json::json!({ "all": encode(&all), "words": listed }))?,
         rows: None,
     });
+    let mut children = Vec::new();
     let mut start = 0;
     while start < rest.len() {
         let next = rest[start].0[key.len()..]
@@ -211,10 +238,10 @@ fn split(
                 .iter()
                 .take_while(|(w, _)| w.starts_with(&child))
                 .count();
-        split(entities, child, &rest[start..end], nodes)?;
+        children.push((child, &rest[start..end]));
         start = end;
     }
-    Ok(())
+    Ok(children)
 }
 
 /// An entity's row: `[id, name]`, and its slug only when the slug is not

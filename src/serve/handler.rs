@@ -8,6 +8,7 @@
 
 use super::encoding::{self, Coding};
 use super::path::{self, SitePath};
+use super::range;
 use super::rules::Route;
 use super::site::Snapshot;
 use crate::render::{self, ENDPOINTS, Serves};
@@ -329,7 +330,9 @@ fn prepare(site: &Snapshot, rules_path: &str, answer: Answer, cacheable: bool) -
         status: answer.status,
         headers,
         body: Bytes::from(answer.body),
-        cacheable,
+        // Only files: an error answer is cheap to make again, and keeping
+        // one per unknown path would let requests fill the cache.
+        cacheable: cacheable && answer.status.is_success(),
         coded: Default::default(),
     }
 }
@@ -352,6 +355,39 @@ pub fn finish(prepared: &Prepared, request: &HeaderMap) -> Response<Body> {
             .status(StatusCode::NOT_MODIFIED)
             .body(Body::empty())
             .expect("valid parts");
+    }
+    if prepared.status == StatusCode::OK && prepared.cacheable {
+        headers.insert(header::ACCEPT_RANGES, HeaderValue::from_static("bytes"));
+        // `If-Range` with another tag: the file changed, send it whole.
+        let same_file = request
+            .get(header::IF_RANGE)
+            .and_then(|v| v.to_str().ok())
+            .is_none_or(|tag| Some(tag) == headers.get(header::ETAG).and_then(|t| t.to_str().ok()));
+        let len = prepared.body.len() as u64;
+        let asked = request
+            .get(header::RANGE)
+            .and_then(|v| v.to_str().ok())
+            .filter(|_| same_file);
+        match range::asked(asked, len) {
+            range::Asked::Whole => {}
+            range::Asked::Part { start, end } => {
+                let content_range = format!("bytes {start}-{end}/{len}");
+                insert(headers, "Content-Range", &content_range);
+                let part = prepared.body.slice(start as usize..=end as usize);
+                return response
+                    .status(StatusCode::PARTIAL_CONTENT)
+                    .body(Body::from(part))
+                    .expect("valid parts");
+            }
+            range::Asked::Unsatisfiable => {
+                insert(headers, "Content-Range", &format!("bytes */{len}"));
+                headers.remove(header::CONTENT_TYPE);
+                return response
+                    .status(StatusCode::RANGE_NOT_SATISFIABLE)
+                    .body(Body::empty())
+                    .expect("valid parts");
+            }
+        }
     }
     let coding = if prepared.compressible() {
         headers.append(header::VARY, HeaderValue::from_static("accept-encoding"));

@@ -7,9 +7,11 @@
 //! stack (axum on hyper) and, with `--watch`, rebuilds and swaps in
 //! the new site.
 
+mod connections;
 pub mod encoding;
 pub mod handler;
 pub mod path;
+mod range;
 pub mod rules;
 pub mod site;
 
@@ -20,7 +22,6 @@ use axum::Router;
 use axum::extract::{Request, State};
 use axum::http::Method;
 use axum::response::Response;
-use axum::serve::ListenerExt;
 use handler::Prepared;
 use quick_cache::sync::Cache;
 use site::{SiteError, Snapshot};
@@ -53,6 +54,9 @@ pub enum Event {
     Rebuilding,
     /// A rebuild was swapped in.
     Rebuilt(BuildReport),
+    /// Another process built a new site into the directory; it is served
+    /// now.
+    Reloaded,
     /// A rebuild failed; the last good site is still served.
     RebuildFailed(crate::Error),
     Stopped,
@@ -73,6 +77,12 @@ pub enum ServeError {
     },
     #[error("cannot watch `{}` for changes: {source}", path.display())]
     Watch {
+        path: PathBuf,
+        #[source]
+        source: notify::Error,
+    },
+    #[error("cannot follow `{}` for new builds: {source}", path.display())]
+    Follow {
         path: PathBuf,
         #[source]
         source: notify::Error,
@@ -128,7 +138,14 @@ async fn handle(State(current): State<Current>, request: Request) -> Response {
     let generation = current.load();
     let (parts, _) = request.into_parts();
     let cacheable_method = matches!(parts.method, Method::GET | Method::HEAD);
-    let key = parts.uri.path_and_query().map_or("", |p| p.as_str());
+    // A file's answer is kept once, whatever the query (`?_=<random>`, the
+    // usual cache-buster, must not fill the cache), unless a redirect rule
+    // looks at the query.
+    let key = if generation.site.redirects.read_queries() {
+        parts.uri.path_and_query().map_or("", |p| p.as_str())
+    } else {
+        parts.uri.path()
+    };
     if cacheable_method && let Some(prepared) = generation.answers.get(key) {
         return handler::finish(&prepared, &parts.headers);
     }
@@ -183,40 +200,34 @@ pub fn run(
             source,
         })?;
     let sockets = (0..threads)
-        .map(|_| listen(addr))
+        .map(|_| connections::listen(addr).map_err(|source| ServeError::Listen { addr, source }))
         .collect::<Result<Vec<_>, _>>()?;
+    let slots = Arc::new(tokio::sync::Semaphore::new(connections::connection_limit()));
     let _watcher = match (&config.build, config.watch) {
-        (Some(build_config), true) => Some(watch::start(
+        (Some(build_config), true) => watch::start(
             build_config.clone(),
             config.dir.clone(),
             Arc::clone(&current),
             Arc::clone(&events),
-        )?),
-        _ => None,
+        )?,
+        _ => watch::follow(
+            config.dir.clone(),
+            Arc::clone(&current),
+            Arc::clone(&events),
+        )?,
     };
     let (stop, stopping) = tokio::sync::watch::channel(false);
     let workers: Vec<_> = sockets
         .into_iter()
         .map(|socket| {
             let current = Arc::clone(&current);
-            let mut stopping = stopping.clone();
+            let slots = Arc::clone(&slots);
+            let stopping = stopping.clone();
             std::thread::spawn(move || -> std::io::Result<()> {
                 let runtime = tokio::runtime::Builder::new_current_thread()
                     .enable_all()
                     .build()?;
-                runtime.block_on(async move {
-                    let listener = tokio::net::TcpListener::from_std(socket)?;
-                    // Answers go out in one write each; Nagle's delay would
-                    // only hold back the last segment of a large one.
-                    let listener = listener.tap_io(|tcp| {
-                        let _ = tcp.set_nodelay(true);
-                    });
-                    axum::serve(listener, router(current))
-                        .with_graceful_shutdown(async move {
-                            let _ = stopping.wait_for(|stop| *stop).await;
-                        })
-                        .await
-                })
+                runtime.block_on(connections::serve(socket, router(current), slots, stopping))
             })
         })
         .collect();
@@ -237,21 +248,6 @@ pub fn run(
     Ok(())
 }
 
-/// A listening socket on `addr` that other sockets may share.
-fn listen(addr: SocketAddr) -> Result<std::net::TcpListener, ServeError> {
-    use socket2::{Domain, Socket, Type};
-    let bind = || -> std::io::Result<std::net::TcpListener> {
-        let socket = Socket::new(Domain::for_address(addr), Type::STREAM, None)?;
-        socket.set_reuse_address(true)?;
-        socket.set_reuse_port(true)?;
-        socket.set_nonblocking(true)?;
-        socket.bind(&addr.into())?;
-        socket.listen(1024)?;
-        Ok(socket.into())
-    };
-    bind().map_err(|source| ServeError::Listen { addr, source })
-}
-
 mod watch {
     //! `--watch`: rebuild when the input changes, then swap the new site in
     //! whole. The previous site's files stay until no request reads them.
@@ -270,7 +266,7 @@ mod watch {
         current: Current,
         events: Arc<impl Fn(Event) + Send + Sync + 'static>,
     ) -> Result<notify::RecommendedWatcher, ServeError> {
-        let (tx, rx) = mpsc::channel();
+        let (tx, rx) = mpsc::channel::<()>();
         let out = dir.canonicalize().unwrap_or(dir.clone());
         let mut watcher =
             notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
@@ -317,6 +313,59 @@ mod watch {
             EventKind::Modify(_) => true,
             EventKind::Access(_) | EventKind::Any | EventKind::Other => false,
         }
+    }
+
+    /// Without `--watch`: notices when a build (another process) swaps a
+    /// new site into `dir` and serves the new one whole. The server would
+    /// otherwise keep the replaced directory, whose files the build
+    /// deletes. The parent directory is watched, since the site's own
+    /// directory is renamed away.
+    pub fn follow(
+        dir: PathBuf,
+        current: Current,
+        events: Arc<impl Fn(Event) + Send + Sync + 'static>,
+    ) -> Result<notify::RecommendedWatcher, ServeError> {
+        let (tx, rx) = mpsc::channel::<()>();
+        let parent = dir
+            .canonicalize()
+            .unwrap_or(dir.clone())
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("/"));
+        let mut watcher =
+            notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+                if event.is_ok_and(|e| is_change(&e.kind)) {
+                    let _ = tx.send(());
+                }
+            })
+            .map_err(|source| ServeError::Follow {
+                path: parent.clone(),
+                source,
+            })?;
+        watcher
+            .watch(&parent, RecursiveMode::NonRecursive)
+            .map_err(|source| ServeError::Follow {
+                path: parent.clone(),
+                source,
+            })?;
+        std::thread::spawn(move || {
+            while rx.recv().is_ok() {
+                while rx.recv_timeout(Duration::from_millis(20)).is_ok() {}
+                if !current.load().site.dir.replaced() {
+                    continue;
+                }
+                match Snapshot::load(&dir) {
+                    Ok(snapshot) => {
+                        current.store(Arc::new(Generation::new(snapshot)));
+                        events(Event::Reloaded);
+                    }
+                    // Half-way through a swap, or no site yet: the next
+                    // event tries again; the old site is served until then.
+                    Err(_) => continue,
+                }
+            }
+        });
+        Ok(watcher)
     }
 
     fn rebuild(

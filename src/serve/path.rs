@@ -126,6 +126,17 @@ impl SiteDir {
     /// The bytes of the regular file at `path`, if there is one inside the
     /// site directory. Directories, missing files and anything that would
     /// resolve outside the directory are `None`.
+    /// Whether the directory at this site's path is no longer the one this
+    /// site opened: a build swapped a new site in (or removed it).
+    pub fn replaced(&self) -> bool {
+        let held = rustix::fs::fstat(&self.handle);
+        let now = rustix::fs::stat(&self.dir);
+        match (held, now) {
+            (Ok(held), Ok(now)) => held.st_ino != now.st_ino || held.st_dev != now.st_dev,
+            _ => true,
+        }
+    }
+
     pub fn read(&self, path: &SitePath) -> Option<Vec<u8>> {
         let relative: PathBuf = path.segments().collect();
         if relative.as_os_str().is_empty() {

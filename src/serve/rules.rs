@@ -228,6 +228,12 @@ pub struct RedirectRules {
 }
 
 impl RedirectRules {
+    /// Whether any rule looks at the query: only then can two requests for
+    /// one path with different queries get different answers from files.
+    pub fn read_queries(&self) -> bool {
+        self.rules.iter().any(|rule| !rule.query.is_empty())
+    }
+
     pub fn parse(text: &str, path: &Path) -> Result<RedirectRules, RuleError> {
         let mut rules = Vec::new();
         for (number, line) in text.lines().enumerate() {

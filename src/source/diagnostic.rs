@@ -54,18 +54,39 @@ impl Diagnostic {
         self
     }
 
-    pub fn from_json(path: &Path, line: Option<usize>, error: &serde_json::Error) -> Diagnostic {
-        let help = match error.classify() {
-            serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
-                "fix the JSON syntax at that place (a missing comma, quote or bracket is the usual cause)"
+    /// A JSON error in `text`, the text that was parsed (one line of a
+    /// `.jsonl` file, then `line` is that line's number). serde_json counts
+    /// columns in bytes; a person counts characters.
+    pub fn from_json(
+        path: &Path,
+        text: &str,
+        line: Option<usize>,
+        error: &serde_json::Error,
+    ) -> Diagnostic {
+        let message = json_message(error);
+        let help = if message.starts_with("recursion limit exceeded") {
+            "nest objects and arrays less deeply (at most 128 levels)"
+        } else if message.starts_with("number out of range") {
+            "write the number within the range of a 64-bit float, or as a string"
+        } else {
+            match error.classify() {
+                serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
+                    "fix the JSON syntax at that place (a missing comma, quote or bracket is the usual cause)"
+                }
+                _ => "give the field the type and value described in the README's input format",
             }
-            _ => "give the field the type and value described in the README's input format",
         };
-        let at_line = match line {
-            Some(line) => line,
-            None => error.line(),
-        };
-        Diagnostic::new(path, json_message(error), help).at(Some(at_line), Some(error.column()))
+        let at_line = line.unwrap_or(error.line());
+        let line_text = text
+            .lines()
+            .nth(error.line().saturating_sub(1))
+            .unwrap_or("");
+        let bytes = error.column().min(line_text.len());
+        let column = line_text
+            .get(..bytes)
+            .map_or(bytes, |before| before.chars().count())
+            .max(1);
+        Diagnostic::new(path, message, help).at(Some(at_line), Some(column))
     }
 }
 

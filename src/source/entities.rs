@@ -11,23 +11,64 @@ use std::path::{Path, PathBuf};
 /// The folder under the input directory that holds the entities.
 pub const DIR_NAME: &str = "entities";
 
-/// The entity files under `dir`, in a stable order. Hidden files and folders
-/// (a leading `.`) are skipped, as editors and tools leave them around.
-pub fn files(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
+/// The entity files under `dir`, in a stable order, and a problem for each
+/// place the walk could not read (the walk goes on past it). Hidden files
+/// and folders (a leading `.`) are skipped, as editors and tools leave them
+/// around. Symbolic links are followed while they stay inside `input`;
+/// one that leads outside is refused, and a loop is reported, not walked.
+pub fn files(dir: &Path, input: &Path) -> (Vec<PathBuf>, Vec<Diagnostic>) {
     let mut found = Vec::new();
+    let mut problems = Vec::new();
+    let inside = input.canonicalize().unwrap_or_else(|_| input.to_owned());
     let walker = walkdir::WalkDir::new(dir)
+        .follow_links(true)
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
-    for entry in walker {
-        let entry = entry.map_err(|e| {
-            let path = e.path().unwrap_or(dir).to_owned();
-            Diagnostic::new(
-                &path,
-                format!("cannot be read: {e}"),
-                "check the folder's permissions",
-            )
-        })?;
+    let mut walker = walker;
+    while let Some(entry) = walker.next() {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                let path = e.path().unwrap_or(dir).to_owned();
+                problems.push(if e.loop_ancestor().is_some() {
+                    Diagnostic::new(
+                        &path,
+                        "this symbolic link leads back to a folder that contains it",
+                        "remove the link, or point it at a folder outside this tree",
+                    )
+                } else {
+                    Diagnostic::new(
+                        &path,
+                        format!(
+                            "cannot be read: {}",
+                            e.io_error().map_or(e.to_string(), ToString::to_string)
+                        ),
+                        "check the permissions of this file or folder",
+                    )
+                });
+                continue;
+            }
+        };
+        if entry.path_is_symlink() {
+            let target = entry.path().canonicalize();
+            if !target.as_ref().is_ok_and(|t| t.starts_with(&inside)) {
+                problems.push(Diagnostic::new(
+                    entry.path(),
+                    format!(
+                        "this symbolic link leads outside the input directory{}",
+                        target
+                            .map(|t| format!(", to {}", t.display()))
+                            .unwrap_or_default()
+                    ),
+                    "copy the file into the input directory, or link to a place inside it",
+                ));
+                if entry.file_type().is_dir() {
+                    walker.skip_current_dir();
+                }
+                continue;
+            }
+        }
         let is_entity_file = matches!(
             entry.path().extension().and_then(|x| x.to_str()),
             Some("json" | "jsonl")
@@ -36,7 +77,7 @@ pub fn files(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
             found.push(entry.into_path());
         }
     }
-    Ok(found)
+    (found, problems)
 }
 
 /// Parses one entity file into entities and the problems found in it.
@@ -59,8 +100,8 @@ pub fn parse_file(path: &Path) -> Vec<Result<Entity, Diagnostic>> {
         lines
             .into_par_iter()
             .map(|(line, text)| {
-                let value = serde_json::from_str(text)
-                    .map_err(|e| Diagnostic::from_json(path, Some(line), &e))?;
+                let value = super::json::parse(text)
+                    .map_err(|e| Diagnostic::from_json(path, text, Some(line), &e))?;
                 entity(
                     value,
                     Origin {
@@ -74,9 +115,9 @@ pub fn parse_file(path: &Path) -> Vec<Result<Entity, Diagnostic>> {
         if source.trim().is_empty() {
             return vec![Err(empty_file(path))];
         }
-        let parsed = serde_json::from_str(source)
+        let parsed = super::json::parse(source)
             .map_err(|e| {
-                let diagnostic = Diagnostic::from_json(path, None, &e);
+                let diagnostic = Diagnostic::from_json(path, source, None, &e);
                 // `{...} {...}`: the parser stops after the first object.
                 if e.to_string().starts_with("trailing characters") {
                     diagnostic.help(ONE_PER_FILE)

@@ -10,21 +10,175 @@ use std::path::Path;
 /// The file name of the ontology description inside the input directory.
 pub const FILE_NAME: &str = "ontology.json";
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
+/// `ontology.json` as written, each field read on its own so that every
+/// problem of the file is reported at once, not the first only.
 struct ManifestFile {
-    name: String,
-    description: String,
-    entity_type: String,
+    /// The required three: `None` when missing or mistyped (and reported).
+    name: Option<String>,
+    description: Option<String>,
+    entity_type: Option<String>,
     entity_type_iri: Option<String>,
     base_url: Option<String>,
     license: Option<String>,
     version: Option<String>,
-    #[serde(default)]
     siblings: Vec<SiblingFile>,
     subtypes: Option<SubtypesFile>,
-    #[serde(default)]
     entity_properties: std::collections::BTreeMap<String, String>,
+}
+
+/// The line and column (in characters) of the first `"key":` in `text`,
+/// where a field's problem is shown; `(None, None)` if it is not found.
+fn key_place(text: &str, key: &str) -> (Option<usize>, Option<usize>) {
+    let quoted = format!("\"{key}\"");
+    let found = text
+        .match_indices(&quoted)
+        .find(|(at, _)| text[at + quoted.len()..].trim_start().starts_with(':'));
+    let Some((at, _)) = found else {
+        return (None, None);
+    };
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (Some(line), Some(before[line_start..].chars().count() + 1))
+}
+
+/// Every field `ontology.json` may have; the first three are required.
+const FIELDS: [&str; 10] = [
+    "name",
+    "description",
+    "entityType",
+    "entityTypeIri",
+    "baseUrl",
+    "license",
+    "version",
+    "siblings",
+    "subtypes",
+    "entityProperties",
+];
+
+impl ManifestFile {
+    /// The file's fields and the problems found in them; an error only
+    /// when it is no JSON object at all.
+    fn read(path: &Path, text: &str) -> Result<(ManifestFile, Vec<Diagnostic>), Vec<Diagnostic>> {
+        let value: serde_json::Value = super::json::parse(text)
+            .map_err(|e| vec![Diagnostic::from_json(path, text, None, &e)])?;
+        let serde_json::Value::Object(mut fields) = value else {
+            return Err(vec![Diagnostic::new(
+                path,
+                "the ontology description must be a JSON object",
+                "write `{\"name\": ..., \"description\": ..., \"entityType\": ..., \"baseUrl\": ...}`",
+            )]);
+        };
+        let mut problems = Vec::new();
+        for key in fields.keys() {
+            if !FIELDS.contains(&key.as_str()) {
+                let (line, column) = key_place(text, key);
+                problems.push(
+                    Diagnostic::new(
+                        path,
+                        format!("unknown field `{key}`"),
+                        format!("the fields are {}; check the spelling", FIELDS.join(", ")),
+                    )
+                    .at(line, column),
+                );
+            }
+        }
+        fn typed<T: serde::de::DeserializeOwned>(
+            path: &Path,
+            text: &str,
+            key: &str,
+            value: Option<serde_json::Value>,
+            problems: &mut Vec<Diagnostic>,
+        ) -> Option<T> {
+            let value = value?;
+            serde_json::from_value(value)
+                .map_err(|e| {
+                    let (line, column) = key_place(text, key);
+                    problems.push(
+                        Diagnostic::new(
+                            path,
+                            format!("`{key}`: {e}"),
+                            "give the field the type and value described in the README's input format",
+                        )
+                        .at(line, column),
+                    )
+                })
+                .ok()
+        }
+        let mut required = |key: &str, problems: &mut Vec<Diagnostic>| -> Option<String> {
+            match fields.remove(key).filter(|v| !v.is_null()) {
+                Some(value) => typed(path, text, key, Some(value), problems),
+                None => {
+                    problems.push(Diagnostic::new(
+                        path,
+                        format!("the required field `{key}` is missing"),
+                        format!("add `{key}` (see the README's input format)"),
+                    ));
+                    None
+                }
+            }
+        };
+        let name = required("name", &mut problems);
+        let description = required("description", &mut problems);
+        let entity_type = required("entityType", &mut problems);
+        let file = ManifestFile {
+            name,
+            description,
+            entity_type,
+            entity_type_iri: typed(
+                path,
+                text,
+                "entityTypeIri",
+                fields.remove("entityTypeIri"),
+                &mut problems,
+            ),
+            base_url: typed(
+                path,
+                text,
+                "baseUrl",
+                fields.remove("baseUrl"),
+                &mut problems,
+            ),
+            license: typed(
+                path,
+                text,
+                "license",
+                fields.remove("license"),
+                &mut problems,
+            ),
+            version: typed(
+                path,
+                text,
+                "version",
+                fields.remove("version"),
+                &mut problems,
+            ),
+            siblings: typed(
+                path,
+                text,
+                "siblings",
+                fields.remove("siblings"),
+                &mut problems,
+            )
+            .unwrap_or_default(),
+            subtypes: typed(
+                path,
+                text,
+                "subtypes",
+                fields.remove("subtypes"),
+                &mut problems,
+            ),
+            entity_properties: typed(
+                path,
+                text,
+                "entityProperties",
+                fields.remove("entityProperties"),
+                &mut problems,
+            )
+            .unwrap_or_default(),
+        };
+        Ok((file, problems))
+    }
 }
 
 #[derive(Deserialize)]
@@ -82,12 +236,10 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<OntologyMeta, Ve
         }
     }
     let source = text::read(&path).map_err(|d| vec![d])?;
-    let file: ManifestFile = serde_json::from_str(text::strip_bom(&source))
-        .map_err(|e| vec![Diagnostic::from_json(&path, None, &e)])?;
+    let (file, mut problems) = ManifestFile::read(&path, text::strip_bom(&source))?;
 
-    let mut problems = Vec::new();
-    let mut require = |field: &str, value: &str| {
-        if value.trim().is_empty() {
+    let mut require = |field: &str, value: &Option<String>| {
+        if value.as_ref().is_some_and(|v| v.trim().is_empty()) {
             problems.push(Diagnostic::new(
                 &path,
                 format!("`{field}` is empty"),
@@ -98,14 +250,30 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<OntologyMeta, Ve
     require("name", &file.name);
     require("description", &file.description);
     require("entityType", &file.entity_type);
-    if !file.entity_type.is_empty() && !is_term_name(&file.entity_type) {
+    let entity_type = file.entity_type.clone().unwrap_or_default();
+    if !entity_type.is_empty() && !is_term_name(&entity_type) {
         problems.push(Diagnostic::new(
             &path,
-            format!("`entityType` `{}` is not a type name", file.entity_type),
+            format!("`entityType` `{entity_type}` is not a type name"),
             "use letters, digits and `_`, starting with a letter (for example `Action`)",
         ));
     }
 
+    if let Some(iri) = &file.entity_type_iri {
+        let absolute =
+            url::Url::parse(iri).is_ok_and(|u| !u.cannot_be_a_base() || u.scheme() == "urn");
+        if !absolute
+            || iri
+                .chars()
+                .any(|c| c.is_whitespace() || "<>\"{}|\\^`".contains(c))
+        {
+            problems.push(Diagnostic::new(
+                &path,
+                format!("`entityTypeIri` `{iri}` is not an absolute IRI"),
+                "give the full IRI of the type, such as `http://schema.org/Action`, or leave it out",
+            ));
+        }
+    }
     let base_url = match (base_url, &file.base_url) {
         (Some(given), _) => Some(given.clone()),
         (None, Some(text)) => check_url(&path, "baseUrl", text, &mut problems),
@@ -186,10 +354,10 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<OntologyMeta, Ve
         Some(base_url) if problems.is_empty() => Ok(OntologyMeta {
             entity_type_iri: file
                 .entity_type_iri
-                .unwrap_or_else(|| format!("http://schema.org/{}", file.entity_type)),
-            name: file.name,
-            description: file.description,
-            entity_type: file.entity_type,
+                .unwrap_or_else(|| format!("http://schema.org/{entity_type}")),
+            name: file.name.unwrap_or_default(),
+            description: file.description.unwrap_or_default(),
+            entity_type,
             base_url,
             license: file.license,
             version: file.version,

@@ -10,11 +10,13 @@
 
 mod diagnostic;
 mod entities;
+mod json;
 mod manifest;
 mod siblings;
 mod text;
 
 pub use diagnostic::{Diagnostic, Diagnostics, REPORT_CAP};
+pub use entities::DIR_NAME as ENTITIES_DIR;
 pub use manifest::FILE_NAME as MANIFEST_FILE;
 pub use siblings::check_links as check_sibling_links;
 
@@ -33,10 +35,9 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<Ontology, Diagno
 
     let dir = input.join(entities::DIR_NAME);
     let files = if dir.is_dir() {
-        entities::files(&dir).unwrap_or_else(|d| {
-            problems.push(d);
-            Vec::new()
-        })
+        let (files, unreadable) = entities::files(&dir, input);
+        problems.extend(unreadable);
+        files
     } else {
         Vec::new()
     };

@@ -86,7 +86,7 @@ fn published_slugs(sibling: &Sibling, path: &Path) -> Result<HashSet<String>, Ve
         let index_path = path.join("index.json");
         let text = super::text::read(&index_path).map_err(|d| vec![d])?;
         let index: serde_json::Value = serde_json::from_str(&text)
-            .map_err(|e| vec![Diagnostic::from_json(&index_path, None, &e)])?;
+            .map_err(|e| vec![Diagnostic::from_json(&index_path, &text, None, &e)])?;
         let slugs: HashSet<String> = index["items"]
             .as_array()
             .into_iter()

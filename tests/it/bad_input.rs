@@ -236,7 +236,7 @@ const CASES: &[Case] = &[
             )
             .unwrap();
         },
-        expect: &["ontology.json:4:14: unknown field `entitytype`"],
+        expect: &["ontology.json:4:3: unknown field `entitytype`"],
     },
     Case {
         name: "a base URL that is not absolute",

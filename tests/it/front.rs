@@ -213,6 +213,10 @@ fn the_front_page_lists_every_endpoint() {
     let info = read_json(&site.join("api.json"));
     let endpoints = info["endpoints"].as_array().unwrap();
     assert!(endpoints.len() >= 10);
+    // Numbers of the information document show as numbers.
+    assert!(page.contains("Search the 2258 entities"), "{page}");
+    let entity = std::fs::read_to_string(site.join("abbcreateitem.html")).unwrap();
+    assert!(entity.contains(">2258 Action entities"), "{entity}");
     // minijinja's HTML escaping of `&`, `'` and `/`.
     let escape = |text: &str| {
         text.replace('&', "&amp;")

@@ -97,6 +97,10 @@ impl Server {
         self.stderr.lock().unwrap().clone()
     }
 
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn stdout(&self) -> String {
         self.stdout.lock().unwrap().clone()
     }

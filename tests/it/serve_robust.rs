@@ -1,0 +1,238 @@
+//! `ontosite serve` against clients that hold connections, bust caches,
+//! resume downloads, and a build that replaces the site it serves.
+
+use crate::serve::{Server, client};
+use crate::util::*;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+fn port(server: &Server) -> u16 {
+    server
+        .url
+        .trim_end_matches('/')
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+/// Idle connections (nothing sent) and slow ones (a byte at a time) are
+/// closed once the header timeout passes, and while they are held every
+/// legitimate request is answered.
+#[test]
+fn idle_and_slow_clients_cannot_starve_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("dist");
+    build_ok(&tiny_input(), &site);
+    let server = Server::dir(&site);
+    let port = port(&server);
+    let started = Instant::now();
+    let mut idle: Vec<TcpStream> = (0..400)
+        .map(|_| TcpStream::connect(("127.0.0.1", port)).unwrap())
+        .collect();
+    let mut slow: Vec<TcpStream> = (0..50)
+        .map(|_| {
+            let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+            stream.write_all(b"GET /index.json HTTP/1.1\r\n").unwrap();
+            stream
+        })
+        .collect();
+    // Legitimate clients, all the while.
+    let mut slowest = Duration::ZERO;
+    while started.elapsed() < Duration::from_secs(6) {
+        let asked = Instant::now();
+        let response = client()
+            .get(format!("{}index.json", server.url))
+            .send()
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        slowest = slowest.max(asked.elapsed());
+        for stream in &mut slow {
+            let _ = stream.write_all(b"X");
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert!(
+        slowest < Duration::from_secs(2),
+        "a legitimate request took {slowest:?}"
+    );
+    // Past the timeout, the server has closed both kinds.
+    std::thread::sleep(Duration::from_secs(8));
+    for (what, streams) in [("idle", &mut idle), ("slow", &mut slow)] {
+        let closed = streams
+            .iter_mut()
+            .map(|stream| {
+                stream
+                    .set_read_timeout(Some(Duration::from_secs(2)))
+                    .unwrap();
+                let mut buffer = [0; 512];
+                // A closed connection reads its end (possibly after a 408).
+                loop {
+                    match stream.read(&mut buffer) {
+                        Ok(0) => return true,
+                        Ok(_) => continue,
+                        Err(e) => return e.kind() == std::io::ErrorKind::ConnectionReset,
+                    }
+                }
+            })
+            .filter(|closed| *closed)
+            .count();
+        assert_eq!(
+            closed,
+            streams.len(),
+            "{what} connections still open after the timeout"
+        );
+    }
+}
+
+/// The server's resident memory in kB.
+fn rss_kb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap()
+}
+
+/// A cache-busting query and unique unknown paths do not grow the answer
+/// cache: a file is kept once, errors not at all.
+#[test]
+fn cache_busters_and_unknown_paths_do_not_grow_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("dist");
+    // A large `/all`: 20,000 entities.
+    let input = dir.path().join("input");
+    std::fs::create_dir_all(input.join("entities")).unwrap();
+    std::fs::write(
+        input.join("ontology.json"),
+        r#"{"name": "Many", "description": "d", "entityType": "Thing", "baseUrl": "https://many.example"}"#,
+    )
+    .unwrap();
+    let lines: String = (0..20_000)
+        .map(|n| format!("{{\"id\": \"E{n}\", \"name\": \"Entity {n}\", \"description\": \"A somewhat longer description of entity number {n}.\"}}\n"))
+        .collect();
+    std::fs::write(input.join("entities/all.jsonl"), lines).unwrap();
+    build_ok(&input, &site);
+    let server = Server::dir(&site);
+    let pid = server.pid();
+    let get = |path: String| {
+        let response = client()
+            .get(format!("{}{}", server.url, path))
+            .header("Accept-Encoding", "br")
+            .send()
+            .unwrap();
+        let status = response.status().as_u16();
+        let _ = response.bytes().unwrap();
+        status
+    };
+    assert_eq!(get("all".into()), 200);
+    let before = rss_kb(pid);
+    for n in 0..300 {
+        assert_eq!(get(format!("all?_={n}-{}", n * 7919)), 200);
+        assert_eq!(get(format!("no/such/{n}/path-{}", n * 31)), 404);
+    }
+    let after = rss_kb(pid);
+    let all_kb = std::fs::metadata(site.join("all")).unwrap().len() / 1024;
+    assert!(
+        after < before + 4 * all_kb + 20_000,
+        "memory grew from {before} kB to {after} kB (/all is {all_kb} kB)"
+    );
+}
+
+/// Single ranges: 206 with Content-Range, the suffix form, 416 past the
+/// end, and the whole file when If-Range names another version.
+#[test]
+fn ranges_resume_a_download() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("dist");
+    build_ok(&tiny_input(), &site);
+    let server = Server::dir(&site);
+    let all = std::fs::read(site.join("all")).unwrap();
+    let len = all.len();
+    let ranged = |range: &str, if_range: Option<&str>| {
+        let mut request = client()
+            .get(format!("{}all", server.url))
+            .header("Range", range);
+        if let Some(tag) = if_range {
+            request = request.header("If-Range", tag);
+        }
+        request.send().unwrap()
+    };
+    let whole = client().get(format!("{}all", server.url)).send().unwrap();
+    assert_eq!(whole.headers()["accept-ranges"], "bytes");
+    let tag = whole.headers()["etag"].to_str().unwrap().to_owned();
+
+    let part = ranged("bytes=10-99", None);
+    assert_eq!(part.status(), 206);
+    assert_eq!(
+        part.headers()["content-range"],
+        format!("bytes 10-99/{len}").as_str()
+    );
+    assert_eq!(part.bytes().unwrap(), &all[10..100]);
+    let tail = ranged("bytes=-20", Some(&tag));
+    assert_eq!(tail.status(), 206);
+    assert_eq!(tail.bytes().unwrap(), &all[len - 20..]);
+    let past = ranged(&format!("bytes={len}-"), None);
+    assert_eq!(past.status(), 416);
+    assert_eq!(
+        past.headers()["content-range"],
+        format!("bytes */{len}").as_str()
+    );
+    let changed = ranged("bytes=0-9", Some("W/\"another\""));
+    assert_eq!(changed.status(), 200);
+    assert_eq!(changed.bytes().unwrap(), &all[..]);
+}
+
+/// `build` into the directory a plain `serve --dir` serves: the server
+/// notices the swap and answers from the new site, whole.
+#[test]
+fn a_build_over_the_served_directory_is_served_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input");
+    copy_tree(&tiny_input(), &input);
+    let site = dir.path().join("dist");
+    build_ok(&input, &site);
+    let server = Server::dir(&site);
+    let entity = read_json(&site.join("index.json"))["items"][0]["slug"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let manifest = input.join("ontology.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        text.replacen("\"name\": \"", "\"name\": \"Rebuilt ", 1),
+    )
+    .unwrap();
+    build_ok(&input, &site);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let info = client().get(&server.url).send().unwrap();
+        let name =
+            serde_json::from_slice::<serde_json::Value>(&info.bytes().unwrap()).unwrap()["name"]
+                .clone();
+        if name.as_str().is_some_and(|n| n.starts_with("Rebuilt")) {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "still serving the old site: {name}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    for path in [
+        "",
+        "context.jsonld",
+        "index.json",
+        &format!("{entity}.json"),
+    ] {
+        let response = client()
+            .get(format!("{}{path}", server.url))
+            .send()
+            .unwrap();
+        assert_eq!(response.status(), 200, "/{path}");
+    }
+}
