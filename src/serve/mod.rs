@@ -266,35 +266,54 @@ mod watch {
         current: Current,
         events: Arc<impl Fn(Event) + Send + Sync + 'static>,
     ) -> Result<notify::RecommendedWatcher, ServeError> {
-        let (tx, rx) = mpsc::channel::<()>();
         let out = dir.canonicalize().unwrap_or(dir.clone());
+        let watched: Vec<PathBuf> = std::iter::once(&config.input)
+            .chain(&config.templates)
+            .cloned()
+            .collect();
+        on_changes(
+            &watched,
+            RecursiveMode::Recursive,
+            QUIET,
+            // Our own output, if it lies inside the input, is not a change.
+            move |event| event.paths.iter().any(|p| !p.starts_with(&out)),
+            move || {
+                events(Event::Rebuilding);
+                rebuild(&config, &dir, &current, &*events);
+            },
+        )
+        .map_err(|(path, source)| ServeError::Watch { path, source })
+    }
+
+    /// Calls `act` once `paths` have had no content change for `quiet`
+    /// after one that `relevant` accepts, on a thread of its own, for as
+    /// long as the returned watcher lives.
+    fn on_changes(
+        paths: &[PathBuf],
+        mode: RecursiveMode,
+        quiet: Duration,
+        relevant: impl Fn(&notify::Event) -> bool + Send + 'static,
+        mut act: impl FnMut() + Send + 'static,
+    ) -> Result<notify::RecommendedWatcher, (PathBuf, notify::Error)> {
+        let (tx, rx) = mpsc::channel::<()>();
+        let first = paths.first().cloned().unwrap_or_default();
         let mut watcher =
             notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-                // Our own output, if it lies inside the input, is not a change.
                 if let Ok(event) = event
                     && is_change(&event.kind)
-                    && event.paths.iter().any(|p| !p.starts_with(&out))
+                    && relevant(&event)
                 {
                     let _ = tx.send(());
                 }
             })
-            .map_err(|source| ServeError::Watch {
-                path: config.input.clone(),
-                source,
-            })?;
-        for dir in std::iter::once(&config.input).chain(&config.templates) {
-            watcher
-                .watch(dir, RecursiveMode::Recursive)
-                .map_err(|source| ServeError::Watch {
-                    path: dir.clone(),
-                    source,
-                })?;
+            .map_err(|e| (first, e))?;
+        for path in paths {
+            watcher.watch(path, mode).map_err(|e| (path.clone(), e))?;
         }
         std::thread::spawn(move || {
             while rx.recv().is_ok() {
-                while rx.recv_timeout(QUIET).is_ok() {}
-                events(Event::Rebuilding);
-                rebuild(&config, &dir, &current, &*events);
+                while rx.recv_timeout(quiet).is_ok() {}
+                act();
             }
         });
         Ok(watcher)
@@ -325,47 +344,30 @@ mod watch {
         current: Current,
         events: Arc<impl Fn(Event) + Send + Sync + 'static>,
     ) -> Result<notify::RecommendedWatcher, ServeError> {
-        let (tx, rx) = mpsc::channel::<()>();
         let parent = dir
             .canonicalize()
             .unwrap_or(dir.clone())
             .parent()
             .map(std::path::Path::to_path_buf)
             .unwrap_or_else(|| PathBuf::from("/"));
-        let mut watcher =
-            notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-                if event.is_ok_and(|e| is_change(&e.kind)) {
-                    let _ = tx.send(());
-                }
-            })
-            .map_err(|source| ServeError::Follow {
-                path: parent.clone(),
-                source,
-            })?;
-        watcher
-            .watch(&parent, RecursiveMode::NonRecursive)
-            .map_err(|source| ServeError::Follow {
-                path: parent.clone(),
-                source,
-            })?;
-        std::thread::spawn(move || {
-            while rx.recv().is_ok() {
-                while rx.recv_timeout(Duration::from_millis(20)).is_ok() {}
+        on_changes(
+            &[parent],
+            RecursiveMode::NonRecursive,
+            Duration::from_millis(20),
+            |_| true,
+            move || {
                 if !current.load().site.dir.replaced() {
-                    continue;
+                    return;
                 }
-                match Snapshot::load(&dir) {
-                    Ok(snapshot) => {
-                        current.store(Arc::new(Generation::new(snapshot)));
-                        events(Event::Reloaded);
-                    }
-                    // Half-way through a swap, or no site yet: the next
-                    // event tries again; the old site is served until then.
-                    Err(_) => continue,
+                // Half-way through a swap, or no site yet: the next event
+                // tries again; the old site is served until then.
+                if let Ok(snapshot) = Snapshot::load(&dir) {
+                    current.store(Arc::new(Generation::new(snapshot)));
+                    events(Event::Reloaded);
                 }
-            }
-        });
-        Ok(watcher)
+            },
+        )
+        .map_err(|(path, source)| ServeError::Follow { path, source })
     }
 
     fn rebuild(

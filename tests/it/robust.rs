@@ -40,21 +40,8 @@ fn entity_files(site: &Path) -> usize {
 #[test]
 fn two_builds_into_one_output_never_mix() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("input");
     // Enough entities that a build takes a while.
-    write(
-        &input,
-        "ontology.json",
-        r#"{"name": "Many", "description": "d", "entityType": "Thing", "baseUrl": "https://many.example"}"#,
-    );
-    let lines: String = (0..3000)
-        .map(|n| {
-            format!(
-                "{{\"id\": \"E{n}\", \"name\": \"Entity {n}\", \"description\": \"Number {n}.\"}}\n"
-            )
-        })
-        .collect();
-    write(&input, "entities/all.jsonl", &lines);
+    let input = generated_input(dir.path(), "input", 3000, "Description");
     let out = dir.path().join("dist");
     build_ok(&input, &out);
     let bin = assert_cmd::cargo::cargo_bin("ontosite");
@@ -373,20 +360,10 @@ fn a_mount_point_output_is_refused_at_the_start() {
 #[test]
 fn a_build_killed_at_any_moment_leaves_one_whole_site() {
     let dir = tempfile::tempdir().unwrap();
-    let make = |name: &str, word: &str| {
-        let input = dir.path().join(name);
-        write(
-            &input,
-            "ontology.json",
-            r#"{"name": "Many", "description": "d", "entityType": "Thing", "baseUrl": "https://many.example"}"#,
-        );
-        let lines: String = (0..2000)
-            .map(|n| format!("{{\"id\": \"E{n}\", \"name\": \"Entity {n}\", \"description\": \"{word} {n}.\"}}\n"))
-            .collect();
-        write(&input, "entities/all.jsonl", &lines);
-        input
-    };
-    let inputs = [make("a", "First"), make("b", "Second")];
+    let inputs = [
+        generated_input(dir.path(), "a", 2000, "First"),
+        generated_input(dir.path(), "b", 2000, "Second"),
+    ];
     let sites: Vec<_> = inputs
         .iter()
         .map(|input| {
@@ -425,7 +402,7 @@ fn a_build_killed_at_any_moment_leaves_one_whole_site() {
         killed_mid_build += usize::from(!status.success());
         let now = snapshot(&out);
         assert!(
-            sites.iter().any(|site| *site == now),
+            sites.contains(&now),
             "round {round} (killed after {delay} ms): the output is neither site whole ({} files)",
             now.len()
         );

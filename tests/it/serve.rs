@@ -82,6 +82,22 @@ impl Server {
         }
     }
 
+    /// `serve --input COPY --dir DIR/dist --watch` on a copy of the tiny
+    /// fixture in `dir`; returns the copy, to change, and the server.
+    pub fn watching_tiny_copy(dir: &Path) -> (PathBuf, Server) {
+        let input = dir.join("input");
+        copy_tree(&tiny_input(), &input);
+        let site = dir.join("dist");
+        let server = Server::start(&[
+            "--input".as_ref(),
+            input.as_os_str(),
+            "--dir".as_ref(),
+            site.as_os_str(),
+            "--watch".as_ref(),
+        ]);
+        (input, server)
+    }
+
     pub fn dir(dir: &Path) -> Server {
         Server::start(&["--dir".as_ref(), dir.as_os_str()])
     }
@@ -615,16 +631,7 @@ fn many_concurrent_clients_get_every_answer() {
 #[test]
 fn watch_rebuilds_and_swaps_in_whole_sites_only() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("input");
-    copy_tree(&tiny_input(), &input);
-    let site = dir.path().join("dist");
-    let server = Server::start(&[
-        "--input".as_ref(),
-        input.as_os_str(),
-        "--dir".as_ref(),
-        site.as_os_str(),
-        "--watch".as_ref(),
-    ]);
+    let (input, server) = Server::watching_tiny_copy(dir.path());
     let index = json_of(server.get("/index.json"));
     let first = index["items"][0].clone();
     let slug = first["slug"].as_str().unwrap().to_owned();
@@ -713,16 +720,7 @@ fn watch_rebuilds_and_swaps_in_whole_sites_only() {
 #[test]
 fn watch_rebuilds_only_when_the_input_changes() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("input");
-    copy_tree(&tiny_input(), &input);
-    let site = dir.path().join("dist");
-    let server = Server::start(&[
-        "--input".as_ref(),
-        input.as_os_str(),
-        "--dir".as_ref(),
-        site.as_os_str(),
-        "--watch".as_ref(),
-    ]);
+    let (input, server) = Server::watching_tiny_copy(dir.path());
     let rebuilds = || server.stdout().matches("rebuilding").count();
     // Reads of the input by someone else are no change either.
     for _ in 0..3 {

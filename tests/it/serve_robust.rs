@@ -104,17 +104,7 @@ fn cache_busters_and_unknown_paths_do_not_grow_memory() {
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path().join("dist");
     // A large `/all`: 20,000 entities.
-    let input = dir.path().join("input");
-    std::fs::create_dir_all(input.join("entities")).unwrap();
-    std::fs::write(
-        input.join("ontology.json"),
-        r#"{"name": "Many", "description": "d", "entityType": "Thing", "baseUrl": "https://many.example"}"#,
-    )
-    .unwrap();
-    let lines: String = (0..20_000)
-        .map(|n| format!("{{\"id\": \"E{n}\", \"name\": \"Entity {n}\", \"description\": \"A somewhat longer description of entity number {n}.\"}}\n"))
-        .collect();
-    std::fs::write(input.join("entities/all.jsonl"), lines).unwrap();
+    let input = generated_input(dir.path(), "input", 20_000, "A somewhat longer description");
     build_ok(&input, &site);
     let server = Server::dir(&site);
     let pid = server.pid();

@@ -125,3 +125,21 @@ pub fn chromium() -> String {
     );
     chromium
 }
+
+/// A made-up input under `dir/name`: an ontology of `Thing`s and `count`
+/// entities `E0`, `E1`, ... in one `.jsonl` file, each described with
+/// `word` (so that two inputs can differ in every entity).
+pub fn generated_input(dir: &Path, name: &str, count: usize, word: &str) -> PathBuf {
+    let input = dir.join(name);
+    std::fs::create_dir_all(input.join("entities")).unwrap();
+    std::fs::write(
+        input.join("ontology.json"),
+        r#"{"name": "Many", "description": "d", "entityType": "Thing", "baseUrl": "https://many.example"}"#,
+    )
+    .unwrap();
+    let lines: String = (0..count)
+        .map(|n| format!("{{\"id\": \"E{n}\", \"name\": \"Entity {n}\", \"description\": \"{word} of entity number {n}.\"}}\n"))
+        .collect();
+    std::fs::write(input.join("entities/all.jsonl"), lines).unwrap();
+    input
+}
