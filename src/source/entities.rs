@@ -20,12 +20,11 @@ pub fn files(dir: &Path, input: &Path) -> (Vec<PathBuf>, Vec<Diagnostic>) {
     let mut found = Vec::new();
     let mut problems = Vec::new();
     let inside = input.canonicalize().unwrap_or_else(|_| input.to_owned());
-    let walker = walkdir::WalkDir::new(dir)
+    let mut walker = walkdir::WalkDir::new(dir)
         .follow_links(true)
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
-    let mut walker = walker;
     while let Some(entry) = walker.next() {
         let entry = match entry {
             Ok(entry) => entry,

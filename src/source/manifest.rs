@@ -39,7 +39,8 @@ fn key_place(text: &str, key: &str) -> (Option<usize>, Option<usize>) {
     let before = &text[..at];
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    (Some(line), Some(before[line_start..].chars().count() + 1))
+    let column = text::char_column(&text[line_start..], at - line_start);
+    (Some(line), Some(column))
 }
 
 /// Every field `ontology.json` may have; the first three are required.

@@ -35,3 +35,10 @@ pub fn read(path: &Path) -> Result<String, Diagnostic> {
 pub fn strip_bom(text: &str) -> &str {
     text.strip_prefix('\u{feff}').unwrap_or(text)
 }
+
+/// The 1-based column, in characters, of byte `at` of `line`: parsers
+/// count bytes, a person counts characters.
+pub fn char_column(line: &str, at: usize) -> usize {
+    let at = at.min(line.len());
+    line.get(..at).map_or(at, |before| before.chars().count()) + 1
+}
