@@ -14,7 +14,7 @@
 // A bad query throws a SearchError whose `problem` is the RFC 9457
 // document to answer with status 400.
 
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
 export const MAX_OFFSET = 999999999;
@@ -224,7 +224,8 @@ class Index {
     const rows = page.length > 0 ? await this.rows(page.map(([, entity]) => entity), answered) : [];
     const items = rows.map(([id, name, explicitSlug]) => {
       const slug = explicitSlug ?? derivedSlug(id);
-      return { slug, id, name, links: { json: `${base}${slug}.json`, jsonld: `${base}${slug}.jsonld` } };
+      const links = Object.fromEntries(this.manifest.links.map((extension) => [extension, `${base}${slug}.${extension}`]));
+      return { slug, id, name, links };
     });
     const next =
       end < hits.length

@@ -41,6 +41,9 @@ pub struct OntologyMeta {
     /// with a schema.org term as its value (`actionStatus`:
     /// `PotentialActionStatus`), in name order.
     pub entity_properties: Vec<(String, String)>,
+    /// The namespace of the terms ontosite mints, where `ontology.json`
+    /// fixes one so that they stay put when the base URL changes.
+    pub vocabulary: Option<String>,
 }
 
 /// The JSON-LD type of an entity by the value of one of its fields.

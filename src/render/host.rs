@@ -8,7 +8,7 @@
 //! reaches and Cloudflare takes. Cloudflare applies redirects before static
 //! files, so the plain line is enough there.
 
-use super::routes::{ENDPOINTS, EVERY_RESPONSE, Endpoint, NOT_FOUND, Serves, UNPUBLISHED};
+use super::routes::{EVERY_RESPONSE, endpoints, Endpoint, NOT_FOUND, Serves, UNPUBLISHED};
 use std::io::Write;
 
 const GENERATED: &str =
@@ -19,7 +19,7 @@ fn header_pattern(endpoint: &Endpoint) -> Option<String> {
     match endpoint.serves {
         Serves::File(file) => Some(format!("/{file}")),
         // Netlify and Cloudflare both allow a splat inside a path segment.
-        Serves::EntityFiles { extension } => Some(format!("/*.{extension}")),
+        Serves::EntityFiles(format) => Some(format!("/*.{}", format.extension)),
         Serves::Rewrite { file, .. } => Some(format!("/{file}")),
         Serves::Search => None,
     }
@@ -41,10 +41,10 @@ pub fn headers(out: &mut Vec<u8>) {
     }
     // Netlify joins the values of a header that several matching rules set,
     // so a file a splat rule already types must not get a rule of its own.
-    let splats: Vec<(&str, &str)> = ENDPOINTS
+    let splats: Vec<(&str, &str)> = endpoints()
         .iter()
         .filter_map(|e| match (e.serves, e.content_type) {
-            (Serves::EntityFiles { extension }, Some(media_type)) => Some((extension, media_type)),
+            (Serves::EntityFiles(format), Some(media_type)) => Some((format.extension, media_type)),
             _ => None,
         })
         .collect();
@@ -54,7 +54,7 @@ pub fn headers(out: &mut Vec<u8>) {
                 .iter()
                 .any(|(ext, t)| *t == media_type && pattern.ends_with(&format!(".{ext}")))
     };
-    for endpoint in ENDPOINTS.iter().chain([&NOT_FOUND]) {
+    for endpoint in endpoints().iter().chain([&NOT_FOUND]) {
         if let (Some(pattern), Some(media_type)) = (header_pattern(endpoint), endpoint.content_type)
             && !typed_by_splat(&pattern, media_type)
         {
@@ -68,9 +68,9 @@ pub fn headers(out: &mut Vec<u8>) {
 /// need compute and for the files it must not publish (the worker answers
 /// those 404), and serves every other path as a static file.
 pub fn cloudflare_routes(out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
-    let include: Vec<&str> = ENDPOINTS
+    let include: Vec<&str> = endpoints()
         .iter()
-        .filter(|e| e.serves == Serves::Search)
+        .filter(|e| matches!(e.serves, Serves::Search))
         .map(|e| e.path)
         .chain(UNPUBLISHED.iter().copied())
         .collect();
@@ -86,7 +86,7 @@ pub fn redirects(out: &mut Vec<u8>) {
     for path in UNPUBLISHED {
         let _ = writeln!(out, "{path}  /{}  404!", super::files::NOT_FOUND);
     }
-    for endpoint in ENDPOINTS.iter().chain([&NOT_FOUND]) {
+    for endpoint in endpoints().iter().chain([&NOT_FOUND]) {
         let Serves::Rewrite {
             file,
             status,

@@ -6,6 +6,7 @@
 //! the binary; a user's own (`build --templates DIR`) replace them by name.
 //! Pages link relatively, so `dist/` works from `file://` as from a host.
 
+use super::formats::ENTITY_FORMATS;
 use super::{RenderError, Site, info, jsonld};
 use crate::model::Entity;
 use minijinja::{Environment, context};
@@ -84,7 +85,19 @@ struct EntityView<'a> {
     iri: String,
     json_url: String,
     jsonld_url: String,
+    /// The entity's other documents, one per entity format.
+    representations: Vec<Representation>,
     fields: Vec<Field<'a>>,
+}
+
+/// One of an entity's documents, as its page links it.
+#[derive(Serialize)]
+struct Representation {
+    title: &'static str,
+    media_type: &'static str,
+    /// Relative, so that pages work from disk.
+    file: String,
+    url: String,
 }
 
 #[derive(Serialize)]
@@ -118,10 +131,6 @@ fn page(
     Ok(())
 }
 
-pub fn entity_file(entity: &Entity) -> String {
-    format!("{}.html", entity.slug)
-}
-
 pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), RenderError> {
     let mut ld = Vec::new();
     jsonld::entity(site, entity, &mut ld).map_err(RenderError::Json)?;
@@ -133,7 +142,17 @@ pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), Ren
         description: &entity.description,
         iri: site.url(entity.slug.as_str()),
         json_url: site.url(&super::json::entity_file(entity)),
-        jsonld_url: site.url(&jsonld::entity_file(entity)),
+        jsonld_url: site.url(&format!("{}.jsonld", entity.slug)),
+        representations: ENTITY_FORMATS
+            .iter()
+            .filter(|f| f.media_type != super::media::HTML)
+            .map(|f| Representation {
+                title: f.title,
+                media_type: f.media_type,
+                file: f.file(entity),
+                url: site.url(&f.file(entity)),
+            })
+            .collect(),
         fields: entity
             .extra
             .iter()

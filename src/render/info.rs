@@ -1,6 +1,6 @@
 //! The information document that `/` answers, and the 404 answers.
 
-use super::routes::{ENDPOINTS, Serves};
+use super::routes::Serves;
 use super::{Site, files};
 use serde_json::{Map, Value, json};
 use std::io::Write;
@@ -29,7 +29,7 @@ pub fn render(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
 pub fn document(site: &Site) -> Value {
     let meta = &site.ontology.meta;
     let first_slug = site.ontology.entities.first().map(|e| e.slug.as_str());
-    let endpoints: Vec<Value> = ENDPOINTS
+    let endpoints: Vec<Value> = super::routes::endpoints()
         .iter()
         .map(|endpoint| {
             let path = endpoint.path.trim_start_matches('/');
@@ -37,12 +37,12 @@ pub fn document(site: &Site) -> Value {
             entry.insert("path".into(), json!(endpoint.path));
             entry.insert("summary".into(), json!(endpoint.summary));
             match endpoint.serves {
-                Serves::EntityFiles { extension } => {
+                Serves::EntityFiles(format) => {
                     entry.insert("url".into(), json!(site.url(path)));
                     if let Some(slug) = first_slug {
                         entry.insert(
                             "example".into(),
-                            json!(site.url(&format!("{slug}.{extension}"))),
+                            json!(site.url(&format!("{slug}.{}", format.extension))),
                         );
                     }
                 }

@@ -4,6 +4,7 @@
 //! how it is published.
 
 use super::Site;
+use super::formats::ENTITY_FORMATS;
 use crate::model::{BaseUrl, Entity, Ontology};
 use crate::search::{Answer, Query, Searcher};
 use serde::Serialize;
@@ -13,19 +14,26 @@ pub fn entity_file(entity: &Entity) -> String {
     format!("{}.json", entity.slug)
 }
 
-/// The absolute URLs of an entity's documents.
-#[derive(Serialize)]
-struct Links {
-    json: String,
-    jsonld: String,
+/// The absolute URLs of an entity's documents, one per entity format,
+/// keyed by extension.
+struct Links<'a> {
+    base_url: &'a BaseUrl,
+    entity: &'a Entity,
 }
 
-impl Links {
-    fn of(base_url: &BaseUrl, entity: &Entity) -> Links {
-        Links {
-            json: base_url.join(&entity_file(entity)),
-            jsonld: base_url.join(&super::jsonld::entity_file(entity)),
-        }
+impl<'a> Links<'a> {
+    fn of(base_url: &'a BaseUrl, entity: &'a Entity) -> Links<'a> {
+        Links { base_url, entity }
+    }
+}
+
+impl Serialize for Links<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(
+            ENTITY_FORMATS
+                .iter()
+                .map(|f| (f.extension, self.base_url.join(&f.file(self.entity)))),
+        )
     }
 }
 
@@ -39,7 +47,7 @@ struct EntityView<'a> {
     description: &'a str,
     #[serde(flatten)]
     extra: &'a Map<String, Value>,
-    links: Links,
+    links: Links<'a>,
 }
 
 impl<'a> EntityView<'a> {
@@ -62,11 +70,11 @@ struct Entry<'a> {
     slug: &'a str,
     id: &'a str,
     name: &'a str,
-    links: Links,
+    links: Links<'a>,
 }
 
 impl<'a> Entry<'a> {
-    fn of(base_url: &BaseUrl, entity: &'a Entity) -> Entry<'a> {
+    fn of(base_url: &'a BaseUrl, entity: &'a Entity) -> Entry<'a> {
         Entry {
             slug: entity.slug.as_str(),
             id: &entity.id,

@@ -12,25 +12,14 @@ use crate::model::Entity;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-/// The VoID vocabulary, which describes the data set in the information
-/// document.
-const VOID: &str = "http://rdfs.org/ns/void#";
-
-pub fn entity_file(entity: &Entity) -> String {
-    format!("{}.jsonld", entity.slug)
-}
-
-/// The namespace of ontosite's own terms on this site.
-fn vocab(site: &Site) -> String {
-    site.url("vocab#")
-}
+use super::rdf::VOID;
 
 pub fn context(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     let meta = &site.ontology.meta;
     let mut terms = Map::new();
     terms.insert("@version".into(), json!(1.1));
     terms.insert("schema".into(), json!("http://schema.org/"));
-    terms.insert("ontosite".into(), json!(vocab(site)));
+    terms.insert("ontosite".into(), json!(site.vocabulary()));
     terms.insert("void".into(), json!(VOID));
     terms.insert(meta.entity_type.clone(), json!(meta.entity_type_iri));
     for term in ["ItemList", "ListItem"] {
@@ -162,7 +151,7 @@ pub fn index(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
                         kind: site.ontology.meta.jsonld_type(e),
                         identifier: &e.id,
                         name: &e.name,
-                        url: site.url(&entity_file(e)),
+                        url: site.url(&super::json::entity_file(e)),
                     },
                 }
             }))

@@ -4,12 +4,14 @@
 //! that the caller owns, so the writer can reuse one buffer a thread across
 //! millions of entity files. Nothing here touches the disk.
 
+mod formats;
 mod host;
 mod html;
 mod info;
 mod json;
 mod jsonld;
 mod openapi;
+pub mod rdf;
 mod routes;
 mod script;
 mod search_index;
@@ -17,7 +19,8 @@ mod search_index;
 pub use html::TEMPLATES;
 pub use info::problem;
 pub use json::{search_answer, search_response};
-pub use routes::{ENDPOINTS, Endpoint, Serves, UNPUBLISHED, media};
+pub use formats::{ENTITY_FORMATS, EntityFormat};
+pub use routes::{Endpoint, Serves, UNPUBLISHED, endpoints, media};
 
 use crate::model::{Entity, Ontology};
 use crate::search::Searcher;
@@ -78,6 +81,10 @@ pub enum RenderError {
     UnknownTemplate(String),
     #[error("{}", template_message(.0))]
     Template(minijinja::Error),
+    #[error("`{0}` is not an IRI that RDF allows\n  help: this is a bug in ontosite: the input's IRIs are checked when read; please report it")]
+    Iri(String),
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
 }
 
 /// A template error with its template and line, and what to do.
@@ -145,6 +152,20 @@ impl<'a> Site<'a> {
         self.ontology.meta.base_url.join(path)
     }
 
+    /// The namespace of the terms ontosite mints (`slug`, pass-through
+    /// fields): `ontology.json`'s `vocabulary`, else `{base}/vocab#`.
+    pub fn vocabulary(&self) -> std::borrow::Cow<'_, str> {
+        match &self.ontology.meta.vocabulary {
+            Some(namespace) => namespace.into(),
+            None => self.url("vocab#").into(),
+        }
+    }
+
+    /// The IRI of one of ontosite's terms.
+    fn term(&self, name: &str) -> String {
+        format!("{}{name}", self.vocabulary())
+    }
+
     fn info(&self) -> minijinja::Value {
         self.info
             .get_or_init(|| html::template_value(&info::document(self)))
@@ -186,9 +207,8 @@ pub enum Document<'a> {
     Stylesheet,
     PageScript,
     SearchData,
-    Entity(&'a Entity),
-    EntityLd(&'a Entity),
-    EntityPage(&'a Entity),
+    /// One entity in one of its formats.
+    Entity(&'a Entity, &'static EntityFormat),
 }
 
 impl Document<'_> {
@@ -243,9 +263,7 @@ impl Document<'_> {
             Document::Stylesheet => files::STYLESHEET.to_owned(),
             Document::PageScript => files::PAGE_SCRIPT.to_owned(),
             Document::SearchData => files::SEARCH_DATA.to_owned(),
-            Document::Entity(e) => json::entity_file(e),
-            Document::EntityLd(e) => jsonld::entity_file(e),
-            Document::EntityPage(e) => html::entity_file(e),
+            Document::Entity(e, format) => format.file(e),
         }
     }
 
@@ -283,9 +301,7 @@ impl Document<'_> {
             }
             Document::PageScript => html::script(site, out),
             Document::SearchData => html::search_data(site, out),
-            Document::Entity(e) => json::entity(site, e, out)?,
-            Document::EntityLd(e) => jsonld::entity(site, e, out)?,
-            Document::EntityPage(e) => html::entity(site, e, out)?,
+            Document::Entity(e, format) => (format.render)(site, e, out)?,
         }
         out.push(b'\n');
         Ok(())
@@ -293,15 +309,13 @@ impl Document<'_> {
 }
 
 /// Every document of the site, as a parallel iterator: the site-wide ones,
-/// the search index's files, then a `.json` and a `.jsonld` per entity.
+/// the search index's files, then each entity in every format.
 pub fn documents<'a>(site: &Site<'a>) -> impl ParallelIterator<Item = Document<'a>> + 'a {
-    let per_entity = site.ontology.entities.par_iter().flat_map_iter(|e| {
-        [
-            Document::Entity(e),
-            Document::EntityLd(e),
-            Document::EntityPage(e),
-        ]
-    });
+    let per_entity = site
+        .ontology
+        .entities
+        .par_iter()
+        .flat_map_iter(|e| ENTITY_FORMATS.iter().map(move |f| Document::Entity(e, f)));
     let search_files = (0..site.search_index.files.len())
         .into_par_iter()
         .map(Document::SearchFile);
@@ -342,6 +356,7 @@ mod tests {
                 siblings: Vec::new(),
                 subtypes: None,
                 entity_properties: Vec::new(),
+                vocabulary: None,
             },
             entities: vec![entity("AcmeCreate"), entity("ZetaCreate")],
         }
@@ -354,26 +369,17 @@ mod tests {
         let ontology = ontology();
         let site = Site::new(&ontology).unwrap();
         let mut names: Vec<String> = documents(&site)
-            .filter(|d| {
-                !matches!(
-                    d,
-                    Document::Entity(_) | Document::EntityLd(_) | Document::EntityPage(_)
-                )
-            })
+            .filter(|d| !matches!(d, Document::Entity(..)))
             .map(|d| d.path(&site))
             .collect();
         names.extend(
-            ENDPOINTS
+            endpoints()
                 .iter()
                 .map(|e| e.path.trim_start_matches('/').to_owned()),
         );
         for name in names {
             let first = name.split('/').next().unwrap();
-            let stem = first
-                .strip_suffix(".json")
-                .or(first.strip_suffix(".jsonld"))
-                .or(first.strip_suffix(".html"))
-                .unwrap_or(first);
+            let stem = first.split('.').next().unwrap_or(first);
             if Slug::parse(stem).is_ok() {
                 assert!(
                     RESERVED_SLUGS.contains(&stem),
@@ -391,7 +397,8 @@ mod tests {
         let entity = &ontology.entities[0];
         let mut out = Vec::new();
         let mut keys = Vec::new();
-        for document in [Document::Entity(entity), Document::EntityLd(entity)] {
+        for format in ENTITY_FORMATS.iter().filter(|f| f.extension.starts_with("json")) {
+            let document = Document::Entity(entity, format);
             document.render(&site, &mut out).unwrap();
             let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
             keys.extend(value.as_object().unwrap().keys().cloned());

@@ -5,7 +5,7 @@
 //! what is published.
 
 use super::Site;
-use super::routes::{ENDPOINTS, Endpoint, Serves, media};
+use super::routes::{Endpoint, Serves, endpoints, media};
 use crate::search::query::{DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET};
 use serde_json::{Map, Value, json};
 
@@ -184,7 +184,7 @@ fn operation(endpoint: &Endpoint) -> Value {
     );
     let mut parameters = Vec::new();
     match endpoint.serves {
-        Serves::EntityFiles { .. } => {
+        Serves::EntityFiles(_) => {
             parameters.push(json!({
                 "name": "slug", "in": "path", "required": true,
                 "description": "The entity's slug: lower-case letters and digits.",
@@ -235,7 +235,7 @@ fn operation(endpoint: &Endpoint) -> Value {
 pub fn render(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     let meta = &site.ontology.meta;
     let mut paths = Map::new();
-    for endpoint in ENDPOINTS {
+    for endpoint in endpoints() {
         paths.insert(endpoint.path.to_owned(), operation(endpoint));
     }
     let mut info = Map::new();

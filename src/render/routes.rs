@@ -3,6 +3,7 @@
 //! generated from this table, so they cannot drift apart.
 
 use super::files;
+use super::formats::{ENTITY_FORMATS, EntityFormat};
 
 /// Media types the site declares where a host's default would be wrong.
 pub mod media {
@@ -12,10 +13,13 @@ pub mod media {
     /// RFC 9239's type for JavaScript; hosts differ in what they guess
     /// (Cloudflare says `application/javascript`), so the site says it.
     pub const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
+    pub const TURTLE: &str = "text/turtle";
+    pub const N_TRIPLES: &str = "application/n-triples";
+    pub const HTML: &str = "text/html";
 }
 
 /// How a host answers an endpoint.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub enum Serves {
     /// The file of this name, at the same path.
     File(&'static str),
@@ -27,13 +31,13 @@ pub enum Serves {
         force: bool,
     },
     /// One file for each entity, `{slug}.{extension}`.
-    EntityFiles { extension: &'static str },
+    EntityFiles(&'static EntityFormat),
     /// Not a file: needs compute on the host (the search issue adds it).
     Search,
 }
 
 /// One endpoint of the API.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub struct Endpoint {
     /// The path as the API documents it; `{slug}` stands for any slug.
     pub path: &'static str,
@@ -47,8 +51,24 @@ pub struct Endpoint {
     pub schema: Option<&'static str>,
 }
 
-/// Every endpoint, in the order the information document lists them.
-pub const ENDPOINTS: &[Endpoint] = &[
+/// Every endpoint, in the order the information document lists them: the
+/// fixed ones with an entity's files after `/all`.
+pub fn endpoints() -> &'static [Endpoint] {
+    static ENDPOINTS: std::sync::LazyLock<Vec<Endpoint>> = std::sync::LazyLock::new(|| {
+        let (lists, rest) = FIXED.split_at(FIXED.iter().position(|e| e.path == "/all").unwrap_or(0) + 1);
+        let entity_files = ENTITY_FORMATS.iter().map(|format| Endpoint {
+            path: format.path,
+            summary: format.summary,
+            serves: Serves::EntityFiles(format),
+            content_type: format.declare_type.then_some(format.media_type),
+            schema: format.schema,
+        });
+        lists.iter().copied().chain(entity_files).chain(rest.iter().copied()).collect()
+    });
+    &ENDPOINTS
+}
+
+const FIXED: &[Endpoint] = &[
     Endpoint {
         path: "/",
         summary: "Information about the API: this document",
@@ -80,22 +100,6 @@ pub const ENDPOINTS: &[Endpoint] = &[
         serves: Serves::File(files::ALL),
         content_type: Some(media::JSON),
         schema: Some("All"),
-    },
-    Endpoint {
-        path: "/{slug}.json",
-        summary: "One entity, JSON",
-        serves: Serves::EntityFiles { extension: "json" },
-        content_type: None,
-        schema: Some("Entity"),
-    },
-    Endpoint {
-        path: "/{slug}.jsonld",
-        summary: "One entity, JSON-LD",
-        serves: Serves::EntityFiles {
-            extension: "jsonld",
-        },
-        content_type: Some(media::JSON_LD),
-        schema: None,
     },
     Endpoint {
         path: "/search",

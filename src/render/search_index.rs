@@ -32,7 +32,7 @@ use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The format version; a client refuses an index it does not know.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// The folder of the node and row files.
 pub const DIR: &str = "search";
 /// A node becomes a leaf when its words and postings take about this many
@@ -96,6 +96,9 @@ pub fn build(
         total: usize,
         base_url: String,
         rows_per_file: usize,
+        /// The extensions of an entity's documents, in the order of its
+        /// `links` (the table of entity formats).
+        links: Vec<&'static str>,
         /// `[key, 1 for a leaf or 0, rows]`; node `i` is `search/n{i}.json`,
         /// and when `rows` is not 0, `search/r{i}.json` holds the rows of
         /// that many entities: every entity its words name.
@@ -106,6 +109,7 @@ pub fn build(
         total: entities.len(),
         base_url: ontology.meta.base_url.join(""),
         rows_per_file: ROWS_PER_FILE,
+        links: super::ENTITY_FORMATS.iter().map(|f| f.extension).collect(),
         nodes: keys,
     })?;
     Ok(SearchIndex { manifest, files })

@@ -194,6 +194,7 @@ mod tests {
                 siblings: Vec::new(),
                 subtypes: None,
                 entity_properties: Vec::new(),
+                vocabulary: None,
             },
             entities,
         }

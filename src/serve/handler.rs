@@ -11,7 +11,7 @@ use super::path::{self, SitePath};
 use super::range;
 use super::rules::Route;
 use super::site::Snapshot;
-use crate::render::{self, ENDPOINTS, Serves};
+use crate::render::{self, Serves, endpoints};
 use axum::body::Body;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, Response, StatusCode, header};
 use bytes::Bytes;
@@ -201,9 +201,9 @@ impl QueryParams {
 
 /// Whether the path is the one the hosts answer with compute.
 fn is_search(path: &SitePath) -> bool {
-    ENDPOINTS
+    endpoints()
         .iter()
-        .any(|e| e.serves == Serves::Search && e.path == path.as_str())
+        .any(|e| matches!(e.serves, Serves::Search) && e.path == path.as_str())
 }
 
 fn search(site: &Snapshot, query: &str) -> Answer {

@@ -110,6 +110,7 @@ fn published_ontology(root: &Path) -> Result<Ontology, SiteError> {
         siblings: Vec::new(),
         subtypes: None,
         entity_properties: Vec::new(),
+        vocabulary: None,
     };
     let all_path = root.join(files::ALL);
     let all = json(files::ALL)?;

@@ -24,6 +24,7 @@ struct ManifestFile {
     siblings: Vec<SiblingFile>,
     subtypes: Option<SubtypesFile>,
     entity_properties: std::collections::BTreeMap<String, String>,
+    vocabulary: Option<String>,
 }
 
 /// The line and column (in characters) of the first `"key":` in `text`,
@@ -44,7 +45,7 @@ fn key_place(text: &str, key: &str) -> (Option<usize>, Option<usize>) {
 }
 
 /// Every field `ontology.json` may have; the first three are required.
-const FIELDS: [&str; 10] = [
+const FIELDS: [&str; 11] = [
     "name",
     "description",
     "entityType",
@@ -55,6 +56,7 @@ const FIELDS: [&str; 10] = [
     "siblings",
     "subtypes",
     "entityProperties",
+    "vocabulary",
 ];
 
 impl ManifestFile {
@@ -177,6 +179,13 @@ impl ManifestFile {
                 &mut problems,
             )
             .unwrap_or_default(),
+            vocabulary: typed(
+                path,
+                text,
+                "vocabulary",
+                fields.remove("vocabulary"),
+                &mut problems,
+            ),
         };
         Ok((file, problems))
     }
@@ -260,20 +269,23 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<OntologyMeta, Ve
         ));
     }
 
-    if let Some(iri) = &file.entity_type_iri {
-        let absolute =
-            url::Url::parse(iri).is_ok_and(|u| !u.cannot_be_a_base() || u.scheme() == "urn");
-        if !absolute
-            || iri
-                .chars()
-                .any(|c| c.is_whitespace() || "<>\"{}|\\^`".contains(c))
-        {
-            problems.push(Diagnostic::new(
-                &path,
-                format!("`entityTypeIri` `{iri}` is not an absolute IRI"),
-                "give the full IRI of the type, such as `http://schema.org/Action`, or leave it out",
-            ));
-        }
+    if let Some(iri) = &file.entity_type_iri
+        && !is_absolute_iri(iri)
+    {
+        problems.push(Diagnostic::new(
+            &path,
+            format!("`entityTypeIri` `{iri}` is not an absolute IRI"),
+            "give the full IRI of the type, such as `http://schema.org/Action`, or leave it out",
+        ));
+    }
+    if let Some(namespace) = &file.vocabulary
+        && !(is_absolute_iri(namespace) && (namespace.ends_with('#') || namespace.ends_with('/')))
+    {
+        problems.push(Diagnostic::new(
+            &path,
+            format!("`vocabulary` `{namespace}` is not a namespace IRI"),
+            "give an absolute IRI ending in `#` or `/`, such as `https://w3id.org/my-ontology/vocab#`, or leave it out for `{baseUrl}/vocab#`",
+        ));
     }
     let base_url = match (base_url, &file.base_url) {
         (Some(given), _) => Some(given.clone()),
@@ -368,9 +380,16 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<OntologyMeta, Ve
                 types: s.types,
             }),
             entity_properties: file.entity_properties.into_iter().collect(),
+            vocabulary: file.vocabulary,
         }),
         _ => Err(problems),
     }
+}
+
+/// Whether `iri` is an absolute IRI that RDF accepts (RFC 3987, as the
+/// RDF libraries that read the site check it).
+fn is_absolute_iri(iri: &str) -> bool {
+    oxrdf::NamedNode::new(iri).is_ok()
 }
 
 fn check_url(

@@ -1,0 +1,107 @@
+//! The one table of an entity's representations.
+//!
+//! Every list of formats the site states comes from `ENTITY_FORMATS`: the
+//! entity files the build writes, the route table (and from it `_headers`,
+//! `_routes.json` and the endpoint list), `openapi.json`, each entity's
+//! `links`, the pages' `<link rel="alternate">`, the search index's link
+//! templates (which `search.js` reads), and content negotiation in `serve`
+//! and in the hosts' handlers. Adding a representation is one row here and
+//! its renderer.
+
+use super::{RenderError, Site, html, json, jsonld, rdf};
+use crate::model::Entity;
+
+/// One representation of every entity: a file `{slug}.{extension}`.
+#[derive(Debug)]
+pub struct EntityFormat {
+    /// The file extension, which is also the key of the file's URL in an
+    /// entity's `links`.
+    pub extension: &'static str,
+    /// Its endpoint, as the API documents it.
+    pub path: &'static str,
+    pub summary: &'static str,
+    /// The media type it is served and negotiated as.
+    pub media_type: &'static str,
+    /// Whether hosts must be told the media type: their guess from the
+    /// extension is wrong or missing.
+    pub declare_type: bool,
+    /// Its name for people, as in "One entity, Turtle".
+    pub title: &'static str,
+    /// The JSON Schema in `openapi.json` its documents follow, if any.
+    pub schema: Option<&'static str>,
+    /// Whether it states the entity's RDF description.
+    pub rdf: bool,
+    pub render: fn(&Site, &Entity, &mut Vec<u8>) -> Result<(), RenderError>,
+}
+
+impl EntityFormat {
+    /// The entity's file of this format, relative to the site root.
+    pub fn file(&self, entity: &Entity) -> String {
+        format!("{}.{}", entity.slug, self.extension)
+    }
+}
+
+/// Every representation, in the order of preference when a client accepts
+/// any: the plain JSON the API is built around first.
+pub const ENTITY_FORMATS: &[EntityFormat] = &[
+    EntityFormat {
+        extension: "json",
+        path: "/{slug}.json",
+        summary: "One entity, JSON",
+        media_type: super::media::JSON,
+        declare_type: false,
+        title: "JSON",
+        schema: Some("Entity"),
+        rdf: false,
+        render: |site, entity, out| Ok(json::entity(site, entity, out)?),
+    },
+    EntityFormat {
+        extension: "jsonld",
+        path: "/{slug}.jsonld",
+        summary: "One entity, JSON-LD",
+        media_type: super::media::JSON_LD,
+        declare_type: true,
+        title: "JSON-LD",
+        schema: None,
+        rdf: true,
+        render: |site, entity, out| Ok(jsonld::entity(site, entity, out)?),
+    },
+    EntityFormat {
+        extension: "ttl",
+        path: "/{slug}.ttl",
+        summary: "One entity, Turtle",
+        media_type: super::media::TURTLE,
+        declare_type: true,
+        title: "Turtle",
+        schema: None,
+        rdf: true,
+        render: |site, entity, out| rdf::entity(site, entity, rdf::Syntax::Turtle, out),
+    },
+    EntityFormat {
+        extension: "nt",
+        path: "/{slug}.nt",
+        summary: "One entity, N-Triples",
+        media_type: super::media::N_TRIPLES,
+        declare_type: true,
+        title: "N-Triples",
+        schema: None,
+        rdf: true,
+        render: |site, entity, out| rdf::entity(site, entity, rdf::Syntax::NTriples, out),
+    },
+    EntityFormat {
+        extension: "html",
+        path: "/{slug}.html",
+        summary: "One entity, HTML (the entity page)",
+        media_type: super::media::HTML,
+        declare_type: false,
+        title: "HTML",
+        schema: None,
+        rdf: false,
+        render: html::entity,
+    },
+];
+
+/// The format of this extension.
+pub fn by_extension(extension: &str) -> Option<&'static EntityFormat> {
+    ENTITY_FORMATS.iter().find(|f| f.extension == extension)
+}

@@ -1,0 +1,284 @@
+//! The RDF description of each entity, and its Turtle and N-Triples.
+//!
+//! An entity states the same triples in every RDF format: the triples
+//! here are what its JSON-LD document means when a JSON-LD processor
+//! reads it with the site's context (the tests parse both and compare).
+//! The syntax is written by oxttl, never by hand, so escaping is the
+//! library's.
+
+use super::{RenderError, Site};
+use crate::model::Entity;
+use oxrdf::vocab::{rdf, xsd};
+use oxrdf::{Literal, NamedNode, NamedOrBlankNode, Term, Triple};
+use serde_json::Value;
+
+pub const SCHEMA: &str = "http://schema.org/";
+pub const VOID: &str = "http://rdfs.org/ns/void#";
+pub const RDFS: &str = "http://www.w3.org/2000/01/rdf-schema#";
+pub const DCTERMS: &str = "http://purl.org/dc/terms/";
+/// JSON-LD's datatype for JSON literals (RDF 1.2 names it too).
+const RDF_JSON: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON";
+
+/// An RDF syntax ontosite writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Syntax {
+    Turtle,
+    NTriples,
+}
+
+/// A named node from an IRI the site built or the input gave; the input's
+/// IRIs were checked when read, so a failure here is a bug to report, not
+/// a panic.
+pub fn iri(iri: impl Into<String>) -> Result<NamedNode, RenderError> {
+    let iri = iri.into();
+    NamedNode::new(iri.clone()).map_err(|_| RenderError::Iri(iri))
+}
+
+fn schema(term: &str) -> NamedNode {
+    NamedNode::new_unchecked(format!("{SCHEMA}{term}"))
+}
+
+/// The triples one entity states: its type, identifier, name, description,
+/// slug, the URL of its plain JSON, the configured entity properties, and
+/// every pass-through field under the site's vocabulary.
+pub fn entity_triples(site: &Site, entity: &Entity) -> Result<Vec<Triple>, RenderError> {
+    let meta = &site.ontology.meta;
+    let subject = iri(site.url(entity.slug.as_str()))?;
+    let mut triples = Vec::with_capacity(8 + entity.extra.len());
+    let mut add = |predicate: NamedNode, object: Term| {
+        triples.push(Triple::new(subject.clone(), predicate, object));
+    };
+    let kind = meta.jsonld_type(entity);
+    let kind_iri = if kind == meta.entity_type {
+        iri(meta.entity_type_iri.as_str())?
+    } else {
+        schema(kind)
+    };
+    add(rdf::TYPE.into(), kind_iri.into());
+    add(schema("identifier"), Literal::from(entity.id.as_str()).into());
+    add(schema("name"), Literal::from(entity.name.as_str()).into());
+    add(
+        schema("description"),
+        Literal::from(entity.description.as_str()).into(),
+    );
+    add(
+        iri(site.term("slug"))?,
+        Literal::from(entity.slug.as_str()).into(),
+    );
+    add(
+        schema("url"),
+        iri(site.url(&super::json::entity_file(entity)))?.into(),
+    );
+    for (property, value) in &meta.entity_properties {
+        add(schema(property), schema(value).into());
+    }
+    for (key, value) in &entity.extra {
+        let predicate = iri(site.term(key))?;
+        if site.extra_terms.get(key.as_str()) == Some(&true) {
+            // `@json`: the whole value is one literal, even an array.
+            add(predicate, json_literal(value).into());
+            continue;
+        }
+        let linked = meta.sibling_linked_by(key).is_some();
+        let values = match value {
+            Value::Array(items) => items.as_slice(),
+            single => std::slice::from_ref(single),
+        };
+        for value in values {
+            let object: Term = match value {
+                Value::Null => continue,
+                Value::String(text) if linked => iri(text.as_str())?.into(),
+                Value::String(text) => Literal::from(text.as_str()).into(),
+                Value::Bool(b) => Literal::from(*b).into(),
+                Value::Number(number) => number_literal(number).into(),
+                // Structured values make the term `@json` (above).
+                Value::Array(_) | Value::Object(_) => json_literal(value).into(),
+            };
+            add(predicate.clone(), object);
+        }
+    }
+    Ok(triples)
+}
+
+/// A JSON number as JSON-LD turns it into RDF: a whole number below 10^21
+/// is an `xsd:integer`, written exactly as the input wrote it where it is
+/// plain digits; any other is an `xsd:double` in canonical form (`1.5E0`).
+fn number_literal(number: &serde_json::Number) -> Literal {
+    let text = number.to_string();
+    let plain_digits = {
+        let digits = text.strip_prefix('-').unwrap_or(&text);
+        !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+    };
+    let value = number.as_f64().unwrap_or(f64::NAN);
+    if plain_digits && value.abs() < 1e21 {
+        let canonical = if text == "-0" { "0".to_owned() } else { canonical_integer(&text) };
+        return Literal::new_typed_literal(canonical, xsd::INTEGER);
+    }
+    if value.fract() == 0.0 && value.abs() < 1e21 {
+        return Literal::new_typed_literal(format!("{value:.0}"), xsd::INTEGER);
+    }
+    let mut double = format!("{value:E}");
+    if let Some(e) = double.find('E')
+        && !double[..e].contains('.')
+    {
+        double.insert_str(e, ".0");
+    }
+    Literal::new_typed_literal(double, xsd::DOUBLE)
+}
+
+/// An integer's canonical lexical form: no leading zeros, no plus sign.
+fn canonical_integer(text: &str) -> String {
+    let (sign, digits) = match text.strip_prefix('-') {
+        Some(digits) => ("-", digits),
+        None => ("", text),
+    };
+    let digits = digits.trim_start_matches('0');
+    if digits.is_empty() {
+        "0".to_owned()
+    } else {
+        format!("{sign}{digits}")
+    }
+}
+
+/// A structured value as an `rdf:JSON` literal, in the canonical form
+/// JSON-LD gives it (RFC 8785: keys sorted, no spaces).
+fn json_literal(value: &Value) -> Literal {
+    fn canonical(value: &Value, out: &mut String) {
+        match value {
+            Value::Object(map) => {
+                let mut entries: Vec<_> = map.iter().collect();
+                entries.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
+                out.push('{');
+                for (i, (key, value)) in entries.into_iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&Value::String(key.clone()).to_string());
+                    out.push(':');
+                    canonical(value, out);
+                }
+                out.push('}');
+            }
+            Value::Array(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    canonical(item, out);
+                }
+                out.push(']');
+            }
+            other => out.push_str(&other.to_string()),
+        }
+    }
+    let mut text = String::new();
+    canonical(value, &mut text);
+    Literal::new_typed_literal(text, NamedNode::new_unchecked(RDF_JSON))
+}
+
+/// The prefixes Turtle documents abbreviate with.
+fn prefixes(site: &Site) -> Vec<(&'static str, String)> {
+    vec![
+        ("schema", SCHEMA.to_owned()),
+        ("void", VOID.to_owned()),
+        ("rdfs", RDFS.to_owned()),
+        ("dcterms", DCTERMS.to_owned()),
+        ("ontosite", site.vocabulary().into_owned()),
+    ]
+}
+
+/// Writes `triples` in `syntax`.
+pub fn write<'t>(
+    site: &Site,
+    syntax: Syntax,
+    triples: impl IntoIterator<Item = &'t Triple>,
+    out: &mut Vec<u8>,
+) -> Result<(), RenderError> {
+    match syntax {
+        Syntax::Turtle => {
+            let triples: Vec<&Triple> = triples.into_iter().collect();
+            let mut serializer = oxttl::TurtleSerializer::new();
+            // Only the prefixes the document uses.
+            let used = |namespace: &str| {
+                triples.iter().any(|t| {
+                    t.predicate.as_str().starts_with(namespace)
+                        || matches!(&t.object, Term::NamedNode(n) if n.as_str().starts_with(namespace))
+                        || subject_iri(t).is_some_and(|s| s.starts_with(namespace))
+                })
+            };
+            for (name, namespace) in prefixes(site).into_iter().filter(|(_, ns)| used(ns)) {
+                serializer = serializer
+                    .with_prefix(name, namespace.clone())
+                    .map_err(|_| RenderError::Iri(namespace))?;
+            }
+            let mut writer = serializer.for_writer(&mut *out);
+            for triple in triples {
+                writer.serialize_triple(triple)?;
+            }
+            writer.finish()?;
+        }
+        Syntax::NTriples => {
+            let mut writer = oxttl::NTriplesSerializer::new().for_writer(&mut *out);
+            for triple in triples {
+                writer.serialize_triple(triple)?;
+            }
+            writer.finish();
+        }
+    }
+    // `render` ends every file with one newline; the serialisers do too.
+    if out.last() == Some(&b'\n') {
+        out.pop();
+    }
+    Ok(())
+}
+
+pub fn entity(
+    site: &Site,
+    entity: &Entity,
+    syntax: Syntax,
+    out: &mut Vec<u8>,
+) -> Result<(), RenderError> {
+    write(site, syntax, &entity_triples(site, entity)?, out)
+}
+
+/// The subject of a triple, as an IRI, if it is one.
+pub fn subject_iri(triple: &Triple) -> Option<&str> {
+    match &triple.subject {
+        NamedOrBlankNode::NamedNode(node) => Some(node.as_str()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn number(text: &str) -> String {
+        let number: serde_json::Number = serde_json::from_str(text).unwrap();
+        number_literal(&number).to_string()
+    }
+
+    #[test]
+    fn numbers_read_as_json_ld_reads_them() {
+        let integer = "^^<http://www.w3.org/2001/XMLSchema#integer>";
+        let double = "^^<http://www.w3.org/2001/XMLSchema#double>";
+        assert_eq!(number("5"), format!("\"5\"{integer}"));
+        assert_eq!(number("-0"), format!("\"0\"{integer}"));
+        assert_eq!(number("5.0"), format!("\"5\"{integer}"));
+        assert_eq!(number("1E2"), format!("\"100\"{integer}"));
+        assert_eq!(number("1.5"), format!("\"1.5E0\"{double}"));
+        assert_eq!(number("0.1"), format!("\"1.0E-1\"{double}"));
+        assert_eq!(number("1e21"), format!("\"1.0E21\"{double}"));
+        assert_eq!(
+            number("123456789012345678901"),
+            format!("\"123456789012345678901\"{integer}")
+        );
+    }
+
+    #[test]
+    fn json_literals_are_canonical() {
+        let value: Value = serde_json::from_str(r#"{"b": [1, {"z": true, "a": null}], "a": "x"}"#).unwrap();
+        assert_eq!(json_literal(&value).value(), r#"{"a":"x","b":[1,{"a":null,"z":true}]}"#);
+    }
+}
