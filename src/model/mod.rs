@@ -55,6 +55,18 @@ pub struct Subtypes {
 }
 
 impl OntologyMeta {
+    /// The license as an IRI: the license itself where `ontology.json`
+    /// gives an IRI, else the IRI of its SPDX identifier, which SPDX's own
+    /// RDF uses (`http://spdx.org/licenses/CC0-1.0`).
+    pub fn license_iri(&self) -> Option<String> {
+        let license = self.license.as_deref()?;
+        Some(if license.contains(':') {
+            license.to_owned()
+        } else {
+            format!("http://spdx.org/licenses/{license}")
+        })
+    }
+
     /// The sibling whose entities the values of `field` name, if any.
     pub fn sibling_linked_by(&self, field: &str) -> Option<&Sibling> {
         self.siblings
@@ -143,6 +155,7 @@ pub const RESERVED_SLUGS: &[&str] = &[
     "all",
     "api",
     "context",
+    "dump",
     "functions",
     "home",
     "index",
@@ -151,6 +164,7 @@ pub const RESERVED_SLUGS: &[&str] = &[
     "searchindex",
     "ui",
     "vocab",
+    "void",
 ];
 
 /// Field names an entity cannot carry through, because the published

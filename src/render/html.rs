@@ -15,10 +15,11 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// Every template, by the name a user's override must have.
-pub const TEMPLATES: [(&str, &str); 5] = [
+pub const TEMPLATES: [(&str, &str); 6] = [
     ("layout.html", include_str!("../../templates/layout.html")),
     ("index.html", include_str!("../../templates/index.html")),
     ("entity.html", include_str!("../../templates/entity.html")),
+    ("vocab.html", include_str!("../../templates/vocab.html")),
     ("site.css", include_str!("../../templates/site.css")),
     ("site.js", include_str!("../../templates/site.js")),
 ];
@@ -110,7 +111,7 @@ struct Field<'a> {
 }
 
 pub fn index(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
-    let context = context! { info => site.info(), example_query => info::search_example(site) };
+    let context = context! { info => site.info()?, example_query => info::search_example(site) };
     page(site, "index.html", context, out)
 }
 
@@ -172,8 +173,19 @@ pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), Ren
             .collect(),
     };
     let entity = minijinja::Value::from(minijinja::value::Serde(&view));
-    let context = context! { info => site.info(), entity => entity, jsonld => ld };
+    let context = context! { info => site.info()?, entity => entity, jsonld => ld };
     page(site, "entity.html", context, out)
+}
+
+/// `vocab.html`: the vocabulary's terms, for people.
+pub fn vocabulary(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
+    let context = context! {
+        info => site.info()?,
+        iri => super::vocab::iri_of(site),
+        namespace => site.vocabulary(),
+        terms => minijinja::Value::from(minijinja::value::Serde(super::vocab::terms(site))),
+    };
+    page(site, "vocab.html", context, out)
 }
 
 /// `ui/site.js`: the search client as a classic script (a page opened from

@@ -1,7 +1,7 @@
 //! The information document that `/` answers, and the 404 answers.
 
 use super::routes::Serves;
-use super::{Site, files};
+use super::{RenderError, Site, files};
 use serde_json::{Map, Value, json};
 use std::io::Write;
 
@@ -20,13 +20,13 @@ pub fn search_example(site: &Site) -> String {
         .to_lowercase()
 }
 
-pub fn render(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
-    serde_json::to_writer_pretty(out, &document(site))
+pub fn render(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
+    Ok(serde_json::to_writer_pretty(out, &document(site)?)?)
 }
 
 /// The information document as a value; the human front page is rendered
 /// from the same value, so the two cannot disagree.
-pub fn document(site: &Site) -> Value {
+pub fn document(site: &Site) -> Result<Value, RenderError> {
     let meta = &site.ontology.meta;
     let first_slug = site.ontology.entities.first().map(|e| e.slug.as_str());
     let endpoints: Vec<Value> = super::routes::endpoints()
@@ -86,10 +86,11 @@ pub fn document(site: &Site) -> Value {
         info.insert("license".into(), json!(license));
     }
     info.insert("openapi".into(), json!(site.url(files::OPENAPI)));
-    info.insert("dataset".into(), super::jsonld::dataset(site));
+    // The data set's description, as `void.jsonld` states it.
+    info.insert("dataset".into(), super::void::json_ld(site)?);
     info.insert("endpoints".into(), Value::Array(endpoints));
     info.insert("siblings".into(), Value::Array(siblings));
-    Value::Object(info)
+    Ok(Value::Object(info))
 }
 
 /// An RFC 9457 problem document. `about:blank` as the type: the status

@@ -184,55 +184,6 @@ pub fn index(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     )
 }
 
-/// The data set, as schema.org `Dataset` and VoID `Dataset`, for the
-/// information document (and the front page, for search engines). Keys are
-/// written as a JSON-LD processor compacts them with the site's context:
-/// its terms where it has them, compact IRIs elsewhere, so that no entity
-/// field can collide with them.
-pub fn dataset(site: &Site) -> Value {
-    let meta = &site.ontology.meta;
-    let download = |format: &str, file: &str| {
-        json!({
-            "@type": "schema:DataDownload",
-            "schema:encodingFormat": format,
-            "schema:contentUrl": { "@id": site.url(file) },
-        })
-    };
-    let mut dataset = Map::new();
-    dataset.insert("@context".into(), json!(site.url(files::CONTEXT)));
-    dataset.insert("@id".into(), json!(site.url("")));
-    dataset.insert("@type".into(), json!(["schema:Dataset", "void:Dataset"]));
-    dataset.insert("name".into(), json!(meta.name));
-    dataset.insert("description".into(), json!(meta.description));
-    if let Some(license) = &meta.license {
-        dataset.insert("schema:license".into(), json!(license));
-    }
-    if let Some(version) = &meta.version {
-        dataset.insert("schema:version".into(), json!(version));
-    }
-    dataset.insert(
-        "schema:distribution".into(),
-        json!([
-            download(super::routes::media::JSON, files::ALL),
-            download(super::routes::media::JSON, files::INDEX),
-            download(super::routes::media::JSON_LD, files::INDEX_LD),
-        ]),
-    );
-    dataset.insert(
-        "void:dataDump".into(),
-        json!({ "@id": site.url(files::ALL) }),
-    );
-    dataset.insert("void:entities".into(), json!(site.ontology.entities.len()));
-    if let Some(example) = site.ontology.entities.first() {
-        dataset.insert(
-            "void:exampleResource".into(),
-            json!({ "@id": site.url(example.slug.as_str()) }),
-        );
-    }
-    dataset.insert("void:uriSpace".into(), json!(site.url("")));
-    Value::Object(dataset)
-}
-
 /// The context of the plain JSON documents, which every `.json` response
 /// names in its `Link` header: the site's context, and the plain keys. Read
 /// with it, a plain entity states what its `.jsonld` states, except: its

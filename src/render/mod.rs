@@ -15,6 +15,8 @@ pub mod rdf;
 mod routes;
 mod script;
 mod search_index;
+mod vocab;
+mod void;
 
 pub use html::TEMPLATES;
 pub use info::problem;
@@ -70,6 +72,23 @@ pub mod files {
     pub const PAGE_SCRIPT: &str = "ui/site.js";
     /// The whole search index as a script, for pages opened from disk.
     pub const SEARCH_DATA: &str = "ui/search-data.js";
+    /// The vocabulary of ontosite's terms, which `/vocab` answers.
+    pub const VOCAB_TTL: &str = "vocab.ttl";
+    pub const VOCAB_NT: &str = "vocab.nt";
+    pub const VOCAB_JSONLD: &str = "vocab.jsonld";
+    pub const VOCAB_PAGE: &str = "vocab.html";
+    /// The data set's description (VoID and schema.org), which `/`
+    /// answers to linked-data clients.
+    pub const VOID_TTL: &str = "void.ttl";
+    pub const VOID_NT: &str = "void.nt";
+    pub const VOID_JSONLD: &str = "void.jsonld";
+    /// Where the VoID specification says a site describes its data sets;
+    /// Turtle, as the specification's examples.
+    pub const WELL_KNOWN_VOID: &str = ".well-known/void";
+    /// Every triple of the site.
+    pub const DUMP_NT: &str = "dump.nt";
+    pub const DUMP_NT_GZ: &str = "dump.nt.gz";
+    pub const DUMP_TTL: &str = "dump.ttl";
 }
 
 /// Why a document could not be rendered.
@@ -116,6 +135,9 @@ pub struct Site<'a> {
     /// The information document, which every page shows parts of, as the
     /// templates read it.
     info: std::sync::OnceLock<minijinja::Value>,
+    /// How many triples the entities state, counted once for the data
+    /// set's description.
+    entity_triples: std::sync::OnceLock<usize>,
 }
 
 impl<'a> Site<'a> {
@@ -145,6 +167,7 @@ impl<'a> Site<'a> {
             search_index,
             pages,
             info: std::sync::OnceLock::new(),
+            entity_triples: std::sync::OnceLock::new(),
         })
     }
 
@@ -166,10 +189,12 @@ impl<'a> Site<'a> {
         format!("{}{name}", self.vocabulary())
     }
 
-    fn info(&self) -> minijinja::Value {
-        self.info
-            .get_or_init(|| html::template_value(&info::document(self)))
-            .clone()
+    fn info(&self) -> Result<minijinja::Value, RenderError> {
+        if let Some(info) = self.info.get() {
+            return Ok(info.clone());
+        }
+        let info = html::template_value(&info::document(self)?);
+        Ok(self.info.get_or_init(|| info).clone())
     }
 }
 
@@ -207,6 +232,11 @@ pub enum Document<'a> {
     Stylesheet,
     PageScript,
     SearchData,
+    /// The vocabulary, the data set's description or the dump, in RDF.
+    Graph(Graph, rdf::Syntax),
+    WellKnownVoid,
+    DumpGz,
+    VocabularyPage,
     /// One entity in one of its formats.
     Entity(&'a Entity, &'static EntityFormat),
 }
@@ -214,7 +244,10 @@ pub enum Document<'a> {
 impl Document<'_> {
     /// The site-wide documents, the largest first so that a parallel writer
     /// starts them before the many small entity files.
-    pub const SITE_WIDE: [Document<'static>; 21] = [
+    pub const SITE_WIDE: [Document<'static>; 32] = [
+        Document::Graph(Graph::Dump, rdf::Syntax::Turtle),
+        Document::Graph(Graph::Dump, rdf::Syntax::NTriples),
+        Document::DumpGz,
         Document::All,
         Document::SearchData,
         Document::SearchIndex,
@@ -236,6 +269,14 @@ impl Document<'_> {
         Document::NetlifyEdge,
         Document::CloudflareWorker,
         Document::CloudflareRoutes,
+        Document::Graph(Graph::Vocabulary, rdf::Syntax::Turtle),
+        Document::Graph(Graph::Vocabulary, rdf::Syntax::NTriples),
+        Document::Graph(Graph::Vocabulary, rdf::Syntax::JsonLd),
+        Document::VocabularyPage,
+        Document::Graph(Graph::DataSet, rdf::Syntax::Turtle),
+        Document::Graph(Graph::DataSet, rdf::Syntax::NTriples),
+        Document::Graph(Graph::DataSet, rdf::Syntax::JsonLd),
+        Document::WellKnownVoid,
     ];
 
     /// The file's path relative to the site root.
@@ -263,6 +304,10 @@ impl Document<'_> {
             Document::Stylesheet => files::STYLESHEET.to_owned(),
             Document::PageScript => files::PAGE_SCRIPT.to_owned(),
             Document::SearchData => files::SEARCH_DATA.to_owned(),
+            Document::Graph(graph, syntax) => graph.file(*syntax).to_owned(),
+            Document::WellKnownVoid => files::WELL_KNOWN_VOID.to_owned(),
+            Document::DumpGz => files::DUMP_NT_GZ.to_owned(),
+            Document::VocabularyPage => files::VOCAB_PAGE.to_owned(),
             Document::Entity(e, format) => format.file(e),
         }
     }
@@ -301,10 +346,42 @@ impl Document<'_> {
             }
             Document::PageScript => html::script(site, out),
             Document::SearchData => html::search_data(site, out),
+            Document::Graph(Graph::Vocabulary, syntax) => vocab::render(site, *syntax, out)?,
+            Document::Graph(Graph::DataSet, syntax) => void::render(site, *syntax, out)?,
+            Document::Graph(Graph::Dump, syntax) => void::dump(site, *syntax, out)?,
+            Document::WellKnownVoid => void::render(site, rdf::Syntax::Turtle, out)?,
+            // Binary: no newline after it.
+            Document::DumpGz => return void::dump_gz(site, out),
+            Document::VocabularyPage => html::vocabulary(site, out)?,
             Document::Entity(e, format) => (format.render)(site, e, out)?,
         }
         out.push(b'\n');
         Ok(())
+    }
+}
+
+/// A graph the site publishes whole, in several syntaxes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Graph {
+    Vocabulary,
+    DataSet,
+    Dump,
+}
+
+impl Graph {
+    /// Its file in `syntax`.
+    pub fn file(self, syntax: rdf::Syntax) -> &'static str {
+        use rdf::Syntax::{JsonLd, NTriples, Turtle};
+        match (self, syntax) {
+            (Graph::Vocabulary, Turtle) => files::VOCAB_TTL,
+            (Graph::Vocabulary, NTriples) => files::VOCAB_NT,
+            (Graph::Vocabulary, JsonLd) => files::VOCAB_JSONLD,
+            (Graph::DataSet, Turtle) => files::VOID_TTL,
+            (Graph::DataSet, NTriples) => files::VOID_NT,
+            (Graph::DataSet, JsonLd) => files::VOID_JSONLD,
+            (Graph::Dump, Turtle) => files::DUMP_TTL,
+            (Graph::Dump, NTriples) | (Graph::Dump, JsonLd) => files::DUMP_NT,
+        }
     }
 }
 

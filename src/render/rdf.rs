@@ -16,6 +16,7 @@ pub const SCHEMA: &str = "http://schema.org/";
 pub const VOID: &str = "http://rdfs.org/ns/void#";
 pub const RDFS: &str = "http://www.w3.org/2000/01/rdf-schema#";
 pub const DCTERMS: &str = "http://purl.org/dc/terms/";
+pub const OWL: &str = "http://www.w3.org/2002/07/owl#";
 /// JSON-LD's datatype for JSON literals (RDF 1.2 names it too).
 const RDF_JSON: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON";
 
@@ -24,6 +25,10 @@ const RDF_JSON: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON";
 pub enum Syntax {
     Turtle,
     NTriples,
+    /// Expanded JSON-LD (full IRIs) with the prefixes as its context, as
+    /// oxjsonld writes it: for the site-wide descriptions, whose readers
+    /// are RDF tools. Entities have their compact JSON-LD (`jsonld.rs`).
+    JsonLd,
 }
 
 /// A named node from an IRI the site built or the input gave; the input's
@@ -177,60 +182,116 @@ fn json_literal(value: &Value) -> Literal {
     Literal::new_typed_literal(text, NamedNode::new_unchecked(RDF_JSON))
 }
 
-/// The prefixes Turtle documents abbreviate with.
+/// The prefixes documents abbreviate with.
 fn prefixes(site: &Site) -> Vec<(&'static str, String)> {
     vec![
         ("schema", SCHEMA.to_owned()),
         ("void", VOID.to_owned()),
         ("rdfs", RDFS.to_owned()),
+        ("owl", OWL.to_owned()),
         ("dcterms", DCTERMS.to_owned()),
         ("ontosite", site.vocabulary().into_owned()),
     ]
 }
 
-/// Writes `triples` in `syntax`.
-pub fn write<'t>(
+/// An open document in one syntax, fed triple by triple, so that a dump
+/// never holds more than one entity's triples.
+pub enum Writer<'o> {
+    Turtle(oxttl::turtle::WriterTurtleSerializer<&'o mut Vec<u8>>),
+    NTriples(oxttl::ntriples::WriterNTriplesSerializer<&'o mut Vec<u8>>),
+    JsonLd(oxjsonld::WriterJsonLdSerializer<&'o mut Vec<u8>>),
+}
+
+impl<'o> Writer<'o> {
+    /// Starts a document; Turtle and JSON-LD declare `prefixes`.
+    pub fn new(
+        syntax: Syntax,
+        prefixes: &[(&str, String)],
+        out: &'o mut Vec<u8>,
+    ) -> Result<Writer<'o>, RenderError> {
+        let bad = |namespace: &String| RenderError::Iri(namespace.clone());
+        Ok(match syntax {
+            Syntax::Turtle => {
+                let mut serializer = oxttl::TurtleSerializer::new();
+                for (name, namespace) in prefixes {
+                    serializer = serializer
+                        .with_prefix(*name, namespace.as_str())
+                        .map_err(|_| bad(namespace))?;
+                }
+                Writer::Turtle(serializer.for_writer(out))
+            }
+            Syntax::JsonLd => {
+                let mut serializer = oxjsonld::JsonLdSerializer::new();
+                for (name, namespace) in prefixes {
+                    serializer = serializer
+                        .with_prefix(*name, namespace.as_str())
+                        .map_err(|_| bad(namespace))?;
+                }
+                Writer::JsonLd(serializer.for_writer(out))
+            }
+            Syntax::NTriples => Writer::NTriples(oxttl::NTriplesSerializer::new().for_writer(out)),
+        })
+    }
+
+    pub fn triple(&mut self, triple: &Triple) -> Result<(), RenderError> {
+        match self {
+            Writer::Turtle(w) => w.serialize_triple(triple)?,
+            Writer::NTriples(w) => w.serialize_triple(triple)?,
+            Writer::JsonLd(w) => {
+                w.serialize_quad(triple.as_ref().in_graph(oxrdf::GraphNameRef::DefaultGraph))?
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the document; `render` ends every file with one newline, so
+    /// the serialiser's own last newline goes.
+    pub fn finish(self) -> Result<(), RenderError> {
+        let out = match self {
+            Writer::Turtle(w) => w.finish()?,
+            Writer::NTriples(w) => w.finish(),
+            Writer::JsonLd(w) => w.finish()?,
+        };
+        if out.last() == Some(&b'\n') {
+            out.pop();
+        }
+        Ok(())
+    }
+}
+
+/// Writes one small document: `triples` in `syntax`, declaring only the
+/// prefixes it uses.
+pub fn write(
     site: &Site,
     syntax: Syntax,
-    triples: impl IntoIterator<Item = &'t Triple>,
+    triples: &[Triple],
     out: &mut Vec<u8>,
 ) -> Result<(), RenderError> {
-    match syntax {
-        Syntax::Turtle => {
-            let triples: Vec<&Triple> = triples.into_iter().collect();
-            let mut serializer = oxttl::TurtleSerializer::new();
-            // Only the prefixes the document uses.
-            let used = |namespace: &str| {
-                triples.iter().any(|t| {
-                    t.predicate.as_str().starts_with(namespace)
-                        || matches!(&t.object, Term::NamedNode(n) if n.as_str().starts_with(namespace))
-                        || subject_iri(t).is_some_and(|s| s.starts_with(namespace))
-                })
-            };
-            for (name, namespace) in prefixes(site).into_iter().filter(|(_, ns)| used(ns)) {
-                serializer = serializer
-                    .with_prefix(name, namespace.clone())
-                    .map_err(|_| RenderError::Iri(namespace))?;
-            }
-            let mut writer = serializer.for_writer(&mut *out);
-            for triple in triples {
-                writer.serialize_triple(triple)?;
-            }
-            writer.finish()?;
-        }
-        Syntax::NTriples => {
-            let mut writer = oxttl::NTriplesSerializer::new().for_writer(&mut *out);
-            for triple in triples {
-                writer.serialize_triple(triple)?;
-            }
-            writer.finish();
-        }
+    let uses = |namespace: &str| {
+        triples.iter().any(|t| {
+            t.predicate.as_str().starts_with(namespace)
+                || matches!(&t.object, Term::NamedNode(n) if n.as_str().starts_with(namespace))
+                || subject_iri(t).is_some_and(|s| s.starts_with(namespace))
+        })
+    };
+    let prefixes: Vec<_> = prefixes(site)
+        .into_iter()
+        .filter(|(_, namespace)| uses(namespace))
+        .collect();
+    let mut writer = Writer::new(syntax, &prefixes, out)?;
+    for triple in triples {
+        writer.triple(triple)?;
     }
-    // `render` ends every file with one newline; the serialisers do too.
-    if out.last() == Some(&b'\n') {
-        out.pop();
-    }
-    Ok(())
+    writer.finish()
+}
+
+/// Starts a large document that declares every prefix.
+pub fn writer<'o>(
+    site: &Site,
+    syntax: Syntax,
+    out: &'o mut Vec<u8>,
+) -> Result<Writer<'o>, RenderError> {
+    Writer::new(syntax, &prefixes(site), out)
 }
 
 pub fn entity(

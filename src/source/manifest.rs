@@ -278,6 +278,19 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<OntologyMeta, Ve
             "give the full IRI of the type, such as `http://schema.org/Action`, or leave it out",
         ));
     }
+    if let Some(license) = &file.license {
+        let spdx_id = !license.is_empty()
+            && license
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-.+".contains(c));
+        if !(spdx_id || (license.contains(':') && is_absolute_iri(license))) {
+            problems.push(Diagnostic::new(
+                &path,
+                format!("`license` `{license}` is neither an SPDX identifier nor an IRI"),
+                "give an SPDX identifier such as `CC0-1.0` or `CC-BY-4.0` (https://spdx.org/licenses/), or the license's IRI",
+            ));
+        }
+    }
     if let Some(namespace) = &file.vocabulary
         && !(is_absolute_iri(namespace) && (namespace.ends_with('#') || namespace.ends_with('/')))
     {

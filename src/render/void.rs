@@ -1,0 +1,158 @@
+//! The data set: its VoID and schema.org description, and the dumps of
+//! every triple the site states.
+//!
+//! The data set's IRI is the site's base URL. Its description is the one
+//! graph behind `void.ttl`, `void.nt`, `void.jsonld`, `/.well-known/void`
+//! (where the VoID specification says to look) and the `dataset` member of
+//! the information document. A dump is that description, the vocabulary
+//! and every entity's triples, in that order.
+
+use super::rdf::{self, SCHEMA, Syntax, VOID, iri};
+use super::{RenderError, Site, files, media, vocab};
+use oxrdf::vocab::{rdf as rdf_vocab, xsd};
+use oxrdf::{Literal, NamedNode, Triple};
+use rayon::prelude::*;
+use std::io::Write;
+
+/// A file of the data set to download: its file and its media type.
+pub const DOWNLOADS: [(&str, &str); 6] = [
+    (files::DUMP_NT, media::N_TRIPLES),
+    (files::DUMP_NT_GZ, "application/gzip"),
+    (files::DUMP_TTL, media::TURTLE),
+    (files::ALL, media::JSON),
+    (files::INDEX, media::JSON),
+    (files::INDEX_LD, media::JSON_LD),
+];
+
+/// The dumps among the downloads: every triple of the site.
+const DUMPS: [&str; 3] = [files::DUMP_NT, files::DUMP_NT_GZ, files::DUMP_TTL];
+
+fn schema(term: &str) -> NamedNode {
+    NamedNode::new_unchecked(format!("{SCHEMA}{term}"))
+}
+
+fn void(term: &str) -> NamedNode {
+    NamedNode::new_unchecked(format!("{VOID}{term}"))
+}
+
+/// How many triples all the entities state together, counted once.
+fn entity_triples(site: &Site) -> Result<usize, RenderError> {
+    if let Some(count) = site.entity_triples.get() {
+        return Ok(*count);
+    }
+    let count = site
+        .ontology
+        .entities
+        .par_iter()
+        .map(|e| rdf::entity_triples(site, e).map(|t| t.len()))
+        .sum::<Result<usize, RenderError>>()?;
+    Ok(*site.entity_triples.get_or_init(|| count))
+}
+
+/// The description of the data set.
+pub fn triples(site: &Site) -> Result<Vec<Triple>, RenderError> {
+    let meta = &site.ontology.meta;
+    let dataset = iri(site.url(""))?;
+    let mut triples = Vec::new();
+    let mut add = |predicate: NamedNode, object: oxrdf::Term| {
+        triples.push(Triple::new(dataset.clone(), predicate, object));
+    };
+    add(rdf_vocab::TYPE.into(), void("Dataset").into());
+    add(rdf_vocab::TYPE.into(), schema("Dataset").into());
+    add(schema("name"), Literal::from(meta.name.as_str()).into());
+    add(
+        schema("description"),
+        Literal::from(meta.description.as_str()).into(),
+    );
+    if let Some(license) = meta.license_iri() {
+        let license = iri(license)?;
+        add(schema("license"), license.clone().into());
+        add(
+            NamedNode::new_unchecked(format!("{}license", rdf::DCTERMS)),
+            license.into(),
+        );
+    }
+    if let Some(version) = &meta.version {
+        add(schema("version"), Literal::from(version.as_str()).into());
+    }
+    add(void("vocabulary"), iri(SCHEMA)?.into());
+    add(void("vocabulary"), iri(vocab::iri_of(site))?.into());
+    add(void("uriSpace"), Literal::from(site.url("")).into());
+    let entities = site.ontology.entities.len();
+    add(
+        void("entities"),
+        Literal::new_typed_literal(entities.to_string(), xsd::INTEGER).into(),
+    );
+    if let Some(example) = site.ontology.entities.first() {
+        add(
+            void("exampleResource"),
+            iri(site.url(example.slug.as_str()))?.into(),
+        );
+    }
+    for dump in DUMPS {
+        add(void("dataDump"), iri(site.url(dump))?.into());
+    }
+    for (file, _) in DOWNLOADS {
+        add(schema("distribution"), iri(site.url(file))?.into());
+    }
+    for (file, media_type) in DOWNLOADS {
+        let download = iri(site.url(file))?;
+        triples.extend([
+            Triple::new(download.clone(), rdf_vocab::TYPE, schema("DataDownload")),
+            Triple::new(
+                download.clone(),
+                schema("encodingFormat"),
+                Literal::from(media_type),
+            ),
+            Triple::new(download.clone(), schema("contentUrl"), download),
+        ]);
+    }
+    // Every triple of the dump, this one included.
+    let total = entity_triples(site)? + vocab::triples(site)?.len() + triples.len() + 1;
+    triples.push(Triple::new(
+        dataset,
+        void("triples"),
+        Literal::new_typed_literal(total.to_string(), xsd::INTEGER),
+    ));
+    Ok(triples)
+}
+
+pub fn render(site: &Site, syntax: Syntax, out: &mut Vec<u8>) -> Result<(), RenderError> {
+    rdf::write(site, syntax, &triples(site)?, out)
+}
+
+/// The description as JSON-LD, as a value for the information document
+/// and the front page.
+pub fn json_ld(site: &Site) -> Result<serde_json::Value, RenderError> {
+    let mut out = Vec::new();
+    render(site, Syntax::JsonLd, &mut out)?;
+    Ok(serde_json::from_slice(&out)?)
+}
+
+/// Every triple of the site: the data set, the vocabulary, each entity.
+pub fn dump(site: &Site, syntax: Syntax, out: &mut Vec<u8>) -> Result<(), RenderError> {
+    let mut writer = rdf::writer(site, syntax, out)?;
+    for triple in triples(site)?.iter().chain(&vocab::triples(site)?) {
+        writer.triple(triple)?;
+    }
+    for entity in &site.ontology.entities {
+        for triple in &rdf::entity_triples(site, entity)? {
+            writer.triple(triple)?;
+        }
+    }
+    writer.finish()
+}
+
+/// The N-Triples dump, gzipped. Written with no file name and no time in
+/// its header, so the same site gives the same bytes.
+pub fn dump_gz(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
+    let mut plain = Vec::new();
+    dump(site, Syntax::NTriples, &mut plain)?;
+    plain.push(b'\n');
+    let mut encoder = flate2::GzBuilder::new()
+        .mtime(0)
+        .write(out, flate2::Compression::default());
+    encoder.write_all(&plain)?;
+    encoder.finish()?;
+    Ok(())
+}
