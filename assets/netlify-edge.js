@@ -1,13 +1,21 @@
-// Netlify Edge Function for /search. ontosite's build writes it into the
-// site as one self-contained module (search.js, then this handler), so
-// Netlify's bundler has nothing to resolve; as committed, it imports the
-// client beside it and runs as it is in Deno.
-import { openIndex, respond } from "./search.js";
+// Netlify Edge Function for /search and for the IRIs the site mints
+// (content negotiation). ontosite's build writes it into the site as one
+// self-contained module (search.js, negotiate.js, the generated
+// negotiation table, then this handler), so Netlify's bundler has nothing
+// to resolve; as committed, it imports them beside it and runs in Deno.
+// Only extensionless paths reach it (`config.pattern`); every file is
+// served as it is, with no code on the way.
+import { RESPONSE_HEADERS, openIndex, respond } from "./search.js";
+import { negotiate } from "./negotiate.js";
+import { NEGOTIATION } from "./negotiation.js";
 
 // The index, opened once per isolate from the site itself.
 let index = null;
 
-export default async (request) => {
+export default async (request, context) => {
+  if (new URL(request.url).pathname !== "/search") {
+    return (await negotiate(request, NEGOTIATION, RESPONSE_HEADERS, () => context.next())) ?? context.next();
+  }
   index ??= openIndex(new URL("/search-index.json", request.url)).catch((error) => {
     index = null;
     throw error;
@@ -15,4 +23,6 @@ export default async (request) => {
   return respond(request, await index);
 };
 
-export const config = { path: "/search", cache: "manual" };
+// `/`, `/search`, `/vocab`, `/.well-known/void` and the one-segment paths
+// an entity's IRI can have; ontosite's tests check it against its table.
+export const config = { pattern: "^/(?:[a-z0-9]*|\\.well-known/void)$", cache: "manual" };

@@ -100,8 +100,3 @@ pub const ENTITY_FORMATS: &[EntityFormat] = &[
         render: html::entity,
     },
 ];
-
-/// The format of this extension.
-pub fn by_extension(extension: &str) -> Option<&'static EntityFormat> {
-    ENTITY_FORMATS.iter().find(|f| f.extension == extension)
-}

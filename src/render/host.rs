@@ -9,6 +9,7 @@
 //! files, so the plain line is enough there.
 
 use super::routes::{EVERY_RESPONSE, endpoints, Endpoint, NOT_FOUND, Serves, UNPUBLISHED};
+use super::files;
 use std::io::Write;
 
 const GENERATED: &str =
@@ -21,7 +22,7 @@ fn header_pattern(endpoint: &Endpoint) -> Option<String> {
         // Netlify and Cloudflare both allow a splat inside a path segment.
         Serves::EntityFiles(format) => Some(format!("/*.{}", format.extension)),
         Serves::Rewrite { file, .. } => Some(format!("/{file}")),
-        Serves::Search => None,
+        Serves::Search | Serves::Negotiated => None,
     }
 }
 
@@ -64,19 +65,47 @@ pub fn headers(out: &mut Vec<u8>) {
     out.pop(); // `render` ends every file with one newline.
 }
 
-/// `_routes.json`: Cloudflare Pages runs the worker for the endpoints that
-/// need compute and for the files it must not publish (the worker answers
-/// those 404), and serves every other path as a static file.
+/// The extensions of the files a site publishes: each entity format's,
+/// the scripts and stylesheet, the gzipped dump. (A test checks every
+/// file the build writes against it.)
+pub fn published_extensions() -> Vec<&'static str> {
+    let mut extensions: Vec<&str> = super::ENTITY_FORMATS.iter().map(|f| f.extension).collect();
+    extensions.extend(["js", "css", "gz"]);
+    extensions
+}
+
+/// The files the build writes for the hosts, which `UNPUBLISHED` covers.
+const PRIVATE_FILES: [&str; 5] = [
+    files::HEADERS,
+    files::REDIRECTS,
+    files::CLOUDFLARE_ROUTES,
+    files::CLOUDFLARE_WORKER,
+    files::NETLIFY_EDGE,
+];
+
+/// `_routes.json`: Cloudflare Pages runs the worker for extensionless
+/// paths (`/search` and the IRIs it negotiates) and for the files it must
+/// not publish (the worker answers those 404); every other path is a
+/// static file that no code sees. An exclude rule wins over an include,
+/// and `*` crosses `/`, so an extension that a private file shares
+/// (`_routes.json`, `_worker.js`) is excluded only after each first
+/// character a published name can have (`/a*.json` ... `/9*.json`); the
+/// private files start with `_` or `.`.
 pub fn cloudflare_routes(out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
-    let include: Vec<&str> = endpoints()
-        .iter()
-        .filter(|e| matches!(e.serves, Serves::Search))
-        .map(|e| e.path)
-        .chain(UNPUBLISHED.iter().copied())
-        .collect();
+    let mut exclude = Vec::new();
+    for extension in published_extensions() {
+        let suffix = format!(".{extension}");
+        if PRIVATE_FILES.iter().any(|p| p.ends_with(&suffix)) {
+            for first in ('a'..='z').chain('0'..='9') {
+                exclude.push(format!("/{first}*{suffix}"));
+            }
+        } else {
+            exclude.push(format!("/*{suffix}"));
+        }
+    }
     serde_json::to_writer_pretty(
         out,
-        &serde_json::json!({ "version": 1, "include": include, "exclude": [] }),
+        &serde_json::json!({ "version": 1, "include": ["/*"], "exclude": exclude }),
     )
 }
 

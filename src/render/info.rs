@@ -53,6 +53,15 @@ pub fn document(site: &Site) -> Result<Value, RenderError> {
                         json!(site.url(&format!("{path}?q={}", search_example(site)))),
                     );
                 }
+                Serves::Negotiated => {
+                    entry.insert("url".into(), json!(site.url(path)));
+                    if let (Some(slug), true) = (first_slug, path.contains("{slug}")) {
+                        entry.insert(
+                            "example".into(),
+                            json!(site.url(&path.replace("{slug}", slug))),
+                        );
+                    }
+                }
                 Serves::File(_) | Serves::Rewrite { .. } => {
                     entry.insert("url".into(), json!(site.url(path)));
                 }

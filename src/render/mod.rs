@@ -10,6 +10,7 @@ mod html;
 mod info;
 mod json;
 mod jsonld;
+mod negotiation;
 mod openapi;
 pub mod rdf;
 mod routes;
@@ -22,6 +23,8 @@ pub use html::TEMPLATES;
 pub use info::problem;
 pub use json::{search_answer, search_response};
 pub use formats::{ENTITY_FORMATS, EntityFormat};
+pub use negotiation::{Resource, choose, location, resource_at};
+pub use script::negotiation_module;
 pub use routes::{Endpoint, Serves, UNPUBLISHED, endpoints, media};
 
 use crate::model::{Entity, Ontology};

@@ -5,6 +5,8 @@
 //! what is published.
 
 use super::Site;
+use super::formats::ENTITY_FORMATS;
+use super::negotiation;
 use super::routes::{Endpoint, Serves, endpoints, media};
 use crate::search::query::{DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET};
 use serde_json::{Map, Value, json};
@@ -32,8 +34,8 @@ fn schemas(site: &Site) -> Value {
         "Links": {
             "type": "object",
             "description": "The absolute URLs of an entity's documents.",
-            "required": ["json", "jsonld"],
-            "properties": { "json": uri, "jsonld": uri },
+            "required": ENTITY_FORMATS.iter().map(|f| f.extension).collect::<Vec<_>>(),
+            "properties": ENTITY_FORMATS.iter().map(|f| (f.extension.to_owned(), uri.clone())).collect::<Map<_, _>>(),
             "additionalProperties": false
         },
         "Entry": {
@@ -164,11 +166,7 @@ fn problem(description: &str) -> Value {
 /// never match `/{slug}.json` (a generated client would then expect an
 /// entity there).
 fn slug_pattern() -> String {
-    format!(
-        "^(?!(?:{})$)[a-z0-9]{{1,{}}}$",
-        crate::model::RESERVED_SLUGS.join("|"),
-        crate::model::slug::MAX_LEN
-    )
+    crate::model::slug::pattern()
 }
 
 fn operation(endpoint: &Endpoint) -> Value {
@@ -183,15 +181,38 @@ fn operation(endpoint: &Endpoint) -> Value {
         json!({ "description": endpoint.summary, "content": content(media_type(endpoint), schema) }),
     );
     let mut parameters = Vec::new();
+    if let Some(resource) = negotiation::resources().iter().find(|r| r.path == endpoint.path) {
+        // OpenAPI ignores a declared `Accept` parameter; the choices are
+        // the 200 answer's content and the 303's description.
+        let others: Vec<String> = resource
+            .choices
+            .iter()
+            .filter_map(|c| c.see.as_ref().map(|see| format!("{} at {see}", c.media_type)))
+            .collect();
+        responses.insert(
+            "303".into(),
+            json!({
+                "description": format!(
+                    "See Other: the document the Accept header prefers ({}).",
+                    others.join(", ")
+                ),
+                "headers": {
+                    "Location": { "description": "The document's path.", "schema": { "type": "string" } },
+                    "Vary": { "description": "Accept", "schema": { "type": "string" } }
+                }
+            }),
+        );
+    }
+    if endpoint.path.contains("{slug}") {
+        parameters.push(json!({
+            "name": "slug", "in": "path", "required": true,
+            "description": "The entity's slug: lower-case letters and digits.",
+            "schema": { "type": "string", "pattern": slug_pattern() }
+        }));
+        responses.insert("404".into(), problem("No entity has this slug."));
+    }
     match endpoint.serves {
-        Serves::EntityFiles(_) => {
-            parameters.push(json!({
-                "name": "slug", "in": "path", "required": true,
-                "description": "The entity's slug: lower-case letters and digits.",
-                "schema": { "type": "string", "pattern": slug_pattern() }
-            }));
-            responses.insert("404".into(), problem("No entity has this slug."));
-        }
+        Serves::EntityFiles(_) | Serves::Negotiated => {}
         Serves::Search => {
             parameters.push(json!({
                 "name": "q", "in": "query", "required": true,

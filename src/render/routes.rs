@@ -16,6 +16,8 @@ pub mod media {
     pub const TURTLE: &str = "text/turtle";
     pub const N_TRIPLES: &str = "application/n-triples";
     pub const HTML: &str = "text/html";
+    /// Said, so that no host sends a gzip file with `Content-Encoding`.
+    pub const GZIP: &str = "application/gzip";
 }
 
 /// How a host answers an endpoint.
@@ -34,6 +36,9 @@ pub enum Serves {
     EntityFiles(&'static EntityFormat),
     /// Not a file: needs compute on the host (the search issue adds it).
     Search,
+    /// An IRI answered by content negotiation where the host runs code
+    /// (`negotiation.rs`), and by its page where it does not.
+    Negotiated,
 }
 
 /// One endpoint of the API.
@@ -100,6 +105,48 @@ const FIXED: &[Endpoint] = &[
         serves: Serves::File(files::ALL),
         content_type: Some(media::JSON),
         schema: Some("All"),
+    },
+    Endpoint {
+        path: "/{slug}",
+        summary: "An entity's IRI: the document the Accept header prefers (303 See Other to it), its page for browsers",
+        serves: Serves::Negotiated,
+        content_type: Some(media::HTML),
+        schema: None,
+    },
+    Endpoint {
+        path: "/vocab",
+        summary: "The vocabulary of the terms ontosite minted for this site, by content negotiation (Turtle, N-Triples, JSON-LD, HTML)",
+        serves: Serves::Negotiated,
+        content_type: Some(media::HTML),
+        schema: None,
+    },
+    Endpoint {
+        path: "/.well-known/void",
+        summary: "The data set's VoID description, Turtle (other formats by content negotiation)",
+        serves: Serves::File(files::WELL_KNOWN_VOID),
+        content_type: Some(media::TURTLE),
+        schema: None,
+    },
+    Endpoint {
+        path: "/dump.nt",
+        summary: "Every triple of the site, N-Triples",
+        serves: Serves::File(files::DUMP_NT),
+        content_type: Some(media::N_TRIPLES),
+        schema: None,
+    },
+    Endpoint {
+        path: "/dump.nt.gz",
+        summary: "Every triple of the site, N-Triples, gzipped",
+        serves: Serves::File(files::DUMP_NT_GZ),
+        content_type: Some(media::GZIP),
+        schema: None,
+    },
+    Endpoint {
+        path: "/dump.ttl",
+        summary: "Every triple of the site, Turtle",
+        serves: Serves::File(files::DUMP_TTL),
+        content_type: Some(media::TURTLE),
+        schema: None,
     },
     Endpoint {
         path: "/search",

@@ -17,7 +17,7 @@ use std::io::Write;
 /// A file of the data set to download: its file and its media type.
 pub const DOWNLOADS: [(&str, &str); 6] = [
     (files::DUMP_NT, media::N_TRIPLES),
-    (files::DUMP_NT_GZ, "application/gzip"),
+    (files::DUMP_NT_GZ, media::GZIP),
     (files::DUMP_TTL, media::TURTLE),
     (files::ALL, media::JSON),
     (files::INDEX, media::JSON),

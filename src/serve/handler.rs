@@ -119,7 +119,15 @@ pub fn answer(
         Method::GET | Method::HEAD if is_search(&path) => {
             (search(site, uri.query().unwrap_or("")), false)
         }
-        Method::GET | Method::HEAD => (get(site, &path, uri.query().unwrap_or("")), true),
+        Method::GET | Method::HEAD => match render::resource_at(path.as_str()) {
+            // The answer depends on `Accept`: never kept in the cache,
+            // which is keyed by path.
+            Some((resource, slug)) => (
+                negotiate(site, &path, uri.query().unwrap_or(""), request, resource, slug),
+                false,
+            ),
+            None => (get(site, &path, uri.query().unwrap_or("")), true),
+        },
         Method::OPTIONS => (options(request), false),
         _ => {
             let mut answer = Answer::problem(
@@ -175,6 +183,35 @@ fn get(site: &Snapshot, path: &SitePath, query: &str) -> Answer {
             None => not_found(),
         },
     }
+}
+
+/// A negotiated IRI (`render::negotiation`): the document the client's
+/// `Accept` prefers, by a `303 See Other` to its URL, or in place where it
+/// lives at the IRI itself; whatever is at the IRI where that is a 404.
+fn negotiate(
+    site: &Snapshot,
+    path: &SitePath,
+    query: &str,
+    request: &HeaderMap,
+    resource: &render::Resource,
+    slug: Option<&str>,
+) -> Answer {
+    let accept = request.get(header::ACCEPT).and_then(|v| v.to_str().ok());
+    let choice = &resource.choices[render::choose(accept, &resource.choices)];
+    let at_iri = get(site, path, query);
+    if at_iri.status == StatusCode::NOT_FOUND {
+        return at_iri;
+    }
+    let mut answer = match render::location(choice, slug) {
+        Some(location) => {
+            let mut answer = Answer::empty(StatusCode::SEE_OTHER);
+            answer.headers.push(("Location".into(), location));
+            answer
+        }
+        None => at_iri,
+    };
+    answer.headers.push(("Vary".into(), "Accept".into()));
+    answer
 }
 
 /// A request's query parameters, decoded.

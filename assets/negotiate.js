@@ -1,0 +1,91 @@
+// Content negotiation for the IRIs an ontosite site mints, for the hosts'
+// handlers: the same choices as ontosite's Rust (src/render/negotiation.rs,
+// which documents the rules); the tests run both on the same requests.
+//
+// `table` is what the build generates from its table of formats:
+// { slugPattern, unpublished: [paths], resources: [{ path, choices: [{ type, see }] }] }.
+
+/** A quality value ("0", "0.5", "1.000") in thousandths, or null. */
+function qvalue(text) {
+  const dot = text.indexOf(".");
+  const [whole, fraction] = dot < 0 ? [text, ""] : [text.slice(0, dot), text.slice(dot + 1)];
+  if (fraction.length > 3 || !/^[0-9]*$/.test(fraction)) return null;
+  const thousandths = Number(fraction.padEnd(3, "0"));
+  if (whole === "0") return thousandths;
+  if (whole === "1" && thousandths === 0) return 1000;
+  return null;
+}
+
+/** One media range of an Accept header: [type, quality], or null. */
+function range(text) {
+  const [first, ...parameters] = text.split(";");
+  const mediaRange = first.trim().toLowerCase();
+  if (!mediaRange.includes("/")) return null;
+  let quality = 1000;
+  for (const parameter of parameters) {
+    const eq = parameter.indexOf("=");
+    if (eq < 0) continue;
+    if (parameter.slice(0, eq).trim().toLowerCase() === "q") {
+      quality = qvalue(parameter.slice(eq + 1).trim());
+      if (quality === null) return null;
+    }
+  }
+  return [mediaRange, quality];
+}
+
+/** The index of the choice an Accept header prefers (RFC 9110, 12.5.1). */
+export function choose(accept, choices) {
+  if (accept === null || accept === undefined || accept.trim() === "") return 0;
+  const ranges = accept.split(",").map(range).filter((r) => r !== null);
+  let best = [0, 0];
+  choices.forEach((choice, i) => {
+    const kind = choice.type.split("/")[0];
+    let found = [0, 0];
+    for (const [mediaRange, q] of ranges) {
+      const specificity =
+        mediaRange === choice.type ? 3 : mediaRange.endsWith("/*") && mediaRange.slice(0, -2) === kind ? 2 : mediaRange === "*/*" ? 1 : 0;
+      if (specificity > 0 && specificity >= found[0]) found = [specificity, q];
+    }
+    if (found[1] > best[1]) best = [i, found[1]];
+  });
+  return best[0];
+}
+
+/** The negotiated resource at `pathname`, with the entity's slug, or null. */
+export function resourceAt(pathname, table) {
+  const exact = table.resources.find((r) => r.path === pathname);
+  if (exact) return { resource: exact, slug: null };
+  const slug = pathname.slice(1);
+  if (!pathname.startsWith("/") || !new RegExp(table.slugPattern).test(slug)) return null;
+  const entity = table.resources.find((r) => r.path === "/{slug}");
+  return entity ? { resource: entity, slug } : null;
+}
+
+/** Whether `pathname` is a file the build writes for the host only. */
+export function isUnpublished(pathname, table) {
+  return table.unpublished.some((p) => (p.endsWith("/*") ? pathname.startsWith(p.slice(0, -1)) : pathname === p));
+}
+
+/**
+ * The answer to a request for a negotiated IRI, or null when `request` is
+ * for another path. `atIri()` gives what the host itself serves at the
+ * path (the entity's page, the information document): answered as it is
+ * where it is a 404 or the chosen document, else a 303 See Other.
+ */
+export async function negotiate(request, table, headers, atIri) {
+  if (request.method !== "GET" && request.method !== "HEAD") return null;
+  const url = new URL(request.url);
+  const found = resourceAt(url.pathname, table);
+  if (found === null) return null;
+  const { resource, slug } = found;
+  const choice = resource.choices[choose(request.headers.get("Accept"), resource.choices)];
+  const answer = await atIri();
+  if (answer.status === 404) return answer;
+  if (choice.see === null) {
+    const inPlace = new Response(answer.body, answer);
+    inPlace.headers.append("Vary", "Accept");
+    return inPlace;
+  }
+  const location = slug === null ? choice.see : choice.see.replaceAll("{slug}", slug);
+  return new Response(null, { status: 303, headers: { ...headers, Location: location, Vary: "Accept" } });
+}
