@@ -70,7 +70,8 @@ export function isUnpublished(pathname, table) {
  * The answer to a request for a negotiated IRI, or null when `request` is
  * for another path. `atIri()` gives what the host itself serves at the
  * path (the entity's page, the information document): answered as it is
- * where it is a 404 or the chosen document, else a 303 See Other.
+ * where it is a 404, not an entity's page, or the chosen document; else a
+ * 303 See Other.
  */
 export async function negotiate(request, table, headers, atIri) {
   if (request.method !== "GET" && request.method !== "HEAD") return null;
@@ -80,7 +81,10 @@ export async function negotiate(request, table, headers, atIri) {
   const { resource, slug } = found;
   const choice = resource.choices[choose(request.headers.get("Accept"), resource.choices)];
   const answer = await atIri();
-  if (answer.status === 404) return answer;
+  // An entity's IRI is one where the site serves the entity's page: a path
+  // a redirect rule sends elsewhere answers as it would without this.
+  const isPage = (answer.headers.get("Content-Type") ?? "").startsWith("text/html");
+  if (answer.status === 404 || (slug !== null && !isPage)) return answer;
   if (choice.see === null) {
     const inPlace = new Response(answer.body, answer);
     inPlace.headers.append("Vary", "Accept");

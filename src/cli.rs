@@ -120,4 +120,10 @@ pub struct ServeArgs {
     /// site once it is complete; a failed rebuild keeps the last good one.
     #[arg(long, requires = "input")]
     pub watch: bool,
+
+    /// Answer as a host that runs no code would (GitHub Pages, S3): files
+    /// and host rules only, so no /search and no content negotiation; an
+    /// entity's IRI answers with its page.
+    #[arg(long = "static")]
+    pub static_only: bool,
 }

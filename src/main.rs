@@ -94,6 +94,7 @@ fn run(cli: &Cli) -> Result<(), Error> {
                 addr: SocketAddr::new(args.host, args.port),
                 build,
                 watch: args.watch,
+                runs_code: !args.static_only,
             };
             let quiet = cli.quiet;
             serve::run(config, move |event| match event {

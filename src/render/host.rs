@@ -8,8 +8,8 @@
 //! reaches and Cloudflare takes. Cloudflare applies redirects before static
 //! files, so the plain line is enough there.
 
-use super::routes::{EVERY_RESPONSE, endpoints, Endpoint, NOT_FOUND, Serves, UNPUBLISHED};
 use super::files;
+use super::routes::{EVERY_RESPONSE, Endpoint, NOT_FOUND, Serves, UNPUBLISHED, endpoints};
 use std::io::Write;
 
 const GENERATED: &str =

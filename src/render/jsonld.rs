@@ -7,6 +7,7 @@
 //! site, and nothing else: there is no `@vocab`, so a key the context does
 //! not define is dropped by a processor instead of becoming a made-up triple.
 
+use super::formats::ENTITY_FORMATS;
 use super::{Site, files};
 use crate::model::Entity;
 use serde::Serialize;
@@ -120,6 +121,8 @@ pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), ser
 
 #[derive(Serialize)]
 struct ListItem<'a> {
+    #[serde(rename = "@id")]
+    id: String,
     #[serde(rename = "@type")]
     kind: &'static str,
     position: usize,
@@ -144,6 +147,7 @@ pub fn index(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
             let site = self.0;
             serializer.collect_seq(site.ontology.entities.iter().enumerate().map(|(i, e)| {
                 ListItem {
+                    id: super::rdf::list_item_iri(site, i + 1),
                     kind: "ListItem",
                     position: i + 1,
                     item: EntityRef {
@@ -175,7 +179,7 @@ pub fn index(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
         out,
         &Index {
             context: site.url(files::CONTEXT),
-            id: site.url(files::INDEX_LD),
+            id: site.url(super::rdf::INDEX),
             kind: "ItemList",
             name: &site.ontology.meta.name,
             number_of_items: site.ontology.entities.len(),
@@ -189,17 +193,27 @@ pub fn index(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
 /// with it, a plain entity states what its `.jsonld` states, except: its
 /// subject is a blank node (a plain document carries no `@id`), its type is
 /// the ontology's entity type (subtypes are JSON-LD only), it lacks the
-/// properties `entityProperties` adds, and it also states the URL of its
-/// JSON-LD document (`links.jsonld`).
+/// properties `entityProperties` adds, and it also states the URLs of its
+/// other documents (`links.jsonld`, `links.ttl`, ...).
 pub fn json_context(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
-    let local = json!({
-        "@version": 1.1,
-        "id": "schema:identifier",
-        "type": "@type",
-        "links": "@nest",
-        "json": { "@id": "schema:url", "@type": "@id" },
-        "jsonld": { "@id": "ontosite:jsonld", "@type": "@id" },
-    });
+    let mut local = Map::new();
+    local.insert("@version".into(), json!(1.1));
+    local.insert("id".into(), json!("schema:identifier"));
+    local.insert("type".into(), json!("@type"));
+    local.insert("links".into(), json!("@nest"));
+    // `links` has a URL per entity format: the plain JSON's is schema:url
+    // (as in the JSON-LD), the others ontosite's terms.
+    for format in ENTITY_FORMATS {
+        let id = if format.extension == "json" {
+            "schema:url".to_owned()
+        } else {
+            format!("ontosite:{}", format.extension)
+        };
+        local.insert(
+            format.extension.into(),
+            json!({ "@id": id, "@type": "@id" }),
+        );
+    }
     serde_json::to_writer_pretty(
         out,
         &json!({ "@context": [site.url(files::CONTEXT), local] }),

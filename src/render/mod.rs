@@ -19,13 +19,13 @@ mod search_index;
 mod vocab;
 mod void;
 
+pub use formats::{ENTITY_FORMATS, EntityFormat};
 pub use html::TEMPLATES;
 pub use info::problem;
 pub use json::{search_answer, search_response};
-pub use formats::{ENTITY_FORMATS, EntityFormat};
 pub use negotiation::{Resource, choose, location, resource_at};
-pub use script::negotiation_module;
 pub use routes::{Endpoint, Serves, UNPUBLISHED, endpoints, media};
+pub use script::negotiation_module;
 
 use crate::model::{Entity, Ontology};
 use crate::search::Searcher;
@@ -92,6 +92,9 @@ pub mod files {
     pub const DUMP_NT: &str = "dump.nt";
     pub const DUMP_NT_GZ: &str = "dump.nt.gz";
     pub const DUMP_TTL: &str = "dump.ttl";
+    /// The entity list as RDF.
+    pub const INDEX_TTL: &str = "index.ttl";
+    pub const INDEX_NT: &str = "index.nt";
 }
 
 /// Why a document could not be rendered.
@@ -103,7 +106,9 @@ pub enum RenderError {
     UnknownTemplate(String),
     #[error("{}", template_message(.0))]
     Template(minijinja::Error),
-    #[error("`{0}` is not an IRI that RDF allows\n  help: this is a bug in ontosite: the input's IRIs are checked when read; please report it")]
+    #[error(
+        "`{0}` is not an IRI that RDF allows\n  help: this is a bug in ontosite: the input's IRIs are checked when read; please report it"
+    )]
     Iri(String),
     #[error(transparent)]
     Io(#[from] std::io::Error),
@@ -247,7 +252,7 @@ pub enum Document<'a> {
 impl Document<'_> {
     /// The site-wide documents, the largest first so that a parallel writer
     /// starts them before the many small entity files.
-    pub const SITE_WIDE: [Document<'static>; 32] = [
+    pub const SITE_WIDE: [Document<'static>; 34] = [
         Document::Graph(Graph::Dump, rdf::Syntax::Turtle),
         Document::Graph(Graph::Dump, rdf::Syntax::NTriples),
         Document::DumpGz,
@@ -260,6 +265,8 @@ impl Document<'_> {
         Document::Stylesheet,
         Document::SearchClient,
         Document::IndexLd,
+        Document::Graph(Graph::Index, rdf::Syntax::Turtle),
+        Document::Graph(Graph::Index, rdf::Syntax::NTriples),
         Document::Index,
         Document::Info,
         Document::Context,
@@ -349,6 +356,7 @@ impl Document<'_> {
             }
             Document::PageScript => html::script(site, out),
             Document::SearchData => html::search_data(site, out),
+            Document::Graph(Graph::Index, syntax) => rdf::render_index(site, *syntax, out)?,
             Document::Graph(Graph::Vocabulary, syntax) => vocab::render(site, *syntax, out)?,
             Document::Graph(Graph::DataSet, syntax) => void::render(site, *syntax, out)?,
             Document::Graph(Graph::Dump, syntax) => void::dump(site, *syntax, out)?,
@@ -366,6 +374,7 @@ impl Document<'_> {
 /// A graph the site publishes whole, in several syntaxes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Graph {
+    Index,
     Vocabulary,
     DataSet,
     Dump,
@@ -376,6 +385,9 @@ impl Graph {
     pub fn file(self, syntax: rdf::Syntax) -> &'static str {
         use rdf::Syntax::{JsonLd, NTriples, Turtle};
         match (self, syntax) {
+            (Graph::Index, Turtle) => files::INDEX_TTL,
+            (Graph::Index, NTriples) => files::INDEX_NT,
+            (Graph::Index, JsonLd) => files::INDEX_LD,
             (Graph::Vocabulary, Turtle) => files::VOCAB_TTL,
             (Graph::Vocabulary, NTriples) => files::VOCAB_NT,
             (Graph::Vocabulary, JsonLd) => files::VOCAB_JSONLD,
@@ -477,7 +489,10 @@ mod tests {
         let entity = &ontology.entities[0];
         let mut out = Vec::new();
         let mut keys = Vec::new();
-        for format in ENTITY_FORMATS.iter().filter(|f| f.extension.starts_with("json")) {
+        for format in ENTITY_FORMATS
+            .iter()
+            .filter(|f| f.extension.starts_with("json"))
+        {
             let document = Document::Entity(entity, format);
             document.render(&site, &mut out).unwrap();
             let value: serde_json::Value = serde_json::from_slice(&out).unwrap();

@@ -57,7 +57,10 @@ pub fn resources() -> &'static [Resource] {
             let mut choices = vec![
                 choice(media::JSON, (own != media::JSON).then_some("")),
                 choice(media::JSON_LD, Some(files::VOID_JSONLD)),
-                choice(media::TURTLE, (own != media::TURTLE).then_some(files::VOID_TTL)),
+                choice(
+                    media::TURTLE,
+                    (own != media::TURTLE).then_some(files::VOID_TTL),
+                ),
                 choice(media::N_TRIPLES, Some(files::VOID_NT)),
                 choice(media::HTML, Some("home")),
             ];
@@ -82,6 +85,16 @@ pub fn resources() -> &'static [Resource] {
             Resource {
                 path: "/.well-known/void",
                 choices: dataset(media::TURTLE),
+            },
+            Resource {
+                path: "/index",
+                choices: vec![
+                    choice(media::JSON, Some(files::INDEX)),
+                    choice(media::JSON_LD, Some(files::INDEX_LD)),
+                    choice(media::TURTLE, Some(files::INDEX_TTL)),
+                    choice(media::N_TRIPLES, Some(files::INDEX_NT)),
+                    choice(media::HTML, Some("home")),
+                ],
             },
             Resource {
                 path: "/vocab",
@@ -137,7 +150,10 @@ pub fn choose(accept: Option<&str>, choices: &[Choice]) -> usize {
     let ranges: Vec<(String, u16)> = accept.split(',').filter_map(range).collect();
     let mut best = (0, 0u16);
     for (i, choice) in choices.iter().enumerate() {
-        let (kind, _) = choice.media_type.split_once('/').unwrap_or((choice.media_type, ""));
+        let (kind, _) = choice
+            .media_type
+            .split_once('/')
+            .unwrap_or((choice.media_type, ""));
         let quality = ranges
             .iter()
             .filter_map(|(range, q)| {
@@ -230,7 +246,10 @@ mod tests {
         assert_eq!(chosen("TEXT/Turtle ; Q=1", "/abc"), media::TURTLE);
         assert_eq!(chosen("image/png", "/abc"), media::JSON);
         assert_eq!(chosen("text/turtle;q=0, */*", "/vocab"), media::JSON_LD);
-        assert_eq!(chosen("text/turtle;q=2, application/ld+json", "/abc"), media::JSON_LD);
+        assert_eq!(
+            chosen("text/turtle;q=2, application/ld+json", "/abc"),
+            media::JSON_LD
+        );
         assert_eq!(chosen("*/*", "/"), media::JSON);
         assert_eq!(chosen("*/*", "/.well-known/void"), media::TURTLE);
         assert_eq!(chosen(chrome, "/"), media::HTML);

@@ -106,8 +106,8 @@ fn schemas(site: &Site) -> Value {
                 "openapi": uri,
                 "dataset": {
                     "type": "object",
-                    "description": "The data set in JSON-LD: schema.org Dataset and VoID (entity count, URI space, data dump, an example resource, the distributions).",
-                    "required": ["@context", "@id", "@type"]
+                    "description": "The data set's description in JSON-LD, as /void.jsonld states it: schema.org Dataset and VoID (entity and triple counts, URI space, vocabularies, dumps, an example resource, the distributions).",
+                    "required": ["@context", "@graph"]
                 },
                 "endpoints": {
                     "type": "array",
@@ -181,13 +181,20 @@ fn operation(endpoint: &Endpoint) -> Value {
         json!({ "description": endpoint.summary, "content": content(media_type(endpoint), schema) }),
     );
     let mut parameters = Vec::new();
-    if let Some(resource) = negotiation::resources().iter().find(|r| r.path == endpoint.path) {
+    if let Some(resource) = negotiation::resources()
+        .iter()
+        .find(|r| r.path == endpoint.path)
+    {
         // OpenAPI ignores a declared `Accept` parameter; the choices are
         // the 200 answer's content and the 303's description.
         let others: Vec<String> = resource
             .choices
             .iter()
-            .filter_map(|c| c.see.as_ref().map(|see| format!("{} at {see}", c.media_type)))
+            .filter_map(|c| {
+                c.see
+                    .as_ref()
+                    .map(|see| format!("{} at {see}", c.media_type))
+            })
             .collect();
         responses.insert(
             "303".into(),

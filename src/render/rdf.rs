@@ -53,14 +53,11 @@ pub fn entity_triples(site: &Site, entity: &Entity) -> Result<Vec<Triple>, Rende
     let mut add = |predicate: NamedNode, object: Term| {
         triples.push(Triple::new(subject.clone(), predicate, object));
     };
-    let kind = meta.jsonld_type(entity);
-    let kind_iri = if kind == meta.entity_type {
-        iri(meta.entity_type_iri.as_str())?
-    } else {
-        schema(kind)
-    };
-    add(rdf::TYPE.into(), kind_iri.into());
-    add(schema("identifier"), Literal::from(entity.id.as_str()).into());
+    add(rdf::TYPE.into(), type_iri(site, entity)?.into());
+    add(
+        schema("identifier"),
+        Literal::from(entity.id.as_str()).into(),
+    );
     add(schema("name"), Literal::from(entity.name.as_str()).into());
     add(
         schema("description"),
@@ -116,7 +113,11 @@ fn number_literal(number: &serde_json::Number) -> Literal {
     };
     let value = number.as_f64().unwrap_or(f64::NAN);
     if plain_digits && value.abs() < 1e21 {
-        let canonical = if text == "-0" { "0".to_owned() } else { canonical_integer(&text) };
+        let canonical = if text == "-0" {
+            "0".to_owned()
+        } else {
+            canonical_integer(&text)
+        };
         return Literal::new_typed_literal(canonical, xsd::INTEGER);
     }
     if value.fract() == 0.0 && value.abs() < 1e21 {
@@ -185,6 +186,10 @@ fn json_literal(value: &Value) -> Literal {
 /// The prefixes documents abbreviate with.
 fn prefixes(site: &Site) -> Vec<(&'static str, String)> {
     vec![
+        (
+            "rdf",
+            "http://www.w3.org/1999/02/22-rdf-syntax-ns#".to_owned(),
+        ),
         ("schema", SCHEMA.to_owned()),
         ("void", VOID.to_owned()),
         ("rdfs", RDFS.to_owned()),
@@ -303,6 +308,98 @@ pub fn entity(
     write(site, syntax, &entity_triples(site, entity)?, out)
 }
 
+/// The entity list's IRI, relative to the base URL: its documents are
+/// `index.json`, `index.jsonld`, `index.ttl` and `index.nt`.
+pub const INDEX: &str = "index";
+
+/// The IRI of the list's entry at `position` (from 1).
+pub fn list_item_iri(site: &Site, position: usize) -> String {
+    site.url(&format!("{INDEX}#{position}"))
+}
+
+/// The entity list as `index.jsonld` states it: a schema.org `ItemList`
+/// whose entries name each entity with its type, identifier, name and
+/// plain JSON URL. `summaries: false` leaves out what each entity's own
+/// graph states anyway (for the dump).
+pub fn index(site: &Site, writer: &mut Writer, summaries: bool) -> Result<usize, RenderError> {
+    let meta = &site.ontology.meta;
+    let list = iri(site.url(INDEX))?;
+    let mut count = 0;
+    let mut write = |triple: Triple| {
+        count += 1;
+        writer.triple(&triple)
+    };
+    let integer = |n: usize| Literal::new_typed_literal(n.to_string(), xsd::INTEGER);
+    write(Triple::new(list.clone(), rdf::TYPE, schema("ItemList")))?;
+    write(Triple::new(
+        list.clone(),
+        schema("name"),
+        Literal::from(meta.name.as_str()),
+    ))?;
+    write(Triple::new(
+        list.clone(),
+        schema("numberOfItems"),
+        integer(site.ontology.entities.len()),
+    ))?;
+    for (i, entity) in site.ontology.entities.iter().enumerate() {
+        let item = iri(list_item_iri(site, i + 1))?;
+        let subject = iri(site.url(entity.slug.as_str()))?;
+        write(Triple::new(
+            list.clone(),
+            schema("itemListElement"),
+            item.clone(),
+        ))?;
+        write(Triple::new(item.clone(), rdf::TYPE, schema("ListItem")))?;
+        write(Triple::new(
+            item.clone(),
+            schema("position"),
+            integer(i + 1),
+        ))?;
+        write(Triple::new(item, schema("item"), subject.clone()))?;
+        if summaries {
+            write(Triple::new(
+                subject.clone(),
+                rdf::TYPE,
+                type_iri(site, entity)?,
+            ))?;
+            write(Triple::new(
+                subject.clone(),
+                schema("identifier"),
+                Literal::from(entity.id.as_str()),
+            ))?;
+            write(Triple::new(
+                subject.clone(),
+                schema("name"),
+                Literal::from(entity.name.as_str()),
+            ))?;
+            write(Triple::new(
+                subject,
+                schema("url"),
+                iri(site.url(&super::json::entity_file(entity)))?,
+            ))?;
+        }
+    }
+    Ok(count)
+}
+
+/// `index.ttl` and `index.nt`.
+pub fn render_index(site: &Site, syntax: Syntax, out: &mut Vec<u8>) -> Result<(), RenderError> {
+    let mut writer = writer(site, syntax, out)?;
+    index(site, &mut writer, true)?;
+    writer.finish()
+}
+
+/// The RDF type of an entity: its subtype, else the ontology's type.
+fn type_iri(site: &Site, entity: &Entity) -> Result<NamedNode, RenderError> {
+    let meta = &site.ontology.meta;
+    let kind = meta.jsonld_type(entity);
+    if kind == meta.entity_type {
+        iri(meta.entity_type_iri.as_str())
+    } else {
+        Ok(schema(kind))
+    }
+}
+
 /// The subject of a triple, as an IRI, if it is one.
 pub fn subject_iri(triple: &Triple) -> Option<&str> {
     match &triple.subject {
@@ -339,7 +436,11 @@ mod tests {
 
     #[test]
     fn json_literals_are_canonical() {
-        let value: Value = serde_json::from_str(r#"{"b": [1, {"z": true, "a": null}], "a": "x"}"#).unwrap();
-        assert_eq!(json_literal(&value).value(), r#"{"a":"x","b":[1,{"a":null,"z":true}]}"#);
+        let value: Value =
+            serde_json::from_str(r#"{"b": [1, {"z": true, "a": null}], "a": "x"}"#).unwrap();
+        assert_eq!(
+            json_literal(&value).value(),
+            r#"{"a":"x","b":[1,{"a":null,"z":true}]}"#
+        );
     }
 }

@@ -60,7 +60,8 @@ pub struct Endpoint {
 /// fixed ones with an entity's files after `/all`.
 pub fn endpoints() -> &'static [Endpoint] {
     static ENDPOINTS: std::sync::LazyLock<Vec<Endpoint>> = std::sync::LazyLock::new(|| {
-        let (lists, rest) = FIXED.split_at(FIXED.iter().position(|e| e.path == "/all").unwrap_or(0) + 1);
+        let (lists, rest) =
+            FIXED.split_at(FIXED.iter().position(|e| e.path == "/all").unwrap_or(0) + 1);
         let entity_files = ENTITY_FORMATS.iter().map(|format| Endpoint {
             path: format.path,
             summary: format.summary,
@@ -68,7 +69,12 @@ pub fn endpoints() -> &'static [Endpoint] {
             content_type: format.declare_type.then_some(format.media_type),
             schema: format.schema,
         });
-        lists.iter().copied().chain(entity_files).chain(rest.iter().copied()).collect()
+        lists
+            .iter()
+            .copied()
+            .chain(entity_files)
+            .chain(rest.iter().copied())
+            .collect()
     });
     &ENDPOINTS
 }

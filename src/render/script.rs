@@ -94,6 +94,33 @@ mod tests {
         assert_eq!(headers, expected);
     }
 
+    /// The Netlify Edge Function's `config.pattern` is a literal (Netlify
+    /// reads it without running the module): it must take every path the
+    /// table negotiates and `/search`, and no file of the site.
+    #[test]
+    fn the_netlify_pattern_takes_the_negotiated_paths_and_no_file() {
+        let source = include_str!("../../assets/netlify-edge.js");
+        let start = source.find("pattern: \"").unwrap() + "pattern: \"".len();
+        let literal = &source[start..start + source[start..].find('"').unwrap()];
+        let pattern = regex::Regex::new(&literal.replace("\\\\", "\\")).unwrap();
+        for path in ["/", "/search", "/vocab", "/.well-known/void", "/abc123"] {
+            assert!(pattern.is_match(path), "{path}");
+        }
+        for resource in crate::render::negotiation::resources() {
+            assert!(
+                pattern.is_match(&resource.path.replace("{slug}", "abc")),
+                "{}",
+                resource.path
+            );
+        }
+        for extension in super::super::host::published_extensions() {
+            for file in [format!("/abc.{extension}"), format!("/ui/abc.{extension}")] {
+                assert!(!pattern.is_match(&file), "{file}");
+            }
+        }
+        assert!(!pattern.is_match("/search/n0.json"));
+    }
+
     #[test]
     fn a_host_module_exports_only_its_handler() {
         let handler = "import { openIndex, respond } from \"./search.js\";\nimport { negotiate } from \"./negotiate.js\";\nimport { NEGOTIATION } from \"./negotiation.js\";\nexport default { fetch: () => respond() };\n";

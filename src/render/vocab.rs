@@ -94,7 +94,11 @@ pub fn triples(site: &Site) -> Result<Vec<Triple>, RenderError> {
         triples.extend([
             Triple::new(subject.clone(), rdf_vocab::TYPE, rdf_vocab::PROPERTY),
             Triple::new(subject.clone(), rdfs("label"), Literal::from(term.name)),
-            Triple::new(subject.clone(), rdfs("comment"), Literal::from(term.comment)),
+            Triple::new(
+                subject.clone(),
+                rdfs("comment"),
+                Literal::from(term.comment),
+            ),
             Triple::new(subject, rdfs("isDefinedBy"), vocabulary.clone()),
         ]);
     }

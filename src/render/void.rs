@@ -89,6 +89,8 @@ pub fn triples(site: &Site) -> Result<Vec<Triple>, RenderError> {
             iri(site.url(example.slug.as_str()))?.into(),
         );
     }
+    // The entry point from which every entity is linked.
+    add(void("rootResource"), iri(site.url(rdf::INDEX))?.into());
     for dump in DUMPS {
         add(void("dataDump"), iri(site.url(dump))?.into());
     }
@@ -107,8 +109,10 @@ pub fn triples(site: &Site) -> Result<Vec<Triple>, RenderError> {
             Triple::new(download.clone(), schema("contentUrl"), download),
         ]);
     }
-    // Every triple of the dump, this one included.
-    let total = entity_triples(site)? + vocab::triples(site)?.len() + triples.len() + 1;
+    // Every triple of the dump, this one included: the list's own triples
+    // are four per entity and three more.
+    let list = 3 + 4 * entities;
+    let total = entity_triples(site)? + vocab::triples(site)?.len() + list + triples.len() + 1;
     triples.push(Triple::new(
         dataset,
         void("triples"),
@@ -129,12 +133,14 @@ pub fn json_ld(site: &Site) -> Result<serde_json::Value, RenderError> {
     Ok(serde_json::from_slice(&out)?)
 }
 
-/// Every triple of the site: the data set, the vocabulary, each entity.
+/// Every triple of the site: the data set, the vocabulary, the entity
+/// list, each entity.
 pub fn dump(site: &Site, syntax: Syntax, out: &mut Vec<u8>) -> Result<(), RenderError> {
     let mut writer = rdf::writer(site, syntax, out)?;
     for triple in triples(site)?.iter().chain(&vocab::triples(site)?) {
         writer.triple(triple)?;
     }
+    rdf::index(site, &mut writer, false)?;
     for entity in &site.ontology.entities {
         for triple in &rdf::entity_triples(site, entity)? {
             writer.triple(triple)?;

@@ -106,6 +106,7 @@ pub fn answer(
     method: &Method,
     uri: &axum::http::Uri,
     request: &HeaderMap,
+    runs_code: bool,
 ) -> Prepared {
     let raw_path = uri.path();
     let path = match path::site_path(raw_path) {
@@ -116,18 +117,27 @@ pub fn answer(
         }
     };
     let (answer, cacheable) = match *method {
-        Method::GET | Method::HEAD if is_search(&path) => {
+        Method::GET | Method::HEAD if runs_code && is_search(&path) => {
             (search(site, uri.query().unwrap_or("")), false)
         }
-        Method::GET | Method::HEAD => match render::resource_at(path.as_str()) {
-            // The answer depends on `Accept`: never kept in the cache,
-            // which is keyed by path.
-            Some((resource, slug)) => (
-                negotiate(site, &path, uri.query().unwrap_or(""), request, resource, slug),
-                false,
-            ),
-            None => (get(site, &path, uri.query().unwrap_or("")), true),
-        },
+        Method::GET | Method::HEAD => {
+            match render::resource_at(path.as_str()).filter(|_| runs_code) {
+                // The answer depends on `Accept`: never kept in the cache,
+                // which is keyed by path.
+                Some((resource, slug)) => (
+                    negotiate(
+                        site,
+                        &path,
+                        uri.query().unwrap_or(""),
+                        request,
+                        resource,
+                        slug,
+                    ),
+                    false,
+                ),
+                None => (get(site, &path, uri.query().unwrap_or("")), true),
+            }
+        }
         Method::OPTIONS => (options(request), false),
         _ => {
             let mut answer = Answer::problem(
@@ -199,7 +209,14 @@ fn negotiate(
     let accept = request.get(header::ACCEPT).and_then(|v| v.to_str().ok());
     let choice = &resource.choices[render::choose(accept, &resource.choices)];
     let at_iri = get(site, path, query);
-    if at_iri.status == StatusCode::NOT_FOUND {
+    // An entity's IRI is one where the site serves the entity's page: a
+    // path a redirect rule sends elsewhere, or no entity at all, answers
+    // as it would without negotiation.
+    let is_page = at_iri
+        .content_type
+        .as_deref()
+        .is_some_and(|t| t.starts_with(render::media::HTML));
+    if at_iri.status == StatusCode::NOT_FOUND || (slug.is_some() && !is_page) {
         return at_iri;
     }
     let mut answer = match render::location(choice, slug) {
@@ -359,6 +376,11 @@ fn prepare(site: &Snapshot, rules_path: &str, answer: Answer, cacheable: bool) -
     // that rule to a 404 too: the README lists the difference.)
     if answer.status.is_client_error() && answer.content_type.is_some() {
         insert(&mut headers, "Content-Type", render::media::PROBLEM);
+    }
+    // A See Other has no body, so no type, whatever a rule for its path
+    // says (`/.well-known/void` is typed Turtle).
+    if answer.status == StatusCode::SEE_OTHER {
+        headers.remove(header::CONTENT_TYPE);
     }
     if answer.status == StatusCode::OK {
         insert(&mut headers, "ETag", &entity_tag(&answer.body));

@@ -42,6 +42,10 @@ pub struct ServeConfig {
     pub build: Option<BuildConfig>,
     /// Rebuild when the input changes (needs `build`).
     pub watch: bool,
+    /// Answer as a host that runs code (Netlify, Cloudflare Pages):
+    /// `/search` and content negotiation. Without it, as GitHub Pages or
+    /// S3 would: files and host rules only.
+    pub runs_code: bool,
 }
 
 /// What the server reports as it runs, for the binary to print.
@@ -128,11 +132,20 @@ type Current = Arc<ArcSwap<Generation>>;
 /// The router: every path goes to the one handler; answers from files are
 /// kept per site, the rest computed on the blocking pool (reading files
 /// and searching block).
-pub fn router(current: Current) -> Router {
-    Router::new().fallback(handle).with_state(current)
+pub fn router(current: Current, runs_code: bool) -> Router {
+    Router::new()
+        .fallback(handle)
+        .with_state(Served { current, runs_code })
 }
 
-async fn handle(State(current): State<Current>, request: Request) -> Response {
+/// What every request is answered from.
+#[derive(Clone)]
+struct Served {
+    current: Current,
+    runs_code: bool,
+}
+
+async fn handle(State(Served { current, runs_code }): State<Served>, request: Request) -> Response {
     // A guard, not a reference count, on the path that answers from the
     // cache; the blocking path below takes a counted reference.
     let generation = current.load();
@@ -153,7 +166,13 @@ async fn handle(State(current): State<Current>, request: Request) -> Response {
     let generation = arc_swap::Guard::into_inner(generation);
     // Reading files and searching block: off the async workers.
     tokio::task::spawn_blocking(move || {
-        let prepared = handler::answer(&generation.site, &parts.method, &parts.uri, &parts.headers);
+        let prepared = handler::answer(
+            &generation.site,
+            &parts.method,
+            &parts.uri,
+            &parts.headers,
+            runs_code,
+        );
         let response = handler::finish(&prepared, &parts.headers);
         if cacheable_method && prepared.cacheable {
             generation.answers.insert(key, Arc::new(prepared));
@@ -223,11 +242,17 @@ pub fn run(
             let current = Arc::clone(&current);
             let slots = Arc::clone(&slots);
             let stopping = stopping.clone();
+            let runs_code = config.runs_code;
             std::thread::spawn(move || -> std::io::Result<()> {
                 let runtime = tokio::runtime::Builder::new_current_thread()
                     .enable_all()
                     .build()?;
-                runtime.block_on(connections::serve(socket, router(current), slots, stopping))
+                runtime.block_on(connections::serve(
+                    socket,
+                    router(current, runs_code),
+                    slots,
+                    stopping,
+                ))
             })
         })
         .collect();

@@ -86,14 +86,19 @@ pub fn site_path(raw: &str) -> Result<SitePath, Refusal> {
 }
 
 /// Whether a path names a file that belongs to the host, not the site:
-/// hidden files (ontosite's marker among them) and the host configuration
-/// that Netlify and Cloudflare Pages read but do not serve.
+/// hidden files (ontosite's marker among them; not `/.well-known/`, the
+/// published location of RFC 8615, which the hosts serve) and the host
+/// configuration that Netlify and Cloudflare Pages read but do not serve.
 pub fn is_private(path: &SitePath) -> bool {
     let unpublished = |pattern: &&str| match pattern.strip_suffix('*') {
         Some(folder) => path.as_str().starts_with(folder),
         None => path.as_str() == *pattern,
     };
-    path.segments().any(|s| s.starts_with('.'))
+    let hidden = path
+        .as_str()
+        .strip_prefix("/.well-known/")
+        .map_or(path.as_str(), |rest| rest);
+    hidden.split('/').any(|s| s.starts_with('.'))
         || crate::render::UNPUBLISHED.iter().any(unpublished)
 }
 
@@ -224,9 +229,11 @@ mod tests {
             "/_routes.json",
             "/.ontosite-output",
             "/a/.git/config",
+            "/.well-known/.secret",
         ] {
             assert!(is_private(&site_path(raw).unwrap()), "{raw}");
         }
+        assert!(!is_private(&site_path("/.well-known/void").unwrap()));
         assert!(!is_private(&site_path("/index.json").unwrap()));
     }
 

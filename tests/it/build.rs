@@ -27,6 +27,16 @@ const SITE_WIDE: &[&str] = &[
     "ui/site.css",
     "ui/site.js",
     "ui/search-data.js",
+    "vocab.ttl",
+    "vocab.nt",
+    "vocab.jsonld",
+    "vocab.html",
+    "void.ttl",
+    "void.nt",
+    "void.jsonld",
+    "dump.nt",
+    "dump.nt.gz",
+    "dump.ttl",
 ];
 
 fn built_shipped() -> (tempfile::TempDir, std::path::PathBuf) {
@@ -41,7 +51,8 @@ fn shipped_ontology_builds_every_file_and_they_agree() {
     let (_dir, out) = built_shipped();
     let files = snapshot(&out);
 
-    // File counts: three per entity (JSON, JSON-LD, page), the site-wide
+    // File counts: one per entity and format (JSON, JSON-LD, Turtle,
+    // N-Triples, page), the site-wide
     // ones, the search index's nodes and rows, the marker.
     let search_files = files.keys().filter(|f| f.starts_with("search/")).count();
     let entity_files: Vec<&String> = files
@@ -50,7 +61,11 @@ fn shipped_ontology_builds_every_file_and_they_agree() {
             !SITE_WIDE.contains(&f.as_str()) && !f.starts_with('.') && !f.starts_with("search/")
         })
         .collect();
-    assert_eq!(entity_files.len(), 3 * 2258);
+    assert_eq!(
+        entity_files.len(),
+        ontosite::render::ENTITY_FORMATS.len() * 2258
+    );
+    assert!(files.contains_key(".well-known/void"));
     for name in SITE_WIDE {
         assert!(files.contains_key(*name), "{name} is missing");
     }

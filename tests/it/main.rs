@@ -5,6 +5,7 @@ mod bad_input;
 mod browser;
 mod build;
 mod cli;
+mod dereference;
 mod front;
 mod linked_data;
 mod netlify;

@@ -31,6 +31,11 @@ fn netlify_parses_the_host_files_and_routes_every_endpoint() {
         "/all",
         "/abbcreateitem.json",
         "/abbcreateitem.jsonld",
+        "/abbcreateitem.ttl",
+        "/abbcreateitem.nt",
+        "/abbcreateitem",
+        "/.well-known/void",
+        "/dump.nt.gz",
         "/context.jsonld",
         "/search-index.json",
         "/nosuchentity.json",
@@ -70,7 +75,7 @@ fn netlify_parses_the_host_files_and_routes_every_endpoint() {
     );
     assert_eq!(
         report["headerRules"].as_array().unwrap().len(),
-        5,
+        9,
         "{}",
         report["headerRules"]
     );
@@ -120,6 +125,27 @@ fn netlify_parses_the_host_files_and_routes_every_endpoint() {
         Some("application/ld+json"),
     );
     expect("/all", 200, "/all", Some("application/json"));
+    expect(
+        "/abbcreateitem.ttl",
+        200,
+        "/abbcreateitem.ttl",
+        Some("text/turtle"),
+    );
+    expect(
+        "/abbcreateitem.nt",
+        200,
+        "/abbcreateitem.nt",
+        Some("application/n-triples"),
+    );
+    expect(
+        "/.well-known/void",
+        200,
+        "/.well-known/void",
+        Some("text/turtle"),
+    );
+    expect("/dump.nt.gz", 200, "/dump.nt.gz", Some("application/gzip"));
+    // Without code, an entity's IRI is its page (pretty URLs).
+    expect("/abbcreateitem", 200, "/abbcreateitem.html", None);
     expect("/abbcreateitem.json", 200, "/abbcreateitem.json", None);
     expect(
         "/abbcreateitem.jsonld",

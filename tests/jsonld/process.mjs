@@ -12,7 +12,7 @@
 // index.jsonld lists; and `plain`: each SLUG's plain .json read with the
 // context its Link header names.
 import jsonld from "jsonld";
-import { readFile, readdir } from "node:fs/promises";
+import { readFile, readdir, writeFile } from "node:fs/promises";
 import { isDeepStrictEqual } from "node:util";
 import { join } from "node:path";
 
@@ -32,6 +32,10 @@ const documentLoader = async (url) => {
 };
 const options = { documentLoader, safe: true };
 
+// With QUADS_OUT set, every entity's N-Quads go there as JSON (slug -> N-Quads).
+// (index.jsonld is there too, as "index": it has Turtle and N-Triples too.)
+const SITE_WIDE = ["vocab.jsonld", "void.jsonld", "api.json#dataset"];
+const entityQuads = {};
 const predicates = new Set();
 const relative = new Set();
 const failures = [];
@@ -61,12 +65,17 @@ for (const name of names) {
     }
     triples += quads.length;
     documents += 1;
-    const compacted = await jsonld.compact(expanded, contextUrl, options);
-    // The document names its context by URL; compaction writes it the same way.
-    if (isDeepStrictEqual(compacted, doc)) roundTrips += 1;
-    else if (failures.length < 10) failures.push({ name, roundTrip: { original: doc, compacted } });
+    // A document that names the site's context compacts back to itself
+    // with it; the site-wide descriptions (vocab, void) are written by an
+    // RDF library in expanded form, with their prefixes as context.
+    if (doc["@context"] === contextUrl) {
+      const compacted = await jsonld.compact(expanded, contextUrl, options);
+      if (isDeepStrictEqual(compacted, doc)) roundTrips += 1;
+      else if (failures.length < 10) failures.push({ name, roundTrip: { original: doc, compacted } });
+    }
     const slug = name === "api.json#dataset" ? "dataset" : name.replace(/\.jsonld$/, "");
     if (samples.includes(slug)) quadsOf[slug] = quads.sort();
+    if (!SITE_WIDE.includes(name)) entityQuads[slug] = dataset;
     if (name === "index.jsonld") {
       indexIds = doc.itemListElement.map((element) => element.item["@id"]);
     }
@@ -88,6 +97,7 @@ for (const slug of samples.filter((s) => s !== "dataset")) {
   }
 }
 
+if (process.env.QUADS_OUT) await writeFile(process.env.QUADS_OUT, JSON.stringify(entityQuads));
 console.log(
   JSON.stringify({
     plain,

@@ -1,0 +1,205 @@
+//! Linked data that resolves, read with a real RDF library (pyoxigraph,
+//! in `tests/rdf/.venv`; `scripts/test.sh` installs it): every entity's
+//! documents say the same, the dumps are the union, and a client that
+//! follows its nose from `/` gathers exactly the dump. The same crawl runs
+//! against the hosts' runtimes in `runtimes.rs`.
+
+use crate::serve::{Server, client, shipped_site};
+use crate::util::*;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The base URL of the shipped site.
+pub const BASE: &str = "https://actions.ontosite.example/";
+
+fn python() -> PathBuf {
+    let python = root().join("tests/rdf/.venv/bin/python");
+    assert!(
+        python.is_file(),
+        "pyoxigraph is not installed: run scripts/test.sh (it makes tests/rdf/.venv)"
+    );
+    python
+}
+
+/// Runs `tests/rdf/SCRIPT ARGS` and reads the JSON it prints.
+fn rdf_json(script: &str, args: &[&std::ffi::OsStr]) -> Value {
+    let output = Command::new(python())
+        .arg(root().join("tests/rdf").join(script))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{script} failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// Crawls the site from `BASE` through the host at `via` and checks that
+/// every IRI answered and that what it gathered is the dump.
+pub fn assert_crawl_gathers_the_dump(site: &Path, via: &str, host: &str) {
+    let dump = site.join("dump.nt");
+    let report = rdf_json("crawl.py", &[BASE.as_ref(), via.as_ref(), dump.as_os_str()]);
+    assert_eq!(report["problemCount"], 0, "{host}: {report}");
+    assert_eq!(report["missing"], serde_json::json!([]), "{host}: {report}");
+    assert_eq!(report["extra"], serde_json::json!([]), "{host}: {report}");
+    // Every entity, the data set, the entity list and the vocabulary, each
+    // through a 303.
+    assert_eq!(report["resources"], 2258 + 3, "{host}: {report}");
+    assert_eq!(report["redirects"], report["resources"], "{host}: {report}");
+    assert_eq!(report["triples"], report["dumpTriples"], "{host}: {report}");
+}
+
+#[test]
+fn a_client_that_follows_its_nose_through_serve_gathers_the_dump() {
+    let site = shipped_site();
+    let server = Server::dir(site);
+    assert_crawl_gathers_the_dump(site, &server.url, "serve");
+}
+
+#[test]
+fn every_entity_says_the_same_in_turtle_n_triples_and_json_ld_and_the_dumps_are_their_union() {
+    let site = shipped_site();
+    let quads = tempfile::NamedTempFile::new().unwrap();
+    let output = Command::new("node")
+        .arg(root().join("tests/jsonld/process.mjs"))
+        .arg(site)
+        .env("QUADS_OUT", quads.path())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report = rdf_json(
+        "isomorphic.py",
+        &[site.as_os_str(), quads.path().as_os_str()],
+    );
+    assert_eq!(report["problems"], serde_json::json!([]), "{report}");
+    assert_eq!(report["entities"], 2258);
+    let void = std::fs::read_to_string(site.join("void.ttl")).unwrap();
+    assert!(
+        void.contains(&format!("void:triples {} .", report["unionTriples"])),
+        "void:triples is not the dump's size:\n{void}"
+    );
+}
+
+/// The check itself: an entity whose Turtle says one thing more fails.
+#[test]
+fn a_turtle_document_that_differs_fails_the_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("dist");
+    build_ok(&tiny_input(), &site);
+    let quads = dir.path().join("quads.json");
+    let output = Command::new("node")
+        .arg(root().join("tests/jsonld/process.mjs"))
+        .arg(&site)
+        .env("QUADS_OUT", &quads)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let ttl = site.join("acmecreateitem.ttl");
+    let mut text = std::fs::read_to_string(&ttl).unwrap();
+    text.push_str(
+        "\n<https://tiny.example.org/api/acmecreateitem> <http://schema.org/name> \"Other\" .\n",
+    );
+    std::fs::write(&ttl, text).unwrap();
+    let report = rdf_json("isomorphic.py", &[site.as_os_str(), quads.as_os_str()]);
+    let problems = report["problems"].to_string();
+    assert!(problems.contains("acmecreateitem"), "{report}");
+}
+
+/// What `serve` answers to each Accept header at each kind of IRI.
+#[test]
+fn serve_negotiates_every_iri_it_mints() {
+    let site = shipped_site();
+    let server = Server::dir(site);
+    let ask = |path: &str, accept: &str| {
+        let response = client()
+            .get(format!("{}{}", server.url, path.trim_start_matches('/')))
+            .header("Accept", accept)
+            .send()
+            .unwrap();
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .map(|v| v.to_str().unwrap().to_owned())
+        };
+        (
+            response.status().as_u16(),
+            header("location"),
+            header("vary"),
+            header("content-type"),
+        )
+    };
+    let chrome =
+        "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";
+    let see = |to: &str| (303, Some(to.to_owned()), Some("Accept".to_owned()), None);
+    assert_eq!(
+        ask("/abbcreateitem", "text/turtle"),
+        see("/abbcreateitem.ttl")
+    );
+    assert_eq!(
+        ask("/abbcreateitem", "application/n-triples"),
+        see("/abbcreateitem.nt")
+    );
+    assert_eq!(
+        ask("/abbcreateitem", "application/ld+json"),
+        see("/abbcreateitem.jsonld")
+    );
+    assert_eq!(
+        ask("/abbcreateitem", "application/json"),
+        see("/abbcreateitem.json")
+    );
+    assert_eq!(ask("/abbcreateitem", "*/*"), see("/abbcreateitem.json"));
+    assert_eq!(
+        ask(
+            "/abbcreateitem",
+            "text/turtle;q=0.4, application/ld+json;q=0.8"
+        ),
+        see("/abbcreateitem.jsonld")
+    );
+    let page = ask("/abbcreateitem", chrome);
+    assert_eq!((page.0, page.1), (200, None));
+    assert!(page.2.unwrap().starts_with("Accept"));
+    assert!(page.3.unwrap().starts_with("text/html"));
+    assert_eq!(ask("/", "text/turtle"), see("/void.ttl"));
+    assert_eq!(ask("/", chrome), see("/home"));
+    assert_eq!(ask("/", "*/*").0, 200);
+    assert_eq!(
+        ask("/.well-known/void", "application/ld+json"),
+        see("/void.jsonld")
+    );
+    assert_eq!(ask("/vocab", "text/turtle"), see("/vocab.ttl"));
+    // No such entity: the 404 as before, not a redirect to a 404.
+    assert_eq!(ask("/nosuchentity", "text/turtle").0, 404);
+    // Files are never negotiated.
+    assert_eq!(ask("/abbcreateitem.json", "text/turtle").0, 200);
+    // As a host without code (GitHub Pages, S3), the IRI is the page.
+    let plain = Server::start(&["--dir".as_ref(), site.as_os_str(), "--static".as_ref()]);
+    let response = client()
+        .get(format!("{}abbcreateitem", plain.url))
+        .header("Accept", "text/turtle")
+        .send()
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let page = response.text().unwrap();
+    for (media_type, file) in [
+        ("text/turtle", "abbcreateitem.ttl"),
+        ("application/n-triples", "abbcreateitem.nt"),
+        ("application/ld+json", "abbcreateitem.jsonld"),
+        ("application/json", "abbcreateitem.json"),
+    ] {
+        assert!(
+            page.contains(&format!(
+                "<link rel=\"alternate\" type=\"{media_type}\" href=\"{file}\""
+            )),
+            "the page does not link {file}"
+        );
+    }
+    assert!(page.contains("<script type=\"application/ld+json\">"));
+}
