@@ -28,6 +28,12 @@ if [ -z "${CHROMIUM:-}" ] && [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
+# A real RDF library for the linked-data tests: pyoxigraph, from PyPI,
+# in a virtual environment of its own.
+if [ ! -x tests/rdf/.venv/bin/python ]; then
+  python3 -m venv tests/rdf/.venv
+fi
+tests/rdf/.venv/bin/pip install --quiet --disable-pip-version-check -r tests/rdf/requirements.txt
 # The hosts' real runtimes: Cloudflare's workerd (through wrangler pages
 # dev, fully local) and Deno, which runs Netlify Edge Functions. Both
 # packages ship their binaries. `npm install --no-save`, not `npm ci`:

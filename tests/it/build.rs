@@ -37,6 +37,8 @@ const SITE_WIDE: &[&str] = &[
     "dump.nt",
     "dump.nt.gz",
     "dump.ttl",
+    "index.ttl",
+    "index.nt",
 ];
 
 fn built_shipped() -> (tempfile::TempDir, std::path::PathBuf) {
@@ -78,7 +80,11 @@ fn shipped_ontology_builds_every_file_and_they_agree() {
         nodes.len() + leaf_rows + 2258usize.div_ceil(128),
         "one file per node, per leaf with rows and per 128 rows"
     );
-    assert_eq!(files.len(), 3 * 2258 + SITE_WIDE.len() + search_files + 1);
+    // And the marker and `.well-known/void`.
+    assert_eq!(
+        files.len(),
+        ontosite::render::ENTITY_FORMATS.len() * 2258 + SITE_WIDE.len() + search_files + 2
+    );
 
     // Every JSON document parses.
     for (name, bytes) in &files {

@@ -24,6 +24,7 @@ fn process(site: &Path, samples: &[&str]) -> Value {
 const PREDICATES: &[&str] = &[
     "http://purl.org/dc/terms/license",
     "http://rdfs.org/ns/void#triples",
+    "http://rdfs.org/ns/void#rootResource",
     "http://rdfs.org/ns/void#vocabulary",
     "http://www.w3.org/2000/01/rdf-schema#comment",
     "http://www.w3.org/2000/01/rdf-schema#isDefinedBy",

@@ -33,7 +33,6 @@ fn netlify_parses_the_host_files_and_routes_every_endpoint() {
         "/abbcreateitem.jsonld",
         "/abbcreateitem.ttl",
         "/abbcreateitem.nt",
-        "/abbcreateitem",
         "/.well-known/void",
         "/dump.nt.gz",
         "/context.jsonld",
@@ -144,8 +143,6 @@ fn netlify_parses_the_host_files_and_routes_every_endpoint() {
         Some("text/turtle"),
     );
     expect("/dump.nt.gz", 200, "/dump.nt.gz", Some("application/gzip"));
-    // Without code, an entity's IRI is its page (pretty URLs).
-    expect("/abbcreateitem", 200, "/abbcreateitem.html", None);
     expect("/abbcreateitem.json", 200, "/abbcreateitem.json", None);
     expect(
         "/abbcreateitem.jsonld",

@@ -137,8 +137,9 @@ fn the_sibling_site_is_valid_linked_data_too() {
     );
     assert_eq!(report["failures"], serde_json::json!([]));
     assert_eq!(report["refused"], serde_json::json!([]));
-    // Three products, index.jsonld, and the data set in api.json.
-    assert_eq!(report["documents"], 5);
+    // Three products, index.jsonld, the vocabulary, and the data set in
+    // void.jsonld and in api.json.
+    assert_eq!(report["documents"], 7);
     let quads = report["quads"]["acme"].to_string();
     assert!(
         quads.contains("<https://products.example.org/acme> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://schema.org/Product>"),
