@@ -5,6 +5,11 @@
 //! every run writes a fresh directory (deleting a large tree slows file
 //! creation for seconds after, so nothing is deleted until a set is done,
 //! and then `sync` and a long pause follow), and medians are reported.
+//!
+//! With `ONTOSITE_BASELINE=/path/to/an/older/ontosite`, each set is also
+//! built by that binary in the same rounds (A B A B), and the ratio of the
+//! two builds is printed: what a change costs. The sizes of the shipped
+//! set's dumps follow the table.
 
 mod common;
 
@@ -23,15 +28,24 @@ fn main() {
     settle(&work);
     std::fs::create_dir_all(&work).unwrap();
     println!("machine: {}", machine());
+    let baseline = std::env::var_os("ONTOSITE_BASELINE").map(PathBuf::from);
+    if let Some(baseline) = &baseline {
+        println!("baseline: {}", baseline.display());
+    }
     println!();
     println!(
-        "| set | entities | files | build (median) | entities/s | cp -r (median) | build / cp |"
+        "| set | entities | files | build (median) | entities/s | cp -r (median) | build / cp | baseline (median) | build / baseline |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|");
-    row("shipped", &root.join("input"), &work);
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    row("shipped", &root.join("input"), &work, baseline.as_deref());
     for entities in [10_000, 100_000] {
         let input = synthetic(&work, entities);
-        row(&format!("synthetic {}k", entities / 1000), &input, &work);
+        row(
+            &format!("synthetic {}k", entities / 1000),
+            &input,
+            &work,
+            baseline.as_deref(),
+        );
     }
     let rebuild = rebuild_time(&root.join("input"), &work);
     println!();
@@ -42,11 +56,21 @@ fn main() {
     let _ = std::fs::remove_dir_all(&work);
 }
 
-fn row(label: &str, input: &Path, work: &Path) {
+fn row(label: &str, input: &Path, work: &Path, baseline: Option<&Path>) {
     let set = work.join("set");
     let out = |round: usize| set.join(format!("out{round}"));
-    let (mut builds, mut copies) = (Vec::new(), Vec::new());
+    let (mut builds, mut copies, mut baselines) = (Vec::new(), Vec::new(), Vec::new());
     for round in 0..ROUNDS {
+        if let Some(baseline) = baseline {
+            pause();
+            baselines.push(time(
+                Command::new(baseline)
+                    .args(["build", "--quiet", "--input"])
+                    .arg(input)
+                    .arg("--out")
+                    .arg(set.join(format!("baseline{round}"))),
+            ));
+        }
         pause();
         builds.push(time(
             Command::new(env!("CARGO_BIN_EXE_ontosite"))
@@ -68,13 +92,32 @@ fn row(label: &str, input: &Path, work: &Path) {
         serde_json::from_slice(&std::fs::read(out(0).join("index.json")).unwrap()).unwrap();
     let entities = index["total"].as_u64().unwrap() as usize;
     let (build, cp) = (median(&mut builds), median(&mut copies));
+    let against_baseline = if baselines.is_empty() {
+        "| |".to_owned()
+    } else {
+        let old = median(&mut baselines);
+        format!(
+            "{} | {:.2} |",
+            ms(old),
+            build.as_secs_f64() / old.as_secs_f64()
+        )
+    };
     println!(
-        "| {label} | {entities} | {files} | {} | {:.0} | {} | {:.2} |",
+        "| {label} | {entities} | {files} | {} | {:.0} | {} | {:.2} | {against_baseline}",
         ms(build),
         entities as f64 / build.as_secs_f64(),
         ms(cp),
         build.as_secs_f64() / cp.as_secs_f64()
     );
+    if label == "shipped" {
+        let size = |name: &str| std::fs::metadata(out(0).join(name)).map_or(0, |m| m.len());
+        println!(
+            "| dumps of the shipped set: dump.nt {} KB, dump.nt.gz {} KB, dump.ttl {} KB | | | | | | | | |",
+            size("dump.nt") / 1000,
+            size("dump.nt.gz") / 1000,
+            size("dump.ttl") / 1000
+        );
+    }
     settle(&set);
 }
 

@@ -46,7 +46,7 @@ fn main() {
 
     let ontosite = Server::ontosite(&site);
     let nginx = Server::nginx(&site, &work);
-    let entities = scripts(&site, &work);
+    let scripts = scripts(&site, &work);
 
     println!(
         "machine: {}; wrk -t2 -c{CONNECTIONS} -d{SECONDS}s, {ROUNDS} rounds, medians",
@@ -58,7 +58,7 @@ fn main() {
     for (label, target) in [
         (
             "/{slug}.json (every entity in turn)",
-            Target::Script(&entities.0),
+            Target::Script(&scripts.entities),
         ),
         ("/index.json (528 KB)", Target::Path("/index.json")),
     ] {
@@ -81,13 +81,37 @@ fn main() {
             theirs.0, theirs.1
         );
     }
-    let target = Target::Script(&entities.1);
+    let target = Target::Script(&scripts.searches);
     warm(&ontosite, &target);
     let runs: Vec<_> = (0..ROUNDS).map(|_| wrk(&ontosite, &target)).collect();
     let search = median(runs);
     println!(
         "| /search?q= (every vendor name in turn) | ontosite serve | {:.0} | {:.2} ms | (nginx has no search) |",
         search.0, search.1
+    );
+    // Content negotiation: an entity's IRI asking for Turtle (303 to the
+    // file) against the Turtle file itself, alternated.
+    let (negotiated, turtle) = (
+        Target::Script(&scripts.negotiated),
+        Target::Script(&scripts.turtle),
+    );
+    warm(&ontosite, &negotiated);
+    warm(&ontosite, &turtle);
+    let (mut ours, mut plain) = (Vec::new(), Vec::new());
+    for _ in 0..ROUNDS {
+        ours.push(wrk_expecting(&ontosite, &negotiated, true));
+        plain.push(wrk(&ontosite, &turtle));
+    }
+    let (ours, plain) = (median(ours), median(plain));
+    println!(
+        "| /{{slug}} with Accept: text/turtle (303 See Other, every entity in turn) | ontosite serve | {:.0} | {:.2} ms | {:.2} of /{{slug}}.ttl |",
+        ours.0,
+        ours.1,
+        ours.0 / plain.0
+    );
+    println!(
+        "| /{{slug}}.ttl (every entity in turn) | ontosite serve | {:.0} | {:.2} ms | |",
+        plain.0, plain.1
     );
     drop((ontosite, nginx));
     let _ = std::fs::remove_dir_all(&work);
@@ -207,8 +231,9 @@ enum Target<'a> {
     Script(&'a Path),
 }
 
-/// Lua scripts that walk every entity file, and a search for every vendor.
-fn scripts(site: &Path, work: &Path) -> (PathBuf, PathBuf) {
+/// Lua scripts that walk every entity file, a search for every vendor, and
+/// every entity's IRI negotiated, against its Turtle file.
+fn scripts(site: &Path, work: &Path) -> Scripts {
     let index: serde_json::Value =
         serde_json::from_slice(&std::fs::read(site.join("index.json")).unwrap()).unwrap();
     let items = index["items"].as_array().unwrap();
@@ -238,21 +263,43 @@ fn scripts(site: &Path, work: &Path) -> (PathBuf, PathBuf) {
             )
         })
         .collect();
-    let script = |name: &str, paths: &[String]| {
+    let script = |name: &str, paths: &[String], headers: &str| {
         let list = work.join(format!("{name}.txt"));
         std::fs::write(&list, paths.join("\n")).unwrap();
         let path = work.join(format!("{name}.lua"));
         std::fs::write(
             &path,
             format!(
-                "local paths = {{}}\nfor line in io.lines(\"{}\") do paths[#paths + 1] = line end\nlocal i = 0\nrequest = function()\n  i = i + 1\n  return wrk.format(\"GET\", paths[(i % #paths) + 1])\nend\n",
+                "local paths = {{}}\nfor line in io.lines(\"{}\") do paths[#paths + 1] = line end\nlocal i = 0\nrequest = function()\n  i = i + 1\n  return wrk.format(\"GET\", paths[(i % #paths) + 1], {{{headers}}})\nend\n",
                 list.display()
             ),
         )
         .unwrap();
         path
     };
-    (script("entities", &entities), script("search", &searches))
+    let slugs: Vec<String> = items
+        .iter()
+        .map(|i| format!("/{}", i["slug"].as_str().unwrap()))
+        .collect();
+    let turtle: Vec<String> = slugs.iter().map(|s| format!("{s}.ttl")).collect();
+    Scripts {
+        entities: script("entities", &entities, ""),
+        searches: script("search", &searches, ""),
+        negotiated: script("negotiated", &slugs, "[\"Accept\"] = \"text/turtle\""),
+        turtle: script("turtle", &turtle, ""),
+    }
+}
+
+/// wrk Lua scripts, each walking a list of paths.
+struct Scripts {
+    /// Every entity's `.json`.
+    entities: PathBuf,
+    /// A search for every vendor.
+    searches: PathBuf,
+    /// Every entity's IRI, asking for Turtle (a 303 each).
+    negotiated: PathBuf,
+    /// Every entity's `.ttl`.
+    turtle: PathBuf,
 }
 
 fn warm(server: &Server, target: &Target) {
@@ -261,9 +308,14 @@ fn warm(server: &Server, target: &Target) {
 
 /// One wrk run: requests per second and p99 latency in ms.
 fn wrk(server: &Server, target: &Target) -> (f64, f64) {
+    wrk_expecting(server, target, false)
+}
+
+/// As `wrk`; `redirects` when every answer is to be a 303.
+fn wrk_expecting(server: &Server, target: &Target, redirects: bool) -> (f64, f64) {
     let output = run_wrk(server, target, SECONDS);
     assert!(
-        !output.contains("Non-2xx"),
+        redirects || !output.contains("Non-2xx"),
         "{} answered errors:\n{output}",
         server.url
     );

@@ -203,3 +203,51 @@ fn serve_negotiates_every_iri_it_mints() {
     }
     assert!(page.contains("<script type=\"application/ld+json\">"));
 }
+
+/// `vocabulary` in ontology.json fixes the namespace of ontosite's terms,
+/// so they stay put when the base URL changes; a value that is not a
+/// namespace IRI is refused with its place.
+#[test]
+fn the_vocabulary_namespace_can_be_fixed() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input");
+    copy_tree(&tiny_input(), &input);
+    let manifest = input.join("ontology.json");
+    let mut meta = read_json(&manifest);
+    meta["vocabulary"] = "https://w3id.org/tiny/vocab#".into();
+    std::fs::write(&manifest, serde_json::to_string_pretty(&meta).unwrap()).unwrap();
+    let site = dir.path().join("dist");
+    let output = build(
+        &input,
+        &site,
+        &["--base-url", "https://preview.example.net/"],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let ttl = std::fs::read_to_string(site.join("acmecreateitem.ttl")).unwrap();
+    assert!(
+        ttl.contains("@prefix ontosite: <https://w3id.org/tiny/vocab#> ."),
+        "{ttl}"
+    );
+    assert!(
+        ttl.contains("<https://preview.example.net/acmecreateitem>"),
+        "{ttl}"
+    );
+    let vocab = std::fs::read_to_string(site.join("vocab.nt")).unwrap();
+    assert!(vocab.contains(
+        "<https://w3id.org/tiny/vocab#slug> <http://www.w3.org/2000/01/rdf-schema#isDefinedBy> <https://w3id.org/tiny/vocab> ."
+    ));
+    let context = read_json(&site.join("context.jsonld"));
+    assert_eq!(
+        context["@context"]["ontosite"],
+        "https://w3id.org/tiny/vocab#"
+    );
+
+    meta["vocabulary"] = "https://w3id.org/tiny/vocab".into();
+    std::fs::write(&manifest, serde_json::to_string_pretty(&meta).unwrap()).unwrap();
+    let output = build(&input, &dir.path().join("bad"), &[]);
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(message.contains("ontology.json"), "{message}");
+    assert!(message.contains("`vocabulary`"), "{message}");
+    assert!(message.contains("ending in `#` or `/`"), "{message}");
+}
