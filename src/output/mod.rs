@@ -135,6 +135,10 @@ impl Drop for Lock {
 pub struct Staging {
     out: PathBuf,
     dir: PathBuf,
+    /// The staging directory, open: files at the site's root are created
+    /// relative to it, so the kernel does not walk the whole path again
+    /// for each of a million files.
+    dir_fd: rustix::fd::OwnedFd,
     /// The previous output's manifest, if there was a previous output.
     previous: Option<Vec<String>>,
     committed: bool,
@@ -158,8 +162,15 @@ impl Staging {
         // The marker goes first, so a crashed build's staging is recognisable.
         let marker = dir.join(MARKER);
         std::fs::write(&marker, MARKER_HEADER).map_err(io(&marker, "writing"))?;
+        let dir_fd = rustix::fs::open(
+            &dir,
+            rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::CLOEXEC,
+            rustix::fs::Mode::empty(),
+        )
+        .map_err(|e| io(&dir, "opening the directory")(e.into()))?;
         Ok(Staging {
             out,
+            dir_fd,
             dir,
             previous,
             committed: false,
@@ -175,11 +186,24 @@ impl Staging {
     /// Writes one file of the site, in one write and without fsync.
     /// `site_path` is relative to the site root, `/`-separated.
     pub fn write(&self, site_path: &str, bytes: &[u8]) -> Result<(), OutputError> {
-        let path = self.dir.join(checked(site_path)?);
+        let relative = checked(site_path)?;
+        let path = self.dir.join(&relative);
         if let Some(parent) = path.parent().filter(|p| *p != self.dir) {
             std::fs::create_dir_all(parent).map_err(io(parent, "creating the directory"))?;
+            return std::fs::write(&path, bytes).map_err(io(&path, "writing"));
         }
-        std::fs::write(&path, bytes).map_err(io(&path, "writing"))
+        // A file at the root: created relative to the open directory,
+        // never through a link.
+        use rustix::fs::{Mode, OFlags};
+        let fd = rustix::fs::openat(
+            &self.dir_fd,
+            relative,
+            OFlags::WRONLY | OFlags::CREATE | OFlags::TRUNC | OFlags::CLOEXEC | OFlags::NOFOLLOW,
+            Mode::from_raw_mode(0o644),
+        )
+        .map_err(|e| io(&path, "writing")(e.into()))?;
+        std::io::Write::write_all(&mut std::fs::File::from(fd), bytes)
+            .map_err(io(&path, "writing"))
     }
 
     /// Records `written` (every site path written) in the marker and swaps

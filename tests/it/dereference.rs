@@ -37,6 +37,22 @@ fn rdf_json(script: &str, args: &[&std::ffi::OsStr]) -> Value {
     serde_json::from_slice(&output.stdout).unwrap()
 }
 
+/// Every entity's JSON-LD (and the list's) as jsonld.js turns it into
+/// N-Quads, written to `out` as JSON (slug -> N-Quads).
+fn jsonld_quads(site: &Path, out: &Path) {
+    let output = Command::new("node")
+        .arg(root().join("tests/jsonld/process.mjs"))
+        .arg(site)
+        .env("QUADS_OUT", out)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 /// Crawls the site from `BASE` through the host at `via` and checks that
 /// every IRI answered and that what it gathered is the dump.
 pub fn assert_crawl_gathers_the_dump(site: &Path, via: &str, host: &str) {
@@ -63,17 +79,7 @@ fn a_client_that_follows_its_nose_through_serve_gathers_the_dump() {
 fn every_entity_says_the_same_in_turtle_n_triples_and_json_ld_and_the_dumps_are_their_union() {
     let site = shipped_site();
     let quads = tempfile::NamedTempFile::new().unwrap();
-    let output = Command::new("node")
-        .arg(root().join("tests/jsonld/process.mjs"))
-        .arg(site)
-        .env("QUADS_OUT", quads.path())
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    jsonld_quads(site, quads.path());
     let report = rdf_json(
         "isomorphic.py",
         &[site.as_os_str(), quads.path().as_os_str()],
@@ -94,13 +100,7 @@ fn a_turtle_document_that_differs_fails_the_check() {
     let site = dir.path().join("dist");
     build_ok(&tiny_input(), &site);
     let quads = dir.path().join("quads.json");
-    let output = Command::new("node")
-        .arg(root().join("tests/jsonld/process.mjs"))
-        .arg(&site)
-        .env("QUADS_OUT", &quads)
-        .output()
-        .unwrap();
-    assert!(output.status.success());
+    jsonld_quads(&site, &quads);
     let ttl = site.join("acmecreateitem.ttl");
     let mut text = std::fs::read_to_string(&ttl).unwrap();
     text.push_str(
