@@ -164,7 +164,9 @@ impl Staging {
         std::fs::write(&marker, MARKER_HEADER).map_err(io(&marker, "writing"))?;
         let dir_fd = rustix::fs::open(
             &dir,
-            rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::CLOEXEC,
+            rustix::fs::OFlags::DIRECTORY
+                | rustix::fs::OFlags::RDONLY
+                | rustix::fs::OFlags::CLOEXEC,
             rustix::fs::Mode::empty(),
         )
         .map_err(|e| io(&dir, "opening the directory")(e.into()))?;
@@ -202,8 +204,7 @@ impl Staging {
             Mode::from_raw_mode(0o644),
         )
         .map_err(|e| io(&path, "writing")(e.into()))?;
-        std::io::Write::write_all(&mut std::fs::File::from(fd), bytes)
-            .map_err(io(&path, "writing"))
+        std::io::Write::write_all(&mut std::fs::File::from(fd), bytes).map_err(io(&path, "writing"))
     }
 
     /// Records `written` (every site path written) in the marker and swaps
