@@ -189,7 +189,7 @@ impl Staging {
     /// `site_path` is relative to the site root, `/`-separated.
     pub fn write(&self, site_path: &str, bytes: &[u8]) -> Result<(), OutputError> {
         let relative = checked(site_path)?;
-        let path = self.dir.join(&relative);
+        let path = self.dir.join(relative);
         if let Some(parent) = path.parent().filter(|p| *p != self.dir) {
             std::fs::create_dir_all(parent).map_err(io(parent, "creating the directory"))?;
             return std::fs::write(&path, bytes).map_err(io(&path, "writing"));
