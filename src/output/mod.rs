@@ -415,8 +415,8 @@ fn clear_leftover(dir: &Path) -> Result<(), OutputError> {
     }
 }
 
-/// Deletes the files `manifest` lists from `dir`, then the marker, then the
-/// directories left empty. A directory that still holds anything is kept.
+/// Deletes the files `manifest` lists from `dir`, then the directories left
+/// empty, then the marker. A directory that still holds anything is kept.
 fn remove_listed(dir: &Path, manifest: &[String]) -> Result<(), OutputError> {
     let mut subdirs = std::collections::BTreeSet::new();
     for site_path in manifest {
@@ -432,12 +432,15 @@ fn remove_listed(dir: &Path, manifest: &[String]) -> Result<(), OutputError> {
             parent = p.parent();
         }
     }
-    let marker = dir.join(MARKER);
-    let _ = std::fs::remove_file(&marker);
     // Deepest first: a path sorts after its parent, so reverse order works.
     for sub in subdirs.iter().rev() {
         let _ = std::fs::remove_dir(dir.join(sub));
     }
+    // The marker last: a removal killed before this point leaves a
+    // directory that is still recognisably ontosite's, and one killed
+    // after it an empty directory.
+    let marker = dir.join(MARKER);
+    let _ = std::fs::remove_file(&marker);
     std::fs::remove_dir(dir).map_err(io(
         dir,
         "removing the previous site (it holds files ontosite did not write)",
