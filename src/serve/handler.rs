@@ -100,6 +100,37 @@ impl Prepared {
     }
 }
 
+/// What an answer depends on besides the site, as the cache keys it. A
+/// file's answer is kept once, whatever the query (`?_=<random>`, the
+/// usual cache-buster, must not fill the cache), unless a redirect rule
+/// looks at the query; a negotiated IRI's answer once per document that
+/// `Accept` can choose (never per `Accept` header as sent: there are as
+/// many of those as clients).
+pub fn cache_key(
+    site: &Snapshot,
+    uri: &axum::http::Uri,
+    request: &HeaderMap,
+    runs_code: bool,
+) -> String {
+    let mut key = if site.redirects.read_queries() {
+        uri.path_and_query().map_or("", |p| p.as_str()).to_owned()
+    } else {
+        uri.path().to_owned()
+    };
+    let negotiated = path::site_path(uri.path())
+        .ok()
+        .filter(|_| runs_code)
+        .and_then(|p| render::resource_at(p.as_str()).map(|(resource, _)| resource));
+    if let Some(resource) = negotiated {
+        let accept = request.get(header::ACCEPT).and_then(|v| v.to_str().ok());
+        key.push_str(&format!(
+            "\nAccept: {}",
+            render::choose(accept, &resource.choices)
+        ));
+    }
+    key
+}
+
 /// Answers one request from one site.
 pub fn answer(
     site: &Snapshot,
@@ -122,8 +153,7 @@ pub fn answer(
         }
         Method::GET | Method::HEAD => {
             match render::resource_at(path.as_str()).filter(|_| runs_code) {
-                // The answer depends on `Accept`: never kept in the cache,
-                // which is keyed by path.
+                // Kept by the document `Accept` chooses (`cache_key`).
                 Some((resource, slug)) => (
                     negotiate(
                         site,
@@ -133,7 +163,7 @@ pub fn answer(
                         resource,
                         slug,
                     ),
-                    false,
+                    true,
                 ),
                 None => (get(site, &path, uri.query().unwrap_or("")), true),
             }
@@ -389,9 +419,11 @@ fn prepare(site: &Snapshot, rules_path: &str, answer: Answer, cacheable: bool) -
         status: answer.status,
         headers,
         body: Bytes::from(answer.body),
-        // Only files: an error answer is cheap to make again, and keeping
-        // one per unknown path would let requests fill the cache.
-        cacheable: cacheable && answer.status.is_success(),
+        // Only files and negotiated IRIs' See Others: an error answer is
+        // cheap to make again, and keeping one per unknown path would let
+        // requests fill the cache.
+        cacheable: cacheable
+            && (answer.status.is_success() || answer.status == StatusCode::SEE_OTHER),
         coded: Default::default(),
     }
 }

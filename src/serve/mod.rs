@@ -151,18 +151,10 @@ async fn handle(State(Served { current, runs_code }): State<Served>, request: Re
     let generation = current.load();
     let (parts, _) = request.into_parts();
     let cacheable_method = matches!(parts.method, Method::GET | Method::HEAD);
-    // A file's answer is kept once, whatever the query (`?_=<random>`, the
-    // usual cache-buster, must not fill the cache), unless a redirect rule
-    // looks at the query.
-    let key = if generation.site.redirects.read_queries() {
-        parts.uri.path_and_query().map_or("", |p| p.as_str())
-    } else {
-        parts.uri.path()
-    };
-    if cacheable_method && let Some(prepared) = generation.answers.get(key) {
+    let key = handler::cache_key(&generation.site, &parts.uri, &parts.headers, runs_code);
+    if cacheable_method && let Some(prepared) = generation.answers.get(&key) {
         return handler::finish(&prepared, &parts.headers);
     }
-    let key = key.to_owned();
     let generation = arc_swap::Guard::into_inner(generation);
     // Reading files and searching block: off the async workers.
     tokio::task::spawn_blocking(move || {
