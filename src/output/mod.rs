@@ -409,10 +409,33 @@ fn clear_leftover(dir: &Path) -> Result<(), OutputError> {
         Err(_) => return Err(OutputError::NotOurs(dir.to_owned())),
     };
     if manifest.is_empty() {
-        std::fs::remove_dir_all(dir).map_err(io(dir, "removing a leftover directory"))
+        remove_all_but_marker(dir)?;
+        let _ = std::fs::remove_file(&marker);
+        std::fs::remove_dir(dir).map_err(io(dir, "removing a leftover directory"))
     } else {
         remove_listed(dir, &manifest)
     }
+}
+
+/// Deletes everything in `dir` but its marker, which goes last: a removal
+/// killed half-way (`remove_dir_all` takes entries in directory order, the
+/// marker perhaps first) must leave a directory still marked as
+/// ontosite's, or the next build would refuse it.
+fn remove_all_but_marker(dir: &Path) -> Result<(), OutputError> {
+    let entries = std::fs::read_dir(dir).map_err(io(dir, "reading a leftover directory"))?;
+    for entry in entries {
+        let entry = entry.map_err(io(dir, "reading a leftover directory"))?;
+        if entry.file_name() == MARKER {
+            continue;
+        }
+        let path = entry.path();
+        let removed = match entry.file_type() {
+            Ok(kind) if kind.is_dir() => std::fs::remove_dir_all(&path),
+            _ => std::fs::remove_file(&path),
+        };
+        removed.map_err(io(&path, "removing a leftover directory"))?;
+    }
+    Ok(())
 }
 
 /// Deletes the files `manifest` lists from `dir`, then the directories left
