@@ -44,6 +44,40 @@ pub struct OntologyMeta {
     /// The namespace of the terms ontosite mints, where `ontology.json`
     /// fixes one so that they stay put when the base URL changes.
     pub vocabulary: Option<String>,
+    /// The language of `name` and `description` where a term has texts in
+    /// several (`ontology.json`'s `language`, `en` unless it says).
+    pub language: String,
+    /// What an ontology source says of itself (`owl:Ontology`,
+    /// `skos:ConceptScheme`), if it says anything.
+    pub header: Option<Header>,
+    /// The ontology source files, published unchanged as downloads: their
+    /// file names in the site, in input order.
+    pub downloads: Vec<Download>,
+}
+
+/// The description an ontology source gives of itself.
+#[derive(Debug, Clone, Default)]
+pub struct Header {
+    pub iri: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub version_iri: Option<String>,
+    pub version: Option<String>,
+    pub license: Option<String>,
+    pub creators: Vec<String>,
+    pub imports: Vec<String>,
+    /// Every triple the source states of the ontology itself.
+    pub statements: Vec<oxrdf::Triple>,
+}
+
+/// A source file published as it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Download {
+    /// Where it is read from.
+    pub path: PathBuf,
+    /// Its name in the site: `sources/{file name}`.
+    pub name: String,
+    pub media_type: &'static str,
 }
 
 /// The JSON-LD type of an entity by the value of one of its fields.
@@ -109,17 +143,73 @@ impl Sibling {
     }
 }
 
-/// One entity of the ontology.
+/// One entity of the ontology, as every reader fills it.
+///
+/// Entities of `input/entities/` carry their data as `extra` fields, which
+/// ontosite publishes under its own vocabulary. Terms of an ontology source
+/// (RDF, OBO, CSV) carry it as `term`: their IRI, types, texts by language,
+/// hierarchy and the source's own triples, which are published as they are.
 #[derive(Debug, Clone)]
 pub struct Entity {
     pub id: String,
     pub slug: Slug,
+    /// The name in the ontology's language.
     pub name: String,
+    /// The description in the ontology's language; empty where a term has
+    /// none.
     pub description: String,
     /// Every other input field, unchanged and in input order.
     pub extra: Map<String, Value>,
+    /// What an ontology source states of the entity; `None` for entities
+    /// of `input/entities/`.
+    pub term: Option<Box<Term>>,
     /// Where the entity was read from, for messages about it.
     pub origin: Origin,
+}
+
+/// A term of an ontology source: the resource its IRI names, and what the
+/// source says of it.
+#[derive(Debug, Clone, Default)]
+pub struct Term {
+    /// The IRI the source gives it, kept as published.
+    pub iri: String,
+    /// The IRIs of its `rdf:type`s, in source order.
+    pub types: Vec<String>,
+    /// Every name, in every language, the chosen `name` among them.
+    pub labels: Vec<Text>,
+    /// Every description, in every language.
+    pub descriptions: Vec<Text>,
+    pub synonyms: Vec<Text>,
+    /// The IRIs of its direct parents (`rdfs:subClassOf`, `skos:broader`,
+    /// `rdfs:subPropertyOf`, ...), named ones only: OWL restrictions stay
+    /// in `statements`.
+    pub parents: Vec<String>,
+    pub deprecated: bool,
+    /// The IRIs of the terms that replace it.
+    pub replaced_by: Vec<String>,
+    /// Every triple of the source about it: those with its IRI as subject,
+    /// and the blank nodes under it (OWL restrictions, axioms), in source
+    /// order.
+    pub statements: Vec<oxrdf::Triple>,
+}
+
+/// A text in a language, or in none.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Text {
+    pub value: String,
+    /// A BCP 47 tag as the source wrote it (`en`, `pt-BR`).
+    pub language: Option<String>,
+}
+
+impl Entity {
+    /// The IRI of what the entity names: the source's own where it has
+    /// one, else the site's `{base}/{slug}`.
+    pub fn iri(&self, base_url: &BaseUrl) -> String {
+        match &self.term {
+            Some(term) => term.iri.clone(),
+            None => base_url.join(self.slug.as_str()),
+        }
+    }
 }
 
 /// A place in the input: a file, and the line for entities of a `.jsonl` file.

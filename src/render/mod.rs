@@ -431,6 +431,7 @@ mod tests {
             name: format!("{id} - Create Item"),
             description: "Creates an item.".to_owned(),
             extra: serde_json::Map::new(),
+            term: None,
             origin: Origin {
                 path: "x.json".into(),
                 line: None,
@@ -449,6 +450,9 @@ mod tests {
                 subtypes: None,
                 entity_properties: Vec::new(),
                 vocabulary: None,
+                language: "en".into(),
+                header: None,
+                downloads: Vec::new(),
             },
             entities: vec![entity("AcmeCreate"), entity("ZetaCreate")],
         }

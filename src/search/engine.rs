@@ -173,6 +173,7 @@ mod tests {
             name: name.to_owned(),
             description: description.to_owned(),
             extra: serde_json::Map::new(),
+            term: None,
             origin: Origin {
                 path: "t.json".into(),
                 line: None,
@@ -195,6 +196,9 @@ mod tests {
                 subtypes: None,
                 entity_properties: Vec::new(),
                 vocabulary: None,
+                language: "en".into(),
+                header: None,
+                downloads: Vec::new(),
             },
             entities,
         }

@@ -111,6 +111,9 @@ fn published_ontology(root: &Path) -> Result<Ontology, SiteError> {
         subtypes: None,
         entity_properties: Vec::new(),
         vocabulary: None,
+        language: "en".into(),
+        header: None,
+        downloads: Vec::new(),
     };
     let all_path = root.join(files::ALL);
     let all = json(files::ALL)?;
@@ -149,6 +152,7 @@ fn published_ontology(root: &Path) -> Result<Ontology, SiteError> {
                 name: field("name")?,
                 description: field("description")?,
                 extra,
+                term: None,
                 origin: Origin {
                     path: all_path.clone(),
                     line: None,

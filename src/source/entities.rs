@@ -219,6 +219,7 @@ fn entity(value: Value, origin: Origin) -> Result<Entity, Diagnostic> {
         name,
         description,
         extra: fields,
+        term: None,
         origin,
     })
 }

@@ -2,6 +2,7 @@
 //! URL and its siblings.
 
 use super::diagnostic::Diagnostic;
+use super::terms::{RDFS, RULES, TermRules, expand};
 use super::text;
 use crate::model::{BaseUrl, GENERATED_FIELDS, OntologyMeta, Sibling, Subtypes, is_term_name};
 use serde::Deserialize;
@@ -25,6 +26,18 @@ struct ManifestFile {
     subtypes: Option<SubtypesFile>,
     entity_properties: std::collections::BTreeMap<String, String>,
     vocabulary: Option<String>,
+    sources: Option<Vec<String>>,
+    language: Option<String>,
+    terms: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+/// What `ontology.json` says of the ontology source files: which to read,
+/// and how their terms become entities.
+#[derive(Debug, Clone)]
+pub struct Sources {
+    /// The files, in the order given (or found).
+    pub files: Vec<std::path::PathBuf>,
+    pub rules: TermRules,
 }
 
 /// The line and column (in characters) of the first `"key":` in `text`,
@@ -45,7 +58,7 @@ fn key_place(text: &str, key: &str) -> (Option<usize>, Option<usize>) {
 }
 
 /// Every field `ontology.json` may have; the first three are required.
-const FIELDS: [&str; 11] = [
+const FIELDS: [&str; 14] = [
     "name",
     "description",
     "entityType",
@@ -57,12 +70,19 @@ const FIELDS: [&str; 11] = [
     "subtypes",
     "entityProperties",
     "vocabulary",
+    "sources",
+    "language",
+    "terms",
 ];
 
 impl ManifestFile {
     /// The file's fields and the problems found in them; an error only
     /// when it is no JSON object at all.
-    fn read(path: &Path, text: &str) -> Result<(ManifestFile, Vec<Diagnostic>), Vec<Diagnostic>> {
+    fn read(
+        path: &Path,
+        text: &str,
+        found_sources: &[std::path::PathBuf],
+    ) -> Result<(ManifestFile, Vec<Diagnostic>), Vec<Diagnostic>> {
         let value: serde_json::Value = super::json::parse(text)
             .map_err(|e| vec![Diagnostic::from_json(path, text, None, &e)])?;
         let serde_json::Value::Object(mut fields) = value else {
@@ -108,22 +128,30 @@ impl ManifestFile {
                 })
                 .ok()
         }
-        let mut required = |key: &str, problems: &mut Vec<Diagnostic>| -> Option<String> {
-            match fields.remove(key).filter(|v| !v.is_null()) {
-                Some(value) => typed(path, text, key, Some(value), problems),
-                None => {
-                    problems.push(Diagnostic::new(
-                        path,
-                        format!("the required field `{key}` is missing"),
-                        format!("add `{key}` (see the README's input format)"),
-                    ));
-                    None
+        // An ontology source says what it is and what its terms are: with
+        // one, only the name is required.
+        let has_sources = !found_sources.is_empty()
+            || fields
+                .get("sources")
+                .is_some_and(|v| v.as_array().is_some_and(|a| !a.is_empty()));
+        let mut required =
+            |key: &str, needed: bool, problems: &mut Vec<Diagnostic>| -> Option<String> {
+                match fields.remove(key).filter(|v| !v.is_null()) {
+                    Some(value) => typed(path, text, key, Some(value), problems),
+                    None if !needed => None,
+                    None => {
+                        problems.push(Diagnostic::new(
+                            path,
+                            format!("the required field `{key}` is missing"),
+                            format!("add `{key}` (see the README's input format)"),
+                        ));
+                        None
+                    }
                 }
-            }
-        };
-        let name = required("name", &mut problems);
-        let description = required("description", &mut problems);
-        let entity_type = required("entityType", &mut problems);
+            };
+        let name = required("name", true, &mut problems);
+        let description = required("description", !has_sources, &mut problems);
+        let entity_type = required("entityType", !has_sources, &mut problems);
         let file = ManifestFile {
             name,
             description,
@@ -186,6 +214,21 @@ impl ManifestFile {
                 fields.remove("vocabulary"),
                 &mut problems,
             ),
+            sources: typed(
+                path,
+                text,
+                "sources",
+                fields.remove("sources"),
+                &mut problems,
+            ),
+            language: typed(
+                path,
+                text,
+                "language",
+                fields.remove("language"),
+                &mut problems,
+            ),
+            terms: typed(path, text, "terms", fields.remove("terms"), &mut problems),
         };
         Ok((file, problems))
     }
@@ -210,7 +253,13 @@ struct SiblingFile {
 
 /// Reads and checks `input/ontology.json`. `base_url` overrides the file's
 /// own base URL (from `--base-url` or the environment).
-pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<OntologyMeta, Vec<Diagnostic>> {
+/// `found_sources` are the ontology files found in the input folder, read
+/// unless the file names its own `sources`.
+pub fn load(
+    input: &Path,
+    base_url: Option<&BaseUrl>,
+    found_sources: &[std::path::PathBuf],
+) -> Result<(OntologyMeta, Sources), Vec<Diagnostic>> {
     let path = input.join(FILE_NAME);
     // Looked at before reading: reading a FIFO would wait forever.
     match std::fs::metadata(&path) {
@@ -246,7 +295,7 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<OntologyMeta, Ve
         }
     }
     let source = text::read(&path).map_err(|d| vec![d])?;
-    let (file, mut problems) = ManifestFile::read(&path, text::strip_bom(&source))?;
+    let (file, mut problems) = ManifestFile::read(&path, text::strip_bom(&source), found_sources)?;
 
     let mut require = |field: &str, value: &Option<String>| {
         if value.as_ref().is_some_and(|v| v.trim().is_empty()) {
@@ -260,7 +309,16 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<OntologyMeta, Ve
     require("name", &file.name);
     require("description", &file.description);
     require("entityType", &file.entity_type);
-    let entity_type = file.entity_type.clone().unwrap_or_default();
+    let sources = sources(input, &path, &file, found_sources, &mut problems);
+    let has_sources = !sources.files.is_empty();
+    let entity_type = file.entity_type.clone().unwrap_or_else(|| {
+        // Lists of an ontology's terms: classes, properties, concepts.
+        if has_sources {
+            "Term".into()
+        } else {
+            String::new()
+        }
+    });
     if !entity_type.is_empty() && !is_term_name(&entity_type) {
         problems.push(Diagnostic::new(
             &path,
@@ -377,24 +435,34 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<OntologyMeta, Ve
     siblings.sort_by(|a, b| a.name.cmp(&b.name));
 
     match base_url {
-        Some(base_url) if problems.is_empty() => Ok(OntologyMeta {
-            entity_type_iri: file
-                .entity_type_iri
-                .unwrap_or_else(|| format!("http://schema.org/{entity_type}")),
-            name: file.name.unwrap_or_default(),
-            description: file.description.unwrap_or_default(),
-            entity_type,
-            base_url,
-            license: file.license,
-            version: file.version,
-            siblings,
-            subtypes: file.subtypes.map(|s| Subtypes {
-                field: s.field,
-                types: s.types,
-            }),
-            entity_properties: file.entity_properties.into_iter().collect(),
-            vocabulary: file.vocabulary,
-        }),
+        Some(base_url) if problems.is_empty() => Ok((
+            OntologyMeta {
+                entity_type_iri: file.entity_type_iri.unwrap_or_else(|| {
+                    if file.entity_type.is_none() && has_sources {
+                        format!("{RDFS}Resource")
+                    } else {
+                        format!("http://schema.org/{entity_type}")
+                    }
+                }),
+                name: file.name.unwrap_or_default(),
+                description: file.description.unwrap_or_default(),
+                entity_type,
+                base_url,
+                license: file.license,
+                version: file.version,
+                siblings,
+                subtypes: file.subtypes.map(|s| Subtypes {
+                    field: s.field,
+                    types: s.types,
+                }),
+                entity_properties: file.entity_properties.into_iter().collect(),
+                vocabulary: file.vocabulary,
+                language: file.language.unwrap_or_else(|| "en".into()),
+                header: None,
+                downloads: Vec::new(),
+            },
+            sources,
+        )),
         _ => Err(problems),
     }
 }
@@ -420,4 +488,112 @@ fn check_url(
             ))
         })
         .ok()
+}
+
+/// The source files to read (named in `sources`, else found), checked to
+/// be inside the input folder and of a format ontosite reads, and the term
+/// rules with `terms` applied.
+fn sources(
+    input: &Path,
+    path: &Path,
+    file: &ManifestFile,
+    found: &[std::path::PathBuf],
+    problems: &mut Vec<Diagnostic>,
+) -> Sources {
+    let mut files = Vec::new();
+    match &file.sources {
+        Some(named) => {
+            let inside = input.canonicalize().unwrap_or_else(|_| input.to_owned());
+            for name in named {
+                let source = input.join(name);
+                let canonical = source.canonicalize();
+                let problem = |what: String, help: &str| {
+                    let (line, column) = key_place(&read_back(path), "sources");
+                    Diagnostic::new(path, format!("`sources`: `{name}` {what}"), help)
+                        .at(line, column)
+                };
+                match canonical {
+                    Err(e) => problems.push(problem(
+                        format!("cannot be read: {e}"),
+                        "name a file inside the input folder, relative to it",
+                    )),
+                    Ok(real) if !real.starts_with(&inside) => problems.push(problem(
+                        "is outside the input folder".into(),
+                        "copy the file into the input folder and name it relative to it",
+                    )),
+                    Ok(_) if super::reader_of(&source).is_none() => problems.push(problem(
+                        "is not of a format ontosite reads".into(),
+                        super::SOURCE_FORMATS_HELP,
+                    )),
+                    Ok(_) => files.push(source),
+                }
+            }
+        }
+        None => files.extend(found.iter().cloned()),
+    }
+    let mut rules = TermRules::default();
+    for (key, value) in file.terms.iter().flatten() {
+        let (line, column) = key_place(&read_back(path), key);
+        let Some(rule) = rules.rule_mut(key) else {
+            problems.push(
+                Diagnostic::new(
+                    path,
+                    format!("`terms`: unknown rule `{key}`"),
+                    format!("the rules are {}; check the spelling", RULES.join(", ")),
+                )
+                .at(line, column),
+            );
+            continue;
+        };
+        let list: Option<Vec<&str>> = match value {
+            serde_json::Value::String(one) => Some(vec![one.as_str()]),
+            serde_json::Value::Array(items) => items.iter().map(|v| v.as_str()).collect(),
+            _ => None,
+        };
+        let Some(list) = list else {
+            problems.push(
+                Diagnostic::new(
+                    path,
+                    format!("`terms.{key}` must be a list of IRIs"),
+                    "write IRIs or prefixed names such as `rdfs:label`, in a list",
+                )
+                .at(line, column),
+            );
+            continue;
+        };
+        rule.clear();
+        for term in list {
+            match expand(term) {
+                Some(iri) => rule.push(iri),
+                None => problems.push(
+                    Diagnostic::new(
+                        path,
+                        format!("`terms.{key}`: `{term}` is neither an IRI nor a known prefixed name"),
+                        "write an absolute IRI, or a prefixed name with rdf, rdfs, owl, skos, obo, oboInOwl, dcterms, dc, schema or foaf",
+                    )
+                    .at(line, column),
+                ),
+            }
+        }
+    }
+    if let Some(language) = &file.language
+        && !is_language_tag(language)
+    {
+        problems.push(Diagnostic::new(
+            path,
+            format!("`language` `{language}` is not a language tag"),
+            "give a BCP 47 tag such as `en`, `de` or `pt-BR`",
+        ));
+    }
+    Sources { files, rules }
+}
+
+/// The file again, for the place of a key in a message.
+fn read_back(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_default()
+}
+
+/// Whether `tag` has the shape of a BCP 47 language tag.
+fn is_language_tag(tag: &str) -> bool {
+    oxrdf::Literal::new_language_tagged_literal("", tag).is_ok()
 }

@@ -10,9 +10,12 @@
 
 mod diagnostic;
 mod entities;
+mod graph;
 mod json;
 mod manifest;
+mod rdf;
 mod siblings;
+mod terms;
 mod text;
 
 pub use diagnostic::{Diagnostic, Diagnostics, REPORT_CAP};
@@ -29,9 +32,21 @@ use std::path::Path;
 /// `ontology.json`.
 pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<Ontology, Diagnostics> {
     let mut problems = Vec::new();
-    let meta = manifest::load(input, base_url)
-        .map_err(|d| problems.extend(d))
-        .ok();
+    let found_sources = ontology_files(input);
+    let (mut meta, sources) = match manifest::load(input, base_url, &found_sources) {
+        Ok((meta, sources)) => (Some(meta), Some(sources)),
+        Err(d) => {
+            problems.extend(d);
+            (None, None)
+        }
+    };
+    let mut terms = Vec::new();
+    if let (Some(meta), Some(sources)) = (&mut meta, &sources) {
+        let read = read_sources(meta, sources);
+        problems.extend(read.problems);
+        terms = read.entities;
+        meta.header = read.header;
+    }
 
     let dir = input.join(entities::DIR_NAME);
     let files = if dir.is_dir() {
@@ -45,7 +60,8 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<Ontology, Diagno
         .par_iter()
         .flat_map_iter(|path| entities::parse_file(path))
         .collect();
-    let mut found = Vec::with_capacity(parsed.len());
+    let mut found = Vec::with_capacity(parsed.len() + terms.len());
+    found.append(&mut terms);
     for result in parsed {
         match result {
             Ok(entity) => found.push(entity),
@@ -56,7 +72,7 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<Ontology, Diagno
         problems.push(Diagnostic::new(
             &dir,
             "no entities found",
-            "add entity files under this folder: one object per *.json file, or one per line in *.jsonl files",
+            "add entity files under this folder (one object per *.json file, or one per line in *.jsonl files), or an ontology file beside ontology.json (Turtle, RDF/XML, ...)",
         ));
     }
     problems.extend(cross_checks(&mut found));
@@ -73,6 +89,129 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<Ontology, Diagno
             entities: found,
         }),
         _ => Err(Diagnostics(problems)),
+    }
+}
+
+/// How an ontology source file is read, by its extension.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Reader {
+    Rdf(oxrdfio::RdfFormat),
+}
+
+/// The reader of `path`, if ontosite reads its format.
+fn reader_of(path: &Path) -> Option<Reader> {
+    rdf::format_of(path).map(Reader::Rdf)
+}
+
+/// Which formats a source may have, for messages.
+const SOURCE_FORMATS_HELP: &str = "ontosite reads Turtle (.ttl), N-Triples (.nt), N-Quads (.nq), TriG (.trig), RDF/XML (.rdf, .owl) and JSON-LD (.jsonld)";
+
+/// The ontology files directly in the input folder, by name: every file
+/// of a format ontosite reads (hidden files left out).
+fn ontology_files(input: &Path) -> Vec<std::path::PathBuf> {
+    let mut found: Vec<_> = std::fs::read_dir(input)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| {
+            path.is_file()
+                && !path
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+                && reader_of(path).is_some()
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// What the ontology sources hold: their terms as entities, the
+/// ontology's header, and every problem found.
+struct Read {
+    entities: Vec<Entity>,
+    header: Option<crate::model::Header>,
+    problems: Vec<Diagnostic>,
+}
+
+/// Reads every source file into one graph, and makes entities of its terms.
+/// Fills what the header says and `ontology.json` does not (description,
+/// license, version), and the downloads.
+fn read_sources(meta: &mut OntologyMeta, sources: &manifest::Sources) -> Read {
+    let mut graph = graph::Graph::default();
+    let mut problems = Vec::new();
+    let base = meta.base_url.join("");
+    for path in &sources.files {
+        graph.start_file(path);
+        match reader_of(path) {
+            Some(Reader::Rdf(format)) => {
+                problems.extend(rdf::read(path, format, &base, &mut graph));
+            }
+            None => problems.push(Diagnostic::new(
+                path,
+                "is not of a format ontosite reads",
+                SOURCE_FORMATS_HELP,
+            )),
+        }
+        meta.downloads.push(crate::model::Download {
+            path: path.clone(),
+            name: format!(
+                "sources/{}",
+                path.file_name().unwrap_or_default().to_string_lossy()
+            ),
+            media_type: match reader_of(path) {
+                Some(Reader::Rdf(format)) => format.media_type(),
+                None => "application/octet-stream",
+            },
+        });
+    }
+    if !problems.is_empty() {
+        return Read {
+            entities: Vec::new(),
+            header: None,
+            problems,
+        };
+    }
+    let made = terms::terms(&graph, &sources.rules, &meta.language);
+    problems.extend(made.problems);
+    if let Some(header) = &made.header {
+        if meta.description.is_empty() {
+            meta.description = header
+                .description
+                .clone()
+                .or_else(|| header.title.clone())
+                .unwrap_or_default();
+        }
+        if meta.license.is_none() {
+            meta.license = header.license.clone();
+        }
+        if meta.version.is_none() {
+            meta.version = header
+                .version
+                .clone()
+                .or_else(|| header.version_iri.clone());
+        }
+    }
+    if meta.description.is_empty() && !sources.files.is_empty() {
+        // Documented: an ontology that does not describe itself gets this.
+        meta.description = format!(
+            "The terms of {}, published from {}.",
+            meta.name,
+            graph
+                .files()
+                .map(|p| p
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    Read {
+        entities: made.entities,
+        header: made.header,
+        problems,
     }
 }
 

@@ -1,0 +1,46 @@
+//! The triples every ontology reader (RDF, OBO, CSV) fills: one graph for
+//! all sources, in the order read, so that what is made of it has one
+//! order too.
+
+use oxrdf::{BlankNode, Triple};
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Default)]
+pub struct Graph {
+    pub triples: Vec<Triple>,
+    /// Each source file and the position of its first triple, in order.
+    files: Vec<(usize, PathBuf)>,
+    blank_nodes: usize,
+}
+
+impl Graph {
+    /// Marks where the triples of `path` start.
+    pub fn start_file(&mut self, path: &Path) {
+        self.files.push((self.triples.len(), path.to_owned()));
+    }
+
+    pub fn push(&mut self, triple: Triple) {
+        self.triples.push(triple);
+    }
+
+    /// A blank node no other source uses, named by a counter so that the
+    /// same input names it the same.
+    pub fn new_blank_node(&mut self) -> BlankNode {
+        let node = BlankNode::new_unchecked(format!("b{}", self.blank_nodes));
+        self.blank_nodes += 1;
+        node
+    }
+
+    /// The file the triple at `position` was read from.
+    pub fn file_of(&self, position: usize) -> &Path {
+        let at = self.files.partition_point(|(start, _)| *start <= position);
+        self.files
+            .get(at.saturating_sub(1))
+            .map_or(Path::new(""), |(_, path)| path)
+    }
+
+    /// The source files, in the order read.
+    pub fn files(&self) -> impl Iterator<Item = &Path> {
+        self.files.iter().map(|(_, path)| path.as_path())
+    }
+}

@@ -1,0 +1,529 @@
+//! Which resources of an ontology's graph are entities, and how they read:
+//! the rules `ontology.json`'s `terms` may change, with defaults that work
+//! unchanged for OWL, RDFS, SKOS and OBO.
+//!
+//! An entity is an IRI typed with one of the entity types, or with a class
+//! the graph itself types as a class (schema.org's enumeration members).
+//! Its statements are every triple with its IRI as subject, the blank
+//! nodes under it (OWL restrictions, lists), and the OWL axioms that
+//! annotate its triples: what the source says of it, passed on unchanged.
+
+use super::diagnostic::Diagnostic;
+use super::graph::Graph;
+use crate::model::{Entity, Header, Origin, Slug, Term, Text};
+use oxrdf::{NamedNode, NamedOrBlankNode, Term as Node, Triple};
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+pub const RDF: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
+pub const RDFS: &str = "http://www.w3.org/2000/01/rdf-schema#";
+pub const OWL: &str = "http://www.w3.org/2002/07/owl#";
+pub const SKOS: &str = "http://www.w3.org/2004/02/skos/core#";
+pub const OBO: &str = "http://purl.obolibrary.org/obo/";
+pub const OBO_IN_OWL: &str = "http://www.geneontology.org/formats/oboInOwl#";
+pub const DCTERMS: &str = "http://purl.org/dc/terms/";
+pub const DC: &str = "http://purl.org/dc/elements/1.1/";
+
+/// The prefixes `ontology.json` may write its rules with (`rdfs:label`).
+pub const PREFIXES: &[(&str, &str)] = &[
+    ("rdf", RDF),
+    ("rdfs", RDFS),
+    ("owl", OWL),
+    ("skos", SKOS),
+    ("obo", OBO),
+    ("oboInOwl", OBO_IN_OWL),
+    ("dcterms", DCTERMS),
+    ("dc", DC),
+    ("schema", "http://schema.org/"),
+    ("foaf", "http://xmlns.com/foaf/0.1/"),
+];
+
+/// The rules, each a list of IRIs in order of preference.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TermRules {
+    pub types: Vec<String>,
+    pub name: Vec<String>,
+    pub description: Vec<String>,
+    pub synonyms: Vec<String>,
+    pub parents: Vec<String>,
+    /// A term is deprecated when one of these is `true`, or when it has a
+    /// replacement.
+    pub deprecated: Vec<String>,
+    pub replaced_by: Vec<String>,
+}
+
+/// The rule names as `ontology.json`'s `terms` spells them.
+pub const RULES: [&str; 7] = [
+    "types",
+    "name",
+    "description",
+    "synonyms",
+    "parents",
+    "deprecated",
+    "replacedBy",
+];
+
+impl Default for TermRules {
+    fn default() -> TermRules {
+        let iris = |terms: &[&str]| terms.iter().map(|t| expand(t).unwrap()).collect();
+        TermRules {
+            types: iris(&[
+                "owl:Class",
+                "owl:ObjectProperty",
+                "owl:DatatypeProperty",
+                "owl:AnnotationProperty",
+                "owl:NamedIndividual",
+                "rdfs:Class",
+                "rdf:Property",
+                "skos:Concept",
+            ]),
+            name: iris(&["skos:prefLabel", "rdfs:label"]),
+            description: iris(&[
+                "skos:definition",
+                "obo:IAO_0000115",
+                "oboInOwl:hasDefinition",
+                "dcterms:description",
+                "rdfs:comment",
+            ]),
+            synonyms: iris(&[
+                "skos:altLabel",
+                "oboInOwl:hasExactSynonym",
+                "oboInOwl:hasNarrowSynonym",
+                "oboInOwl:hasBroadSynonym",
+                "oboInOwl:hasRelatedSynonym",
+            ]),
+            parents: iris(&["rdfs:subClassOf", "skos:broader", "rdfs:subPropertyOf"]),
+            deprecated: iris(&["owl:deprecated"]),
+            replaced_by: vec![
+                expand("obo:IAO_0100001").unwrap(),
+                expand("dcterms:isReplacedBy").unwrap(),
+                "http://schema.org/supersededBy".to_owned(),
+                "https://schema.org/supersededBy".to_owned(),
+            ],
+        }
+    }
+}
+
+impl TermRules {
+    /// The rule called `name` in `ontology.json`.
+    pub fn rule_mut(&mut self, name: &str) -> Option<&mut Vec<String>> {
+        Some(match name {
+            "types" => &mut self.types,
+            "name" => &mut self.name,
+            "description" => &mut self.description,
+            "synonyms" => &mut self.synonyms,
+            "parents" => &mut self.parents,
+            "deprecated" => &mut self.deprecated,
+            "replacedBy" => &mut self.replaced_by,
+            _ => return None,
+        })
+    }
+}
+
+/// `prefix:local` with one of `PREFIXES`, or an absolute IRI, as an IRI.
+pub fn expand(term: &str) -> Option<String> {
+    if let Some((prefix, local)) = term.split_once(':')
+        && let Some((_, namespace)) = PREFIXES.iter().find(|(p, _)| *p == prefix)
+    {
+        return Some(format!("{namespace}{local}"));
+    }
+    NamedNode::new(term).ok().map(NamedNode::into_string)
+}
+
+/// What the graph makes: entities (in graph order), the ontology's
+/// header, and the problems (slug collisions).
+pub struct Terms {
+    pub entities: Vec<Entity>,
+    pub header: Option<Header>,
+    pub problems: Vec<Diagnostic>,
+}
+
+/// The types of the ontology itself.
+const HEADER_TYPES: [&str; 2] = [
+    "http://www.w3.org/2002/07/owl#Ontology",
+    "http://www.w3.org/2004/02/skos/core#ConceptScheme",
+];
+
+pub fn terms(graph: &Graph, rules: &TermRules, language: &str) -> Terms {
+    let triples = &graph.triples;
+    let rdf_type = format!("{RDF}type");
+    let mut by_subject: HashMap<&NamedOrBlankNode, Vec<usize>> = HashMap::new();
+    let mut annotations: HashMap<&str, Vec<&NamedOrBlankNode>> = HashMap::new();
+    let annotated_source = format!("{OWL}annotatedSource");
+    for (i, triple) in triples.iter().enumerate() {
+        by_subject.entry(&triple.subject).or_default().push(i);
+        if triple.predicate.as_str() == annotated_source
+            && let (NamedOrBlankNode::BlankNode(_), Node::NamedNode(source)) =
+                (&triple.subject, &triple.object)
+        {
+            annotations
+                .entry(source.as_str())
+                .or_default()
+                .push(&triple.subject);
+        }
+    }
+    // Types by subject, in source order, and the classes the graph defines.
+    let class_types = [format!("{RDFS}Class"), format!("{OWL}Class")];
+    let mut types: Vec<(&str, &str)> = Vec::new();
+    let mut classes: HashSet<&str> = HashSet::new();
+    for triple in triples.iter().filter(|t| t.predicate.as_str() == rdf_type) {
+        if let (NamedOrBlankNode::NamedNode(s), Node::NamedNode(o)) =
+            (&triple.subject, &triple.object)
+        {
+            types.push((s.as_str(), o.as_str()));
+            if class_types.iter().any(|c| c == o.as_str()) {
+                classes.insert(s.as_str());
+            }
+        }
+    }
+    let entity_types: HashSet<&str> = rules.types.iter().map(String::as_str).collect();
+    let header_iri = types
+        .iter()
+        .find(|(_, o)| HEADER_TYPES.contains(o))
+        .map(|(s, _)| *s);
+    // A term that the source only declares (`ex:Term a owl:Class .`, and
+    // nothing else) is one it uses from elsewhere: OWL declares imported
+    // terms so. It is not published as the source's own.
+    let described = |iri: &str| {
+        by_subject
+            .get(&NamedOrBlankNode::NamedNode(NamedNode::new_unchecked(iri)))
+            .is_some_and(|found| {
+                found
+                    .iter()
+                    .any(|&i| triples[i].predicate.as_str() != rdf_type)
+            })
+    };
+    let mut chosen: Vec<&str> = Vec::new();
+    let mut seen = HashSet::new();
+    for (subject, kind) in &types {
+        if (entity_types.contains(kind) || classes.contains(kind))
+            && Some(*subject) != header_iri
+            && seen.insert(*subject)
+            && described(subject)
+        {
+            chosen.push(subject);
+        }
+    }
+
+    let statements_of = |iri: &str| -> Vec<usize> {
+        let subject = NamedOrBlankNode::NamedNode(NamedNode::new_unchecked(iri));
+        let mut found: Vec<usize> = by_subject.get(&subject).cloned().unwrap_or_default();
+        let mut queue: Vec<&NamedOrBlankNode> = annotations.get(iri).cloned().unwrap_or_default();
+        let mut visited: HashSet<&NamedOrBlankNode> = queue.iter().copied().collect();
+        let mut at = 0;
+        loop {
+            // Blank nodes the statements so far point at.
+            while at < found.len() {
+                if let Node::BlankNode(node) = &triples[found[at]].object {
+                    let key = by_subject
+                        .get_key_value(&NamedOrBlankNode::BlankNode(node.clone()))
+                        .map(|(k, _)| *k);
+                    if let Some(key) = key
+                        && visited.insert(key)
+                    {
+                        queue.push(key);
+                    }
+                }
+                at += 1;
+            }
+            let Some(node) = queue.pop() else { break };
+            found.extend(by_subject.get(node).into_iter().flatten());
+        }
+        found.sort_unstable();
+        found.dedup();
+        found
+    };
+
+    let mut entities = Vec::with_capacity(chosen.len());
+    for iri in &chosen {
+        let positions = statements_of(iri);
+        let statements: Vec<Triple> = positions.iter().map(|&i| triples[i].clone()).collect();
+        let own = |rule: &[String]| -> Vec<&Triple> {
+            // By rule order, then source order.
+            rule.iter()
+                .flat_map(|predicate| {
+                    statements.iter().filter(move |t| {
+                        t.predicate.as_str() == predicate
+                            && matches!(&t.subject, NamedOrBlankNode::NamedNode(s) if s.as_str() == *iri)
+                    })
+                })
+                .collect()
+        };
+        let texts =
+            |rule: &[String]| -> Vec<Text> { own(rule).into_iter().filter_map(text).collect() };
+        let iris = |rule: &[String]| -> Vec<String> {
+            let mut found: Vec<String> = Vec::new();
+            for triple in own(rule) {
+                if let Node::NamedNode(node) = &triple.object
+                    && !found.iter().any(|f| f == node.as_str())
+                {
+                    found.push(node.as_str().to_owned());
+                }
+            }
+            found
+        };
+        let labels = texts(&rules.name);
+        let descriptions = texts(&rules.description);
+        let replaced_by = iris(&rules.replaced_by);
+        let deprecated = !replaced_by.is_empty()
+            || own(&rules.deprecated).into_iter().any(
+                |t| matches!(&t.object, Node::Literal(l) if matches!(l.value(), "true" | "1")),
+            );
+        let name = pick(&labels, language).unwrap_or_else(|| local_name(iri).to_owned());
+        let description = pick(&descriptions, language).unwrap_or_default();
+        let term = Term {
+            iri: (*iri).to_owned(),
+            types: types
+                .iter()
+                .filter(|(s, _)| s == iri)
+                .map(|(_, o)| (*o).to_owned())
+                .fold(Vec::new(), |mut all, t| {
+                    if !all.contains(&t) {
+                        all.push(t);
+                    }
+                    all
+                }),
+            labels,
+            descriptions,
+            synonyms: texts(&rules.synonyms),
+            parents: iris(&rules.parents),
+            deprecated,
+            replaced_by,
+            statements,
+        };
+        entities.push((
+            Entity {
+                id: identifier(iri),
+                // Assigned below, once every entity's is known.
+                slug: Slug::parse("x").expect("a slug"),
+                name,
+                description,
+                extra: Default::default(),
+                term: Some(Box::new(term)),
+                origin: Origin {
+                    path: graph
+                        .file_of(positions.first().copied().unwrap_or(0))
+                        .to_owned(),
+                    line: None,
+                },
+            },
+            positions.first().copied().unwrap_or(0),
+        ));
+    }
+    let mut entities: Vec<Entity> = entities.into_iter().map(|(e, _)| e).collect();
+    let problems = assign_slugs(&mut entities);
+    let header = header_iri.map(|iri| header(iri, &statements_of(iri), triples, language));
+    Terms {
+        entities,
+        header,
+        problems,
+    }
+}
+
+/// A literal object as a text.
+fn text(triple: &Triple) -> Option<Text> {
+    match &triple.object {
+        Node::Literal(literal) => Some(Text {
+            value: literal.value().to_owned(),
+            language: literal.language().map(str::to_owned),
+        }),
+        _ => None,
+    }
+}
+
+/// The text to show in `language`: one in that language (or a regional
+/// form of it, `en-GB` for `en`), else one without a language, else the
+/// first in another language.
+pub fn pick(texts: &[Text], language: &str) -> Option<String> {
+    let in_language = |t: &&Text| {
+        t.language.as_deref().is_some_and(|l| {
+            l.eq_ignore_ascii_case(language)
+                || l.to_ascii_lowercase()
+                    .starts_with(&format!("{}-", language.to_ascii_lowercase()))
+        })
+    };
+    texts
+        .iter()
+        .find(in_language)
+        .or_else(|| texts.iter().find(|t| t.language.is_none()))
+        .or_else(|| texts.first())
+        .map(|t| t.value.clone())
+}
+
+/// The part of an IRI after its namespace: after the last `#`, else the
+/// last `/`, else the last `:`.
+pub fn local_name(iri: &str) -> &str {
+    let cut = iri
+        .rfind('#')
+        .or_else(|| iri.trim_end_matches('/').rfind('/'))
+        .or_else(|| iri.rfind(':'))
+        .map_or(0, |i| i + 1);
+    iri[cut..].trim_end_matches('/')
+}
+
+/// An entity's `id`: the OBO identifier for an OBO PURL
+/// (`http://purl.obolibrary.org/obo/PATO_0000001` → `PATO:0000001`), as
+/// OBO files and their users write it; else the IRI itself.
+pub fn identifier(iri: &str) -> String {
+    if let Some(local) = iri.strip_prefix(OBO)
+        && let Some((prefix, number)) = local.split_once('_')
+        && !prefix.is_empty()
+        && !number.is_empty()
+        && prefix.chars().all(|c| c.is_ascii_alphanumeric())
+        && !number.contains(['/', '#'])
+    {
+        return format!("{prefix}:{number}");
+    }
+    iri.to_owned()
+}
+
+/// Gives each entity its slug: its local name lower-cased, with all but
+/// `a-z` and `0-9` dropped (`Person` → `person`, `PATO_0000001` →
+/// `pato0000001`). Local names that differ only in case or punctuation
+/// (schema.org's class `Text` and property `text`) are told apart by
+/// number: in code-point order of the local name (capitals first) the
+/// first keeps the slug and the next take `2`, `3`, ... The same local
+/// name in two namespaces is an input error naming both IRIs.
+fn assign_slugs(entities: &mut [Entity]) -> Vec<Diagnostic> {
+    let mut problems = Vec::new();
+    let mut by_slug: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, entity) in entities.iter().enumerate() {
+        let iri = &entity.term.as_ref().expect("a term").iri;
+        let derived: String = local_name(iri)
+            .chars()
+            .map(|c| c.to_ascii_lowercase())
+            .filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+            .collect();
+        by_slug.entry(derived).or_default().push(i);
+    }
+    let mut taken: HashMap<String, String> = HashMap::new();
+    let mut failed = vec![false; entities.len()];
+    for (derived, mut group) in by_slug {
+        let iri = |i: usize| entities[i].term.as_ref().expect("a term").iri.clone();
+        group.sort_by_key(|&i| (local_name(&iri(i)).to_owned(), iri(i)));
+        let iris: Vec<String> = group.iter().map(|&i| iri(i)).collect();
+        for (n, pair) in group.windows(2).enumerate() {
+            let (a, b) = (&iris[n], &iris[n + 1]);
+            if local_name(a) == local_name(b) {
+                failed[pair[1]] = true;
+                problems.push(collision(&entities[pair[1]], b, a));
+            }
+        }
+        let mut n = 0;
+        for (&i, own) in group.iter().zip(&iris) {
+            if failed[i] {
+                continue;
+            }
+            n += 1;
+            let text = if n == 1 {
+                derived.clone()
+            } else {
+                format!("{derived}{n}")
+            };
+            match Slug::parse(&text) {
+                Ok(slug) => {
+                    if let Some(other) = taken.get(&text) {
+                        problems.push(collision(&entities[i], own, other));
+                        continue;
+                    }
+                    taken.insert(text, own.clone());
+                    entities[i].slug = slug;
+                }
+                Err(e) => problems.push(
+                    Diagnostic::new(
+                        &entities[i].origin.path,
+                        format!("no slug can be made from the IRI `{own}`: {e}"),
+                        "give the term an IRI whose last part has letters or digits, at most 200",
+                    )
+                    .entity(Some(&entities[i].id)),
+                ),
+            }
+        }
+    }
+    problems
+}
+
+fn collision(entity: &Entity, iri: &str, other: &str) -> Diagnostic {
+    Diagnostic::new(
+        &entity.origin.path,
+        format!(
+            "the IRIs `{iri}` and `{other}` give the same slug `{}`: the site cannot publish both at one path",
+            Slug::from_id(local_name(iri)).map_or_else(|_| String::new(), |s| s.as_str().to_owned())
+        ),
+        "publish the two namespaces as two sites, or leave one term out of the source",
+    )
+    .entity(Some(&entity.id))
+}
+
+/// The ontology's description of itself.
+fn header(iri: &str, positions: &[usize], triples: &[Triple], language: &str) -> Header {
+    let statements: Vec<Triple> = positions.iter().map(|&i| triples[i].clone()).collect();
+    let of = |predicates: &[&str]| -> Vec<&Node> {
+        predicates
+            .iter()
+            .flat_map(|p| {
+                statements.iter().filter(move |t| {
+                    t.predicate.as_str() == *p
+                        && matches!(&t.subject, NamedOrBlankNode::NamedNode(s) if s.as_str() == iri)
+                })
+            })
+            .map(|t| &t.object)
+            .collect()
+    };
+    let text = |predicates: &[&str]| -> Option<String> {
+        let texts: Vec<Text> = of(predicates)
+            .into_iter()
+            .filter_map(|node| match node {
+                Node::Literal(l) => Some(Text {
+                    value: l.value().to_owned(),
+                    language: l.language().map(str::to_owned),
+                }),
+                _ => None,
+            })
+            .collect();
+        pick(&texts, language)
+    };
+    let value = |predicates: &[&str]| -> Vec<String> {
+        of(predicates)
+            .into_iter()
+            .filter_map(|node| match node {
+                Node::NamedNode(n) => Some(n.as_str().to_owned()),
+                Node::Literal(l) => Some(l.value().to_owned()),
+                _ => None,
+            })
+            .collect()
+    };
+    let dcterms = |local: &str| format!("{DCTERMS}{local}");
+    let dc = |local: &str| format!("{DC}{local}");
+    let title = [
+        dcterms("title"),
+        dc("title"),
+        format!("{RDFS}label"),
+        format!("{SKOS}prefLabel"),
+    ];
+    let description = [
+        dcterms("description"),
+        dc("description"),
+        format!("{RDFS}comment"),
+        format!("{SKOS}definition"),
+    ];
+    fn refs(list: &[String]) -> Vec<&str> {
+        list.iter().map(String::as_str).collect()
+    }
+    Header {
+        iri: iri.to_owned(),
+        title: text(&refs(&title)),
+        description: text(&refs(&description)),
+        version_iri: value(&[&format!("{OWL}versionIRI")]).into_iter().next(),
+        version: value(&[&format!("{OWL}versionInfo")]).into_iter().next(),
+        license: value(&refs(&[
+            dcterms("license"),
+            dc("license"),
+            dcterms("rights"),
+        ]))
+        .into_iter()
+        .next(),
+        creators: value(&refs(&[dcterms("creator"), dc("creator")])),
+        imports: value(&[&format!("{OWL}imports")]),
+        statements,
+    }
+}
