@@ -64,7 +64,7 @@ pub const ENTITY_FORMATS: &[EntityFormat] = &[
         title: "JSON-LD",
         schema: None,
         rdf: true,
-        render: |site, entity, out| Ok(jsonld::entity(site, entity, out)?),
+        render: |site, entity, out| jsonld::entity(site, entity, out),
     },
     EntityFormat {
         extension: "ttl",

@@ -7,8 +7,9 @@
 //! Pages link relatively, so `dist/` works from `file://` as from a host.
 
 use super::formats::ENTITY_FORMATS;
+use super::json::{TermRef, TextView};
 use super::{RenderError, Site, info, jsonld};
-use crate::model::Entity;
+use crate::model::{Entity, Text, namespaces};
 use minijinja::{Environment, context};
 use serde::Serialize;
 use serde_json::Value;
@@ -89,6 +90,104 @@ struct EntityView<'a> {
     /// The entity's other documents, one per entity format.
     representations: Vec<Representation>,
     fields: Vec<Field<'a>>,
+    /// What the page shows of a term of an ontology source.
+    term: Option<TermPage<'a>>,
+}
+
+/// A term's page: its names in every language, its place in the
+/// hierarchy, and every statement of the source about it.
+#[derive(Serialize)]
+struct TermPage<'a> {
+    /// Its types, as prefixed names where ontosite knows the prefix.
+    types: Vec<String>,
+    /// Every name and description, the language shown with each.
+    labels: Vec<TextView<'a>>,
+    descriptions: Vec<TextView<'a>>,
+    synonyms: Vec<TextView<'a>>,
+    /// From a root down to the parent.
+    breadcrumbs: Vec<TermRef<'a>>,
+    parents: Vec<TermRef<'a>>,
+    children: Vec<TermRef<'a>>,
+    linked_from: Vec<TermRef<'a>>,
+    deprecated: bool,
+    replaced_by: Vec<TermRef<'a>>,
+    statements: Vec<Statement<'a>>,
+}
+
+/// One triple about the term, as a row: its predicate, its object.
+#[derive(Serialize)]
+struct Statement<'a> {
+    predicate: String,
+    predicate_iri: &'a str,
+    /// The object as text: a literal's value, an IRI, or `_:b1` for a
+    /// blank node (which then has rows of its own).
+    object: String,
+    language: Option<&'a str>,
+    /// Where the object is a published term, its page.
+    href: Option<String>,
+    /// The subject where it is a blank node under the term.
+    under: Option<&'a str>,
+}
+
+impl<'a> TermPage<'a> {
+    fn of(site: &'a Site, entity: &'a Entity) -> Option<TermPage<'a>> {
+        let term = entity.term.as_deref()?;
+        let relations = &site.relations;
+        let position = relations.position(&term.iri);
+        let at = |list: &[usize]| list.iter().map(|&p| TermRef::at(site, p)).collect();
+        // The name and description the page leads with are not repeated.
+        let others = |texts: &'a [Text], shown: &str| -> Vec<TextView<'a>> {
+            TextView::all(texts)
+                .into_iter()
+                .filter(|t| t.value != shown)
+                .collect()
+        };
+        Some(TermPage {
+            types: term.types.iter().map(|t| namespaces::compact(t)).collect(),
+            labels: others(&term.labels, &entity.name),
+            descriptions: others(&term.descriptions, &entity.description),
+            synonyms: TextView::all(&term.synonyms),
+            breadcrumbs: position
+                .map_or_else(Vec::new, |p| at(&relations.breadcrumbs(site.ontology, p))),
+            parents: term.parents.iter().map(|p| TermRef::to(site, p)).collect(),
+            children: position.map_or_else(Vec::new, |p| at(relations.children(p))),
+            linked_from: position.map_or_else(Vec::new, |p| at(relations.referrers(p))),
+            deprecated: term.deprecated,
+            replaced_by: term
+                .replaced_by
+                .iter()
+                .map(|r| TermRef::to(site, r))
+                .collect(),
+            statements: term
+                .statements
+                .iter()
+                .map(|t| {
+                    let (object, language, href) = match &t.object {
+                        oxrdf::Term::NamedNode(n) => (
+                            namespaces::compact(n.as_str()),
+                            None,
+                            relations
+                                .position(n.as_str())
+                                .map(|p| format!("{}.html", site.ontology.entities[p].slug)),
+                        ),
+                        oxrdf::Term::BlankNode(b) => (format!("_:{}", b.as_str()), None, None),
+                        oxrdf::Term::Literal(l) => (l.value().to_owned(), l.language(), None),
+                    };
+                    Statement {
+                        predicate: namespaces::compact(t.predicate.as_str()),
+                        predicate_iri: t.predicate.as_str(),
+                        object,
+                        language,
+                        href,
+                        under: match &t.subject {
+                            oxrdf::NamedOrBlankNode::BlankNode(b) => Some(b.as_str()),
+                            _ => None,
+                        },
+                    }
+                })
+                .collect(),
+        })
+    }
 }
 
 /// One of an entity's documents, as its page links it.
@@ -134,14 +233,14 @@ fn page(
 
 pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), RenderError> {
     let mut ld = Vec::new();
-    jsonld::entity(site, entity, &mut ld).map_err(RenderError::Json)?;
+    jsonld::entity(site, entity, &mut ld)?;
     let ld = script_json(std::str::from_utf8(&ld).expect("JSON is UTF-8"));
     let view = EntityView {
         slug: entity.slug.as_str(),
         id: &entity.id,
         name: &entity.name,
         description: &entity.description,
-        iri: site.url(entity.slug.as_str()),
+        iri: entity.iri(&site.ontology.meta.base_url),
         json_url: site.url(&super::json::entity_file(entity)),
         jsonld_url: site.url(&format!("{}.jsonld", entity.slug)),
         representations: ENTITY_FORMATS
@@ -171,6 +270,7 @@ pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), Ren
                     .and(value.as_str()),
             })
             .collect(),
+        term: TermPage::of(site, entity),
     };
     let entity = minijinja::Value::from(minijinja::value::Serde(&view));
     let context = context! { info => site.info()?, entity => entity, jsonld => ld };

@@ -5,7 +5,7 @@
 
 use super::Site;
 use super::formats::ENTITY_FORMATS;
-use crate::model::{BaseUrl, Entity, Ontology};
+use crate::model::{BaseUrl, Entity, Ontology, Text};
 use crate::search::{Answer, Query, Searcher};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -44,10 +44,122 @@ struct EntityView<'a> {
     #[serde(rename = "type")]
     kind: &'a str,
     name: &'a str,
+    #[serde(skip_serializing_if = "str::is_empty")]
     description: &'a str,
+    #[serde(flatten)]
+    term: Option<TermView<'a>>,
     #[serde(flatten)]
     extra: &'a Map<String, Value>,
     links: Links<'a>,
+}
+
+/// What a term of an ontology source adds to its plain JSON: its IRI and
+/// types, its texts in every language, and its place among the terms.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TermView<'a> {
+    iri: &'a str,
+    types: &'a [String],
+    labels: Vec<TextView<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    descriptions: Vec<TextView<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    synonyms: Vec<TextView<'a>>,
+    parents: Vec<TermRef<'a>>,
+    children: Vec<TermRef<'a>>,
+    /// Every ancestor, nearest first.
+    ancestors: Vec<TermRef<'a>>,
+    /// The published terms that state something of this one.
+    linked_from: Vec<TermRef<'a>>,
+    deprecated: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    replaced_by: Vec<TermRef<'a>>,
+}
+
+/// A text and its language, if it has one.
+#[derive(Serialize)]
+pub struct TextView<'a> {
+    pub value: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub language: Option<&'a str>,
+}
+
+impl<'a> TextView<'a> {
+    pub fn all(texts: &'a [Text]) -> Vec<TextView<'a>> {
+        texts
+            .iter()
+            .map(|t| TextView {
+                value: &t.value,
+                language: t.language.as_deref(),
+            })
+            .collect()
+    }
+}
+
+/// A term another points to: its IRI, and where the site publishes it
+/// its slug, name and plain JSON.
+#[derive(Serialize)]
+pub struct TermRef<'a> {
+    pub iri: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slug: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+impl<'a> TermRef<'a> {
+    /// The term `iri` names.
+    pub fn to(site: &'a Site, iri: &'a str) -> TermRef<'a> {
+        match site.relations.position(iri) {
+            Some(position) => TermRef::at(site, position),
+            None => TermRef {
+                iri,
+                slug: None,
+                name: None,
+                url: None,
+            },
+        }
+    }
+
+    /// The published term at `position`.
+    pub fn at(site: &'a Site, position: usize) -> TermRef<'a> {
+        let entity = &site.ontology.entities[position];
+        TermRef {
+            iri: entity.term.as_ref().map_or("", |t| t.iri.as_str()),
+            slug: Some(entity.slug.as_str()),
+            name: Some(&entity.name),
+            url: Some(site.url(&entity_file(entity))),
+        }
+    }
+}
+
+impl<'a> TermView<'a> {
+    fn of(site: &'a Site, entity: &'a Entity) -> Option<TermView<'a>> {
+        let term = entity.term.as_deref()?;
+        let relations = &site.relations;
+        let position = relations.position(&term.iri);
+        let at = |list: &[usize]| list.iter().map(|&p| TermRef::at(site, p)).collect();
+        Some(TermView {
+            iri: &term.iri,
+            types: &term.types,
+            labels: TextView::all(&term.labels),
+            descriptions: TextView::all(&term.descriptions),
+            synonyms: TextView::all(&term.synonyms),
+            parents: term.parents.iter().map(|p| TermRef::to(site, p)).collect(),
+            children: position.map_or_else(Vec::new, |p| at(relations.children(p))),
+            ancestors: position
+                .map_or_else(Vec::new, |p| at(&relations.ancestors(site.ontology, p))),
+            linked_from: position.map_or_else(Vec::new, |p| at(relations.referrers(p))),
+            deprecated: term.deprecated,
+            replaced_by: term
+                .replaced_by
+                .iter()
+                .map(|r| TermRef::to(site, r))
+                .collect(),
+        })
+    }
 }
 
 impl<'a> EntityView<'a> {
@@ -58,6 +170,7 @@ impl<'a> EntityView<'a> {
             kind: &site.ontology.meta.entity_type,
             name: &entity.name,
             description: &entity.description,
+            term: TermView::of(site, entity),
             extra: &entity.extra,
             links: Links::of(&site.ontology.meta.base_url, entity),
         }

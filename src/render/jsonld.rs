@@ -8,7 +8,7 @@
 //! not define is dropped by a processor instead of becoming a made-up triple.
 
 use super::formats::ENTITY_FORMATS;
-use super::{Site, files};
+use super::{RenderError, Site, files};
 use crate::model::Entity;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -112,11 +112,18 @@ impl<'a> EntityLd<'a> {
     }
 }
 
-pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
-    serde_json::to_writer(
+/// An entity's JSON-LD. A term's is its RDF as oxjsonld writes it (its
+/// triples under `@graph`, the prefixes it uses as context): the source's
+/// own terms, not the site's context, name what it states.
+pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), RenderError> {
+    if entity.term.is_some() {
+        let triples = super::rdf::document_triples(site, entity)?;
+        return super::rdf::write(site, super::rdf::Syntax::JsonLd, &triples, out);
+    }
+    Ok(serde_json::to_writer(
         out,
         &EntityLd::of(site, entity, Some(site.url(files::CONTEXT))),
-    )
+    )?)
 }
 
 #[derive(Serialize)]
@@ -151,7 +158,7 @@ pub fn index(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
                     kind: "ListItem",
                     position: i + 1,
                     item: EntityRef {
-                        id: site.url(e.slug.as_str()),
+                        id: e.iri(&site.ontology.meta.base_url),
                         kind: site.ontology.meta.jsonld_type(e),
                         identifier: &e.id,
                         name: &e.name,

@@ -13,6 +13,7 @@ mod jsonld;
 mod negotiation;
 mod openapi;
 pub mod rdf;
+mod relations;
 mod routes;
 mod script;
 mod search_index;
@@ -146,6 +147,10 @@ pub struct Site<'a> {
     /// How many triples the entities state, counted once for the data
     /// set's description.
     entity_triples: std::sync::OnceLock<usize>,
+    /// How the terms of an ontology source link to each other.
+    relations: relations::Relations,
+    /// Whether the site publishes the terms of an ontology source.
+    has_terms: bool,
 }
 
 impl<'a> Site<'a> {
@@ -176,6 +181,8 @@ impl<'a> Site<'a> {
             pages,
             info: std::sync::OnceLock::new(),
             entity_triples: std::sync::OnceLock::new(),
+            relations: relations::Relations::of(ontology),
+            has_terms: ontology.entities.iter().any(|e| e.term.is_some()),
         })
     }
 

@@ -8,6 +8,7 @@
 
 use super::{RenderError, Site};
 use crate::model::Entity;
+use crate::model::namespaces::{FOAF, PREFIXES};
 use oxrdf::vocab::{rdf, xsd};
 use oxrdf::{Literal, NamedNode, NamedOrBlankNode, Term, Triple};
 use serde_json::Value;
@@ -47,10 +48,56 @@ fn schema(term: &str) -> NamedNode {
     NamedNode::new_unchecked(format!("{SCHEMA}{term}"))
 }
 
-/// The triples one entity states: its type, identifier, name, description,
-/// slug, the URL of its plain JSON, the configured entity properties, and
-/// every pass-through field under the site's vocabulary.
+/// The triples an entity's own documents state: what it states itself
+/// (`entity_triples`), and for a term also the source's triples of other
+/// published terms that point at it (its children, and what links here),
+/// so that its document shows its links both ways. The dump has those once,
+/// with the terms that state them.
+pub fn document_triples(site: &Site, entity: &Entity) -> Result<Vec<Triple>, RenderError> {
+    let mut triples = entity_triples(site, entity)?;
+    if let Some(term) = &entity.term
+        && let Some(position) = site.relations.position(&term.iri)
+    {
+        for &other in site.relations.referrers(position) {
+            let Some(from) = &site.ontology.entities[other].term else {
+                continue;
+            };
+            triples.extend(
+                from.statements
+                    .iter()
+                    .filter(|t| {
+                        subject_iri(t) == Some(from.iri.as_str())
+                            && matches!(&t.object, Term::NamedNode(o) if o.as_str() == term.iri)
+                    })
+                    .cloned(),
+            );
+        }
+    }
+    Ok(triples)
+}
+
+/// The triples one entity states.
+///
+/// A term of an ontology source states the source's own triples about it,
+/// unchanged, and where its IRI is not the site's, that its documents are
+/// at `{base}/{slug}` (`foaf:isPrimaryTopicOf`).
+///
+/// An entity of `input/entities/` states its type, identifier, name,
+/// description, slug, the URL of its plain JSON, the configured entity
+/// properties, and every pass-through field under the site's vocabulary.
 pub fn entity_triples(site: &Site, entity: &Entity) -> Result<Vec<Triple>, RenderError> {
+    if let Some(term) = &entity.term {
+        let mut triples = term.statements.clone();
+        let documents = site.url(entity.slug.as_str());
+        if term.iri != documents {
+            triples.push(Triple::new(
+                iri(term.iri.as_str())?,
+                iri(format!("{FOAF}isPrimaryTopicOf"))?,
+                iri(documents)?,
+            ));
+        }
+        return Ok(triples);
+    }
     let meta = &site.ontology.meta;
     let subject = iri(site.url(entity.slug.as_str()))?;
     let mut triples = Vec::with_capacity(8 + entity.extra.len());
@@ -187,8 +234,21 @@ fn json_literal(value: &Value) -> Literal {
     Literal::new_typed_literal(text, NamedNode::new_unchecked(RDF_JSON))
 }
 
-/// The prefixes documents abbreviate with.
+/// The prefixes documents abbreviate with: ontosite's own, and for an
+/// ontology's terms the namespaces ontologies are written with.
 fn prefixes(site: &Site) -> Vec<(&'static str, String)> {
+    let mut prefixes = site_prefixes(site);
+    if site.has_terms {
+        for (name, namespace) in PREFIXES {
+            if !prefixes.iter().any(|(n, _)| n == name) {
+                prefixes.push((name, (*namespace).to_owned()));
+            }
+        }
+    }
+    prefixes
+}
+
+fn site_prefixes(site: &Site) -> Vec<(&'static str, String)> {
     vec![
         (
             "rdf",
@@ -309,7 +369,7 @@ pub fn entity(
     syntax: Syntax,
     out: &mut Vec<u8>,
 ) -> Result<(), RenderError> {
-    write(site, syntax, &entity_triples(site, entity)?, out)
+    write(site, syntax, &document_triples(site, entity)?, out)
 }
 
 /// The entity list's IRI, relative to the base URL: its documents are
@@ -347,7 +407,7 @@ pub fn index(site: &Site, writer: &mut Writer, summaries: bool) -> Result<usize,
     ))?;
     for (i, entity) in site.ontology.entities.iter().enumerate() {
         let item = iri(list_item_iri(site, i + 1))?;
-        let subject = iri(site.url(entity.slug.as_str()))?;
+        let subject = iri(entity.iri(&site.ontology.meta.base_url))?;
         write(Triple::new(
             list.clone(),
             schema("itemListElement"),

@@ -2,8 +2,9 @@
 //! URL and its siblings.
 
 use super::diagnostic::Diagnostic;
-use super::terms::{RDFS, RULES, TermRules, expand};
+use super::terms::{RULES, TermRules, expand};
 use super::text;
+use crate::model::namespaces::RDFS;
 use crate::model::{BaseUrl, GENERATED_FIELDS, OntologyMeta, Sibling, Subtypes, is_term_name};
 use serde::Deserialize;
 use std::path::Path;

@@ -14,28 +14,7 @@ use crate::model::{Entity, Header, Origin, Slug, Term, Text};
 use oxrdf::{NamedNode, NamedOrBlankNode, Term as Node, Triple};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-pub const RDF: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
-pub const RDFS: &str = "http://www.w3.org/2000/01/rdf-schema#";
-pub const OWL: &str = "http://www.w3.org/2002/07/owl#";
-pub const SKOS: &str = "http://www.w3.org/2004/02/skos/core#";
-pub const OBO: &str = "http://purl.obolibrary.org/obo/";
-pub const OBO_IN_OWL: &str = "http://www.geneontology.org/formats/oboInOwl#";
-pub const DCTERMS: &str = "http://purl.org/dc/terms/";
-pub const DC: &str = "http://purl.org/dc/elements/1.1/";
-
-/// The prefixes `ontology.json` may write its rules with (`rdfs:label`).
-pub const PREFIXES: &[(&str, &str)] = &[
-    ("rdf", RDF),
-    ("rdfs", RDFS),
-    ("owl", OWL),
-    ("skos", SKOS),
-    ("obo", OBO),
-    ("oboInOwl", OBO_IN_OWL),
-    ("dcterms", DCTERMS),
-    ("dc", DC),
-    ("schema", "http://schema.org/"),
-    ("foaf", "http://xmlns.com/foaf/0.1/"),
-];
+use crate::model::namespaces::{DC, DCTERMS, OBO, OWL, PREFIXES, RDF, RDFS, SKOS};
 
 /// The rules, each a list of IRIs in order of preference.
 #[derive(Debug, Clone, PartialEq, Eq)]

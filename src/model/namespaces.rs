@@ -1,0 +1,43 @@
+//! The namespaces ontologies are written with, and the prefixes ontosite
+//! knows them by: for rules in `ontology.json` (`rdfs:label`) and for the
+//! documents it writes.
+
+pub const RDF: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
+pub const RDFS: &str = "http://www.w3.org/2000/01/rdf-schema#";
+pub const OWL: &str = "http://www.w3.org/2002/07/owl#";
+pub const SKOS: &str = "http://www.w3.org/2004/02/skos/core#";
+pub const OBO: &str = "http://purl.obolibrary.org/obo/";
+pub const OBO_IN_OWL: &str = "http://www.geneontology.org/formats/oboInOwl#";
+pub const DCTERMS: &str = "http://purl.org/dc/terms/";
+pub const DC: &str = "http://purl.org/dc/elements/1.1/";
+pub const FOAF: &str = "http://xmlns.com/foaf/0.1/";
+
+/// The prefixes ontosite knows, as ontologies use them.
+pub const PREFIXES: &[(&str, &str)] = &[
+    ("rdf", RDF),
+    ("rdfs", RDFS),
+    ("owl", OWL),
+    ("skos", SKOS),
+    ("obo", OBO),
+    ("oboInOwl", OBO_IN_OWL),
+    ("dcterms", DCTERMS),
+    ("dc", DC),
+    ("schema", "http://schema.org/"),
+    ("foaf", FOAF),
+];
+
+/// `iri` as a prefixed name (`rdfs:label`) where ontosite knows its
+/// namespace, else the IRI itself.
+pub fn compact(iri: &str) -> String {
+    PREFIXES
+        .iter()
+        .find_map(|(prefix, namespace)| {
+            let local = iri.strip_prefix(namespace)?;
+            let plain = !local.is_empty()
+                && local
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
+            plain.then(|| format!("{prefix}:{local}"))
+        })
+        .unwrap_or_else(|| iri.to_owned())
+}
