@@ -119,6 +119,8 @@ class Index {
     this.manifest = manifest;
     this.load = load;
     this.nodes = new Map(manifest.nodes.map(([key, leaf, rows], i) => [key, { i, leaf: leaf === 1, rows }]));
+    // Deprecated terms rank after every other match.
+    this.deprecated = new Set(manifest.deprecated ?? []);
   }
 
   /** The node that answers words starting with `term` (or equal to it). */
@@ -160,7 +162,7 @@ class Index {
     return masks;
   }
 
-  /** Entities whose joined ID or slug equals `joined`. */
+  /** Entities whose joined ID, label or synonym, or slug, equals `joined`. */
   async exact(joined) {
     const found = new Set();
     const node = this.node(joined);
@@ -215,13 +217,13 @@ class Index {
       }
       if (!matched) continue;
       const tier = exact.has(entity) ? 0 : allName ? 1 : allNameOrId ? 2 : 3;
-      hits.push([tier, entity]);
+      hits.push([this.deprecated.has(entity) ? 1 : 0, tier, entity]);
     }
-    hits.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    hits.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
     const end = Math.min(query.offset + query.limit, hits.length);
     const page = query.offset < end ? hits.slice(query.offset, end) : [];
     const base = this.manifest.baseUrl;
-    const rows = page.length > 0 ? await this.rows(page.map(([, entity]) => entity), answered) : [];
+    const rows = page.length > 0 ? await this.rows(page.map(([, , entity]) => entity), answered) : [];
     const items = rows.map(([id, name, explicitSlug]) => {
       const slug = explicitSlug ?? derivedSlug(id);
       const links = Object.fromEntries(this.manifest.links.map((extension) => [extension, `${base}${slug}.${extension}`]));

@@ -51,6 +51,10 @@ pub struct OntologyMeta {
     /// What an ontology source says of itself (`owl:Ontology`,
     /// `skos:ConceptScheme`), if it says anything.
     pub header: Option<Header>,
+    /// The prefixes the ontology sources declare (name, namespace), which
+    /// the site's RDF documents of their terms use too, so that they read
+    /// like the source.
+    pub prefixes: Vec<(String, String)>,
     /// The ontology source files, published unchanged as downloads: their
     /// file names in the site, in input order.
     pub downloads: Vec<Download>,
@@ -76,7 +80,7 @@ pub struct Header {
 pub struct Download {
     /// Where it is read from.
     pub path: PathBuf,
-    /// Its name in the site: `sources/{file name}`.
+    /// Its path in the site: `source-files/{file name}`.
     pub name: String,
     pub media_type: &'static str,
 }

@@ -94,12 +94,49 @@ pub fn document(site: &Site) -> Result<Value, RenderError> {
     if let Some(license) = &meta.license {
         info.insert("license".into(), json!(license));
     }
+    if let Some(header) = &meta.header {
+        info.insert("ontology".into(), header_json(header));
+    }
+    if !meta.downloads.is_empty() {
+        let sources: Vec<Value> = meta
+            .downloads
+            .iter()
+            .map(|d| json!({ "url": site.url(&d.name), "mediaType": d.media_type }))
+            .collect();
+        info.insert("sources".into(), Value::Array(sources));
+    }
     info.insert("openapi".into(), json!(site.url(files::OPENAPI)));
     // The data set's description, as `void.jsonld` states it.
     info.insert("dataset".into(), super::void::json_ld(site)?);
     info.insert("endpoints".into(), Value::Array(endpoints));
     info.insert("siblings".into(), Value::Array(siblings));
     Ok(Value::Object(info))
+}
+
+/// What the ontology source says of itself, as the information document
+/// shows it: only what it states.
+fn header_json(header: &crate::model::Header) -> Value {
+    let mut entry = Map::new();
+    entry.insert("iri".into(), json!(header.iri));
+    let optional = [
+        ("title", &header.title),
+        ("description", &header.description),
+        ("versionIri", &header.version_iri),
+        ("version", &header.version),
+        ("license", &header.license),
+    ];
+    for (key, value) in optional {
+        if let Some(value) = value {
+            entry.insert(key.into(), json!(value));
+        }
+    }
+    if !header.creators.is_empty() {
+        entry.insert("creators".into(), json!(header.creators));
+    }
+    if !header.imports.is_empty() {
+        entry.insert("imports".into(), json!(header.imports));
+    }
+    Value::Object(entry)
 }
 
 /// An RFC 9457 problem document. `about:blank` as the type: the status

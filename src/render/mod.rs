@@ -28,7 +28,7 @@ pub use negotiation::{Resource, choose, location, resource_at};
 pub use routes::{Endpoint, Serves, UNPUBLISHED, endpoints, media};
 pub use script::negotiation_module;
 
-use crate::model::{Entity, Ontology};
+use crate::model::{Download, Entity, Ontology};
 use crate::search::Searcher;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -254,6 +254,8 @@ pub enum Document<'a> {
     VocabularyPage,
     /// One entity in one of its formats.
     Entity(&'a Entity, &'static EntityFormat),
+    /// An ontology source file, published as it is.
+    Source(&'a Download),
 }
 
 impl Document<'_> {
@@ -326,6 +328,7 @@ impl Document<'_> {
             Document::DumpGz => files::DUMP_NT_GZ.to_owned(),
             Document::VocabularyPage => files::VOCAB_PAGE.to_owned(),
             Document::Entity(e, format) => format.file(e),
+            Document::Source(download) => download.name.clone(),
         }
     }
 
@@ -372,6 +375,12 @@ impl Document<'_> {
             Document::DumpGz => return void::dump_gz(site, out),
             Document::VocabularyPage => html::vocabulary(site, out)?,
             Document::Entity(e, format) => (format.render)(site, e, out)?,
+            // The one document copied, not rendered: the source file as
+            // the publisher wrote it, byte for byte.
+            Document::Source(download) => {
+                out.extend_from_slice(&std::fs::read(&download.path)?);
+                return Ok(());
+            }
         }
         out.push(b'\n');
         Ok(())
@@ -418,8 +427,15 @@ pub fn documents<'a>(site: &Site<'a>) -> impl ParallelIterator<Item = Document<'
     let search_files = (0..site.search_index.files.len())
         .into_par_iter()
         .map(Document::SearchFile);
+    let sources = site
+        .ontology
+        .meta
+        .downloads
+        .par_iter()
+        .map(Document::Source);
     Document::SITE_WIDE
         .into_par_iter()
+        .chain(sources)
         .chain(search_files)
         .chain(per_entity)
 }
@@ -459,6 +475,7 @@ mod tests {
                 vocabulary: None,
                 language: "en".into(),
                 header: None,
+                prefixes: Vec::new(),
                 downloads: Vec::new(),
             },
             entities: vec![entity("AcmeCreate"), entity("ZetaCreate")],

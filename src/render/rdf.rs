@@ -236,13 +236,24 @@ fn json_literal(value: &Value) -> Literal {
 
 /// The prefixes documents abbreviate with: ontosite's own, and for an
 /// ontology's terms the namespaces ontologies are written with.
-fn prefixes(site: &Site) -> Vec<(&'static str, String)> {
-    let mut prefixes = site_prefixes(site);
-    if site.has_terms {
-        for (name, namespace) in PREFIXES {
-            if !prefixes.iter().any(|(n, _)| n == name) {
-                prefixes.push((name, (*namespace).to_owned()));
-            }
+fn prefixes<'s>(site: &'s Site) -> Vec<(&'s str, String)> {
+    if !site.has_terms {
+        return site_prefixes(site);
+    }
+    // The source's own first: the terms' documents read like the source.
+    let mut prefixes: Vec<(&str, String)> = Vec::new();
+    let known = PREFIXES.iter().map(|(n, ns)| (*n, (*ns).to_owned()));
+    let declared = site.ontology.meta.prefixes.iter();
+    for (name, namespace) in declared
+        .map(|(n, ns)| (n.as_str(), ns.clone()))
+        .chain(site_prefixes(site))
+        .chain(known)
+    {
+        if !prefixes
+            .iter()
+            .any(|(n, ns)| *n == name || *ns == namespace)
+        {
+            prefixes.push((name, namespace));
         }
     }
     prefixes
@@ -356,7 +367,7 @@ pub fn write(
 
 /// Starts a large document that declares every prefix.
 pub fn writer<'o>(
-    site: &Site,
+    site: &'o Site,
     syntax: Syntax,
     out: &'o mut Vec<u8>,
 ) -> Result<Writer<'o>, RenderError> {

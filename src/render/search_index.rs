@@ -103,6 +103,10 @@ pub fn build(
         /// and when `rows` is not 0, `search/r{i}.json` holds the rows of
         /// that many entities: every entity its words name.
         nodes: Vec<(String, u8, usize)>,
+        /// The deprecated entities, by number, which rank last; left out
+        /// when there are none.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        deprecated: Vec<usize>,
     }
     let manifest = serde_json::to_vec(&Manifest {
         version: VERSION,
@@ -111,6 +115,12 @@ pub fn build(
         rows_per_file: ROWS_PER_FILE,
         links: super::ENTITY_FORMATS.iter().map(|f| f.extension).collect(),
         nodes: keys,
+        deprecated: searchables
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.deprecated)
+            .map(|(n, _)| n)
+            .collect(),
     })?;
     Ok(SearchIndex { manifest, files })
 }
@@ -132,8 +142,8 @@ fn words<'s>(ontology: &'s Ontology, searchables: &'s [Searchable]) -> Vec<(&'s 
                 add(suffix, *bit);
             }
         }
-        if !searchable.joined_id.is_empty() {
-            add(&searchable.joined_id, EXACT);
+        for exact in &searchable.exact {
+            add(exact, EXACT);
         }
         add(ontology.entities[n].slug.as_str(), EXACT);
     }

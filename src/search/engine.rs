@@ -53,19 +53,44 @@ pub fn tier(term_masks: impl IntoIterator<Item = u8>, exact: bool) -> Option<Tie
 pub struct Searchable {
     /// Word suffixes of name, ID and description, with their field bit.
     pub fields: [(u8, Vec<String>); 3],
-    /// The folded runs of the ID, joined.
-    pub joined_id: String,
+    /// The texts a query equals for the exact tier, folded and joined: the
+    /// ID, and a term's every label and synonym.
+    pub exact: Vec<String>,
+    /// A deprecated term: ranked after every other match.
+    pub deprecated: bool,
 }
 
 impl Searchable {
     pub fn of(entity: &Entity) -> Searchable {
+        let mut exact = vec![text::joined(&entity.id)];
+        let mut name = text::word_suffixes(&entity.name);
+        let mut description = text::word_suffixes(&entity.description);
+        if let Some(term) = &entity.term {
+            // A term's names in every language and its synonyms are its
+            // name; its descriptions in every language its description.
+            for label in term.labels.iter().chain(&term.synonyms) {
+                name.extend(text::word_suffixes(&label.value));
+                exact.push(text::joined(&label.value));
+            }
+            for text in &term.descriptions {
+                description.extend(text::word_suffixes(&text.value));
+            }
+            for list in [&mut name, &mut description] {
+                list.sort_unstable();
+                list.dedup();
+            }
+            exact.sort_unstable();
+            exact.dedup();
+        }
+        exact.retain(|e| !e.is_empty());
         Searchable {
             fields: [
-                (field::NAME, text::word_suffixes(&entity.name)),
+                (field::NAME, name),
                 (field::ID, text::word_suffixes(&entity.id)),
-                (field::DESCRIPTION, text::word_suffixes(&entity.description)),
+                (field::DESCRIPTION, description),
             ],
-            joined_id: text::joined(&entity.id),
+            exact,
+            deprecated: entity.term.as_ref().is_some_and(|t| t.deprecated),
         }
     }
 
@@ -149,15 +174,15 @@ pub fn search<'s>(
     let mut candidates: Vec<usize> = rarest.iter().map(|&(_, e, _)| e as usize).collect();
     candidates.sort_unstable();
     candidates.dedup();
-    let mut hits: Vec<(Tier, usize)> = candidates
+    let mut hits: Vec<(bool, Tier, usize)> = candidates
         .into_iter()
         .filter_map(|i| {
-            let exact = searchables[i].joined_id == joined || slug(i) == joined;
-            tier(masks.iter().map(|m| m[i]), exact).map(|tier| (tier, i))
+            let exact = searchables[i].exact.contains(&joined) || slug(i) == joined;
+            tier(masks.iter().map(|m| m[i]), exact).map(|tier| (searchables[i].deprecated, tier, i))
         })
         .collect();
     hits.sort_unstable();
-    hits.into_iter().map(|(_, i)| i).collect()
+    hits.into_iter().map(|(_, _, i)| i).collect()
 }
 
 #[cfg(test)]
@@ -198,6 +223,7 @@ mod tests {
                 vocabulary: None,
                 language: "en".into(),
                 header: None,
+                prefixes: Vec::new(),
                 downloads: Vec::new(),
             },
             entities,

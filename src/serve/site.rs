@@ -6,7 +6,7 @@
 
 use super::path::SiteDir;
 use super::rules::{HeaderRules, RedirectRules, RuleError};
-use crate::model::{BaseUrl, Entity, Ontology, OntologyMeta, Origin, Slug};
+use crate::model::{BaseUrl, Entity, Ontology, OntologyMeta, Origin, Slug, Term, Text};
 use crate::render::files;
 use crate::search::{Corpus, Searcher};
 use serde_json::{Map, Value};
@@ -113,6 +113,7 @@ fn published_ontology(root: &Path) -> Result<Ontology, SiteError> {
         vocabulary: None,
         language: "en".into(),
         header: None,
+        prefixes: Vec::new(),
         downloads: Vec::new(),
     };
     let all_path = root.join(files::ALL);
@@ -146,13 +147,47 @@ fn published_ontology(root: &Path) -> Result<Ontology, SiteError> {
                 })
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
+            // What search reads of a term: its labels, synonyms and
+            // descriptions in every language, and whether it is deprecated.
+            let term = fields.get("iri").and_then(Value::as_str).map(|iri| {
+                let texts = |key: &str| -> Vec<Text> {
+                    fields
+                        .get(key)
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|t| {
+                            Some(Text {
+                                value: t.get("value")?.as_str()?.to_owned(),
+                                language: t
+                                    .get("language")
+                                    .and_then(Value::as_str)
+                                    .map(str::to_owned),
+                            })
+                        })
+                        .collect()
+                };
+                Box::new(Term {
+                    iri: iri.to_owned(),
+                    labels: texts("labels"),
+                    descriptions: texts("descriptions"),
+                    synonyms: texts("synonyms"),
+                    deprecated: fields.get("deprecated") == Some(&Value::Bool(true)),
+                    ..Term::default()
+                })
+            });
             Ok(Entity {
                 id: field("id")?,
                 slug,
                 name: field("name")?,
-                description: field("description")?,
-                extra,
-                term: None,
+                // A term may have none.
+                description: fields
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+                extra: if term.is_some() { Map::new() } else { extra },
+                term,
                 origin: Origin {
                     path: all_path.clone(),
                     line: None,

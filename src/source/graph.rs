@@ -11,6 +11,9 @@ pub struct Graph {
     /// Each source file and the position of its first triple, in order.
     files: Vec<(usize, PathBuf)>,
     blank_nodes: usize,
+    /// The prefixes the sources declare, each name once (the first file to
+    /// declare it wins), in the order met.
+    pub prefixes: Vec<(String, String)>,
 }
 
 impl Graph {
@@ -29,6 +32,13 @@ impl Graph {
         let node = BlankNode::new_unchecked(format!("b{}", self.blank_nodes));
         self.blank_nodes += 1;
         node
+    }
+
+    /// Keeps a prefix a source declares, unless the name is taken.
+    pub fn declare(&mut self, name: &str, namespace: &str) {
+        if !self.prefixes.iter().any(|(n, _)| n == name) {
+            self.prefixes.push((name.to_owned(), namespace.to_owned()));
+        }
     }
 
     /// The file the triple at `position` was read from.

@@ -460,6 +460,7 @@ pub fn load(
                 vocabulary: file.vocabulary,
                 language: file.language.unwrap_or_else(|| "en".into()),
                 header: None,
+                prefixes: Vec::new(),
                 downloads: Vec::new(),
             },
             sources,

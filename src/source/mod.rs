@@ -155,8 +155,9 @@ fn read_sources(meta: &mut OntologyMeta, sources: &manifest::Sources) -> Read {
         }
         meta.downloads.push(crate::model::Download {
             path: path.clone(),
+            // A hyphen: no slug has one, so no entity's files collide.
             name: format!(
-                "sources/{}",
+                "source-files/{}",
                 path.file_name().unwrap_or_default().to_string_lossy()
             ),
             media_type: match reader_of(path) {
@@ -172,6 +173,7 @@ fn read_sources(meta: &mut OntologyMeta, sources: &manifest::Sources) -> Read {
             problems,
         };
     }
+    meta.prefixes = std::mem::take(&mut graph.prefixes);
     let made = terms::terms(&graph, &sources.rules, &meta.language);
     problems.extend(made.problems);
     if let Some(header) = &made.header {

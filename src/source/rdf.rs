@@ -49,10 +49,6 @@ pub fn read(path: &Path, format: RdfFormat, base: &str, graph: &mut Graph) -> Ve
     };
     let mut blanks = BlankNodes::default();
     let mut problems = Vec::new();
-    let mut add = |triple: Triple| {
-        let triple = blanks.relabel(triple, graph);
-        graph.push(triple);
-    };
     if format == RdfFormat::RdfXml {
         // Read with oxrdfxml itself: its reader knows the byte where an
         // error stopped it, which oxrdfio does not pass on.
@@ -62,7 +58,7 @@ pub fn read(path: &Path, format: RdfFormat, base: &str, graph: &mut Graph) -> Ve
         let mut triples = parser.for_reader(file);
         while let Some(result) = triples.next() {
             match result {
-                Ok(triple) => add(triple),
+                Ok(triple) => blanks.add(triple, graph),
                 Err(e) => {
                     let offset = triples.buffer_position();
                     let (line, column) = place_of_byte(path, offset);
@@ -73,15 +69,19 @@ pub fn read(path: &Path, format: RdfFormat, base: &str, graph: &mut Graph) -> Ve
                 }
             }
         }
+        for (name, namespace) in triples.prefixes() {
+            graph.declare(name, namespace);
+        }
         return problems;
     }
     let parser = RdfParser::from_format(format)
         .with_base_iri(base)
         .expect("the base URL is an IRI");
     let mut errors = 0;
-    for result in parser.for_reader(file) {
+    let mut quads = parser.for_reader(file);
+    for result in quads.by_ref() {
         match result {
-            Ok(quad) => add(Triple::from(quad)),
+            Ok(quad) => blanks.add(Triple::from(quad), graph),
             Err(RdfParseError::Syntax(e)) => {
                 errors += 1;
                 if errors > ERRORS_PER_FILE {
@@ -107,6 +107,9 @@ pub fn read(path: &Path, format: RdfFormat, base: &str, graph: &mut Graph) -> Ve
                 break;
             }
         }
+    }
+    for (name, namespace) in quads.prefixes() {
+        graph.declare(name, namespace);
     }
     if errors > ERRORS_PER_FILE {
         problems.push(Diagnostic::new(
@@ -166,6 +169,12 @@ impl BlankNodes {
             .entry(node.into_string())
             .or_insert_with(|| graph.new_blank_node())
             .clone()
+    }
+
+    /// Adds `triple` to `graph`, its blank nodes renamed.
+    fn add(&mut self, triple: Triple, graph: &mut Graph) {
+        let triple = self.relabel(triple, graph);
+        graph.push(triple);
     }
 
     fn relabel(&mut self, triple: Triple, graph: &mut Graph) -> Triple {

@@ -183,32 +183,30 @@ pub fn terms(graph: &Graph, rules: &TermRules, language: &str) -> Terms {
         }
     }
 
+    // The term's own triples in source order, then each blank node under
+    // it (through objects, and the axioms about it), breadth first: so
+    // that a Turtle document lists the term first, then its structures.
     let statements_of = |iri: &str| -> Vec<usize> {
         let subject = NamedOrBlankNode::NamedNode(NamedNode::new_unchecked(iri));
         let mut found: Vec<usize> = by_subject.get(&subject).cloned().unwrap_or_default();
-        let mut queue: Vec<&NamedOrBlankNode> = annotations.get(iri).cloned().unwrap_or_default();
+        let mut queue: std::collections::VecDeque<&NamedOrBlankNode> =
+            annotations.get(iri).cloned().unwrap_or_default().into();
         let mut visited: HashSet<&NamedOrBlankNode> = queue.iter().copied().collect();
         let mut at = 0;
         loop {
-            // Blank nodes the statements so far point at.
             while at < found.len() {
-                if let Node::BlankNode(node) = &triples[found[at]].object {
-                    let key = by_subject
-                        .get_key_value(&NamedOrBlankNode::BlankNode(node.clone()))
-                        .map(|(k, _)| *k);
-                    if let Some(key) = key
-                        && visited.insert(key)
-                    {
-                        queue.push(key);
-                    }
+                if let Node::BlankNode(node) = &triples[found[at]].object
+                    && let Some((key, _)) =
+                        by_subject.get_key_value(&NamedOrBlankNode::BlankNode(node.clone()))
+                    && visited.insert(*key)
+                {
+                    queue.push_back(*key);
                 }
                 at += 1;
             }
-            let Some(node) = queue.pop() else { break };
+            let Some(node) = queue.pop_front() else { break };
             found.extend(by_subject.get(node).into_iter().flatten());
         }
-        found.sort_unstable();
-        found.dedup();
         found
     };
 
