@@ -125,8 +125,13 @@ pub fn read(path: &Path, format: RdfFormat, base: &str, graph: &mut Graph) -> Ve
 }
 
 fn syntax(path: &Path, format: &str, message: &str) -> Diagnostic {
-    // oxttl appends the place to its message; the diagnostic shows it.
-    let message = message.split(" at line ").next().unwrap_or(message);
+    // oxttl puts the place into its message ("Parser error at line 3
+    // column 19: unexpected ..."); the diagnostic shows it in its own
+    // place, so only what is wrong is kept.
+    let message = match message.split_once(": ") {
+        Some((place, what)) if place.contains(" line ") => what,
+        _ => message,
+    };
     Diagnostic::new(
         path,
         format!("{format} syntax error: {message}"),

@@ -23,7 +23,7 @@ fn python() -> PathBuf {
 }
 
 /// Runs `tests/rdf/SCRIPT ARGS` and reads the JSON it prints.
-fn rdf_json(script: &str, args: &[&std::ffi::OsStr]) -> Value {
+pub(crate) fn rdf_json(script: &str, args: &[&std::ffi::OsStr]) -> Value {
     let output = Command::new(python())
         .arg(root().join("tests/rdf").join(script))
         .args(args)

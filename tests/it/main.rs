@@ -9,6 +9,7 @@ mod dereference;
 mod front;
 mod linked_data;
 mod netlify;
+mod ontologies;
 mod openapi;
 mod output;
 mod readme;

@@ -1,0 +1,385 @@
+//! Real ontologies as they are published (`../shared/ontologies/`) and
+//! small fixtures of each format and rule: what a publisher looks at
+//! (counts by type, a known term's names, parents and children, a
+//! deprecated term, search), each term's documents read back by a real
+//! RDF library, and bad input.
+
+use crate::dereference::rdf_json;
+use crate::serve::{Server, client};
+use crate::util::*;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// The real ontologies, beside the checkout (as in CI).
+pub fn shared_ontology(name: &str) -> PathBuf {
+    let path = root().join("../shared/ontologies").join(name);
+    assert!(path.is_file(), "{} is missing", path.display());
+    path
+}
+
+fn fixture(name: &str) -> PathBuf {
+    root().join("tests/fixtures/ontologies").join(name)
+}
+
+/// An input folder holding `source` as it is and an `ontology.json` with
+/// nothing but `manifest`.
+fn input_with(dir: &Path, source: &Path, manifest: &str) -> PathBuf {
+    let input = dir.join("input");
+    std::fs::create_dir_all(&input).unwrap();
+    std::fs::copy(source, input.join(source.file_name().unwrap())).unwrap();
+    std::fs::write(input.join("ontology.json"), manifest).unwrap();
+    input
+}
+
+/// Builds `input` into `dir/dist` and returns the site.
+fn built(dir: &Path, input: &Path) -> PathBuf {
+    let site = dir.join("dist");
+    build_ok(input, &site);
+    site
+}
+
+fn items(site: &Path) -> Vec<Value> {
+    read_json(&site.join("all"))["items"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+fn count_typed(items: &[Value], type_iri: &str) -> usize {
+    items
+        .iter()
+        .filter(|i| i["types"].as_array().unwrap().iter().any(|t| t == type_iri))
+        .count()
+}
+
+fn names(list: &Value) -> Vec<&str> {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap_or("?"))
+        .collect()
+}
+
+/// The names `/search?q=` answers with, in order.
+fn search(server: &Server, q: &str) -> Vec<String> {
+    let url = format!("{}search?q={}&limit=10", server.url, q.replace(' ', "+"));
+    let answer: Value =
+        serde_json::from_slice(&client().get(&url).send().unwrap().bytes().unwrap()).unwrap();
+    answer["items"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{url}: {answer}"))
+        .iter()
+        .map(|i| i["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Every term's `.nt`, `.ttl` and `.jsonld` against the source, read by
+/// pyoxigraph (`tests/rdf/terms.py`).
+fn assert_documents_state_the_source(source: &Path, site: &Path, base: &str, terms: usize) {
+    let report = rdf_json(
+        "terms.py",
+        &[source.as_os_str(), site.as_os_str(), base.as_ref()],
+    );
+    assert_eq!(report["problems"], serde_json::json!([]), "{report}");
+    assert_eq!(report["entities"], terms, "{report}");
+}
+
+#[test]
+fn schema_org_builds_with_only_its_name_and_base_url() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = shared_ontology("schemaorg-30.0-current-https.ttl");
+    let input = input_with(
+        dir.path(),
+        &source,
+        r#"{"name": "schema.org", "baseUrl": "https://schema.test"}"#,
+    );
+    let site = built(dir.path(), &input);
+    let all = items(&site);
+    assert_eq!(all.len(), 2987);
+    assert_eq!(
+        count_typed(&all, "http://www.w3.org/2000/01/rdf-schema#Class"),
+        933
+    );
+    assert_eq!(
+        count_typed(&all, "http://www.w3.org/1999/02/22-rdf-syntax-ns#Property"),
+        1521
+    );
+    // Enumeration members are terms too: typed with a class of schema.org.
+    assert_eq!(count_typed(&all, "https://schema.org/MedicalSpecialty"), 42);
+
+    let person = read_json(&site.join("person.json"));
+    assert_eq!(person["iri"], "https://schema.org/Person");
+    assert_eq!(person["name"], "Person");
+    assert_eq!(
+        person["description"],
+        "A person (alive, dead, undead, or fictional)."
+    );
+    assert_eq!(names(&person["parents"]), ["Thing"]);
+    assert!(names(&person["children"]).contains(&"Patient"));
+    assert!(names(&person["linkedFrom"]).contains(&"birthDate"));
+    // Case-only twins: the class keeps the slug, the property is numbered.
+    assert_eq!(
+        read_json(&site.join("text.json"))["iri"],
+        "https://schema.org/Text"
+    );
+    assert_eq!(
+        read_json(&site.join("text2.json"))["iri"],
+        "https://schema.org/text"
+    );
+    // Superseded is deprecated, and the replacement is linked.
+    let code = read_json(&site.join("code.json"));
+    assert_eq!(code["deprecated"], true);
+    assert_eq!(names(&code["replacedBy"]), ["SoftwareSourceCode"]);
+    // The IRI is schema.org's; the page says where its documents are.
+    let turtle = std::fs::read_to_string(site.join("person.ttl")).unwrap();
+    assert!(
+        turtle.contains("@prefix schema: <https://schema.org/> ."),
+        "{turtle}"
+    );
+    assert!(
+        turtle.contains("foaf:isPrimaryTopicOf <https://schema.test/person>"),
+        "{turtle}"
+    );
+    // Published unchanged.
+    assert_eq!(
+        std::fs::read(site.join("source-files/schemaorg-30.0-current-https.ttl")).unwrap(),
+        std::fs::read(&source).unwrap()
+    );
+    assert_documents_state_the_source(&source, &site, "https://schema.test", 2987);
+
+    let server = Server::dir(&site);
+    assert_eq!(search(&server, "person")[0], "Person");
+    assert_eq!(search(&server, "birth date")[0], "birthDate");
+}
+
+#[test]
+fn pato_owl_builds_with_its_hierarchy_synonyms_and_obsolete_terms() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = shared_ontology("pato-base.owl");
+    let input = input_with(
+        dir.path(),
+        &source,
+        r#"{"name": "PATO", "baseUrl": "https://pato.test"}"#,
+    );
+    let site = built(dir.path(), &input);
+    let all = items(&site);
+    assert_eq!(
+        count_typed(&all, "http://www.w3.org/2002/07/owl#Class"),
+        2869
+    );
+    assert_eq!(
+        count_typed(&all, "http://www.w3.org/2002/07/owl#ObjectProperty"),
+        21
+    );
+    assert_eq!(all.iter().filter(|i| i["deprecated"] == true).count(), 1003);
+    // OBO identifiers as their users write them; slugs from them.
+    let size = read_json(&site.join("pato0000586.json"));
+    assert_eq!(size["id"], "PATO:0000586");
+    assert_eq!(size["iri"], "http://purl.obolibrary.org/obo/PATO_0000586");
+    assert_eq!(size["name"], "increased size");
+    assert_eq!(
+        names(&size["parents"]),
+        ["size", "increased object quality"]
+    );
+    let synonyms: Vec<&str> = size["synonyms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["value"].as_str().unwrap())
+        .collect();
+    assert!(
+        synonyms.contains(&"big") && synonyms.contains(&"large"),
+        "{synonyms:?}"
+    );
+    let quality = read_json(&site.join("pato0000001.json"));
+    assert_eq!(quality["name"], "quality");
+    assert!(names(&quality["children"]).contains(&"physical object quality"));
+    assert_eq!(quality["ancestors"], serde_json::json!([]));
+    let page = std::fs::read_to_string(site.join("pato0000586.html")).unwrap();
+    assert!(
+        page.contains(r#"<a href="pato0000001.html">quality</a> › "#),
+        "no breadcrumbs"
+    );
+    // The information document has the ontology's own header.
+    let info = read_json(&site.join("api.json"));
+    assert_eq!(
+        info["ontology"]["title"],
+        "PATO - the Phenotype And Trait Ontology"
+    );
+    assert_eq!(info["version"], "2025-05-14");
+    assert_documents_state_the_source(&source, &site, "https://pato.test", all.len());
+
+    let server = Server::dir(&site);
+    // A synonym, exactly: its term first.
+    assert_eq!(search(&server, "big")[0], "increased size");
+    // Obsolete terms after every live one.
+    let found = search(&server, "size");
+    assert!(
+        !found.iter().any(|n| n.starts_with("obsolete")),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_skos_scheme_keeps_its_languages_and_broader_concepts() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = built(dir.path(), &fixture("skos"));
+    let red = read_json(&site.join("red.json"));
+    assert_eq!(red["iri"], "https://colours.example/red");
+    assert_eq!(red["name"], "red");
+    assert_eq!(
+        red["labels"],
+        serde_json::json!([
+            {"value": "red", "language": "en"},
+            {"value": "rot", "language": "de"},
+            {"value": "rouge", "language": "fr"}
+        ])
+    );
+    assert_eq!(names(&red["parents"]), ["colour"]);
+    assert_eq!(names(&red["children"]), ["blood red", "dark red"]);
+    // The IRI is the site's own: no link to add, and it resolves there.
+    let turtle = std::fs::read_to_string(site.join("red.ttl")).unwrap();
+    assert!(!turtle.contains("isPrimaryTopicOf"), "{turtle}");
+    let page = std::fs::read_to_string(site.join("red.html")).unwrap();
+    assert!(page.contains(r#"<dd lang="fr">rouge</dd>"#), "{page}");
+    assert!(page.contains("<strong>Deprecated.</strong>") == false);
+    let blood = std::fs::read_to_string(site.join("blood.html")).unwrap();
+    assert!(
+        blood.contains(
+            r#"<strong>Deprecated.</strong> Use instead: <a href="darkred.html">dark red</a>."#
+        ),
+        "{blood}"
+    );
+    let info = read_json(&site.join("api.json"));
+    assert_eq!(
+        info["description"],
+        "A small colour scheme in three languages."
+    );
+    assert_eq!(
+        info["license"],
+        "https://creativecommons.org/publicdomain/zero/1.0/"
+    );
+    assert_documents_state_the_source(
+        &fixture("skos/colours.ttl"),
+        &site,
+        "https://colours.example",
+        4,
+    );
+
+    let server = Server::dir(&site);
+    assert_eq!(search(&server, "scarlet"), ["red"]);
+    assert_eq!(search(&server, "rouge")[0], "red");
+    assert_eq!(search(&server, "ecarlate"), ["red"]);
+    // `blood red` would come before `dark red` by slug: deprecated, last.
+    assert_eq!(search(&server, "red"), ["red", "dark red", "blood red"]);
+}
+
+#[test]
+fn the_default_language_chooses_the_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input");
+    copy_tree(&fixture("skos"), &input);
+    std::fs::write(
+        input.join("ontology.json"),
+        r#"{"name": "Farben", "baseUrl": "https://colours.example", "language": "de"}"#,
+    )
+    .unwrap();
+    let site = built(dir.path(), &input);
+    assert_eq!(read_json(&site.join("red.json"))["name"], "rot");
+    // No German label: the untagged one, else the first.
+    assert_eq!(read_json(&site.join("blood.json"))["name"], "blood red");
+}
+
+#[test]
+fn an_owl_ontology_keeps_hash_iris_restrictions_and_axioms() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = built(dir.path(), &fixture("owl"));
+    let all = items(&site);
+    // `dcterms:creator` is only declared: used, not defined, here.
+    assert_eq!(all.len(), 8);
+    let pet = read_json(&site.join("pet.json"));
+    assert_eq!(pet["iri"], "http://example.org/pets#Pet");
+    // The restriction is a statement, not a named parent.
+    assert_eq!(names(&pet["parents"]), ["Animal"]);
+    assert_eq!(names(&pet["children"]), ["Cat", "Dog"]);
+    let turtle = std::fs::read_to_string(site.join("pet.ttl")).unwrap();
+    assert!(turtle.contains("owl:someValuesFrom :Person"), "{turtle}");
+    let unlabelled = read_json(&site.join("unlabelled.json"));
+    assert_eq!(
+        unlabelled["name"], "Unlabelled",
+        "the local name, documented"
+    );
+    assert_eq!(
+        read_json(&site.join("dog.json"))["ancestors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["name"].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        ["Pet", "Animal"]
+    );
+    let info = read_json(&site.join("api.json"));
+    assert_eq!(info["ontology"]["iri"], "http://example.org/pets");
+    assert_eq!(
+        info["ontology"]["versionIri"],
+        "http://example.org/pets/1.0"
+    );
+    assert_eq!(info["version"], "1.0");
+    assert_documents_state_the_source(&fixture("owl/pets.ttl"), &site, "https://pets.example", 8);
+}
+
+#[test]
+fn the_same_ontology_builds_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    build_ok(&fixture("owl"), &a);
+    build_ok(&fixture("owl"), &b);
+    assert_eq!(snapshot(&a), snapshot(&b));
+}
+
+/// Builds `source_text` saved as `file_name` and returns the stderr of the
+/// failed build.
+fn failed_build(file_name: &str, source_text: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input");
+    std::fs::create_dir_all(&input).unwrap();
+    std::fs::write(input.join(file_name), source_text).unwrap();
+    std::fs::write(
+        input.join("ontology.json"),
+        r#"{"name": "Bad", "baseUrl": "https://bad.test"}"#,
+    )
+    .unwrap();
+    let output = build(&input, &dir.path().join("dist"), &[]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(!dir.path().join("dist").exists());
+    stderr(&output)
+}
+
+#[test]
+fn a_turtle_syntax_error_names_file_line_and_column() {
+    let text = "@prefix ex: <http://example.org/> .\nex:a a <http://www.w3.org/2002/07/owl#Class> ;\n    ex:label \"x\" ,, .\nex:b ex:p \"unterminated .\n";
+    let err = failed_build("bad.ttl", text);
+    assert!(err.contains("bad.ttl:3:"), "{err}");
+    assert!(err.contains("Turtle syntax error"), "{err}");
+    // Every error of the file, not the first only.
+    assert!(err.contains("bad.ttl:4:"), "{err}");
+}
+
+#[test]
+fn an_rdf_xml_syntax_error_names_file_line_and_column() {
+    let text = "<?xml version=\"1.0\"?>\n<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">\n  <rdf:Description rdf:about=\"http://example.org/a\">\n  </rdf:Descriptio>\n</rdf:RDF>\n";
+    let err = failed_build("bad.owl", text);
+    assert!(err.contains("bad.owl:4:"), "{err}");
+    assert!(err.contains("RDF/XML syntax error"), "{err}");
+}
+
+#[test]
+fn two_iris_with_one_slug_are_an_error_naming_both() {
+    let text = "@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n<http://a.example/Thing> a owl:Class ; rdfs:label \"A\" .\n<http://b.example/Thing> a owl:Class ; rdfs:label \"B\" .\n";
+    let err = failed_build("two.ttl", text);
+    assert!(
+        err.contains("http://a.example/Thing") && err.contains("http://b.example/Thing"),
+        "{err}"
+    );
+    assert!(err.contains("the same slug `thing`"), "{err}");
+}
