@@ -242,7 +242,7 @@ fn a_skos_scheme_keeps_its_languages_and_broader_concepts() {
     assert!(!turtle.contains("isPrimaryTopicOf"), "{turtle}");
     let page = std::fs::read_to_string(site.join("red.html")).unwrap();
     assert!(page.contains(r#"<dd lang="fr">rouge</dd>"#), "{page}");
-    assert!(page.contains("<strong>Deprecated.</strong>") == false);
+    assert!(!page.contains("<strong>Deprecated.</strong>"));
     let blood = std::fs::read_to_string(site.join("blood.html")).unwrap();
     assert!(
         blood.contains(
