@@ -13,6 +13,7 @@ mod entities;
 mod graph;
 mod json;
 mod manifest;
+mod obo;
 mod rdf;
 mod siblings;
 mod terms;
@@ -96,15 +97,20 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<Ontology, Diagno
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Reader {
     Rdf(oxrdfio::RdfFormat),
+    Obo,
 }
 
 /// The reader of `path`, if ontosite reads its format.
 fn reader_of(path: &Path) -> Option<Reader> {
-    rdf::format_of(path).map(Reader::Rdf)
+    let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+    match extension.as_str() {
+        "obo" => Some(Reader::Obo),
+        _ => rdf::format_of(path).map(Reader::Rdf),
+    }
 }
 
 /// Which formats a source may have, for messages.
-const SOURCE_FORMATS_HELP: &str = "ontosite reads Turtle (.ttl), N-Triples (.nt), N-Quads (.nq), TriG (.trig), RDF/XML (.rdf, .owl) and JSON-LD (.jsonld)";
+const SOURCE_FORMATS_HELP: &str = "ontosite reads Turtle (.ttl), N-Triples (.nt), N-Quads (.nq), TriG (.trig), RDF/XML (.rdf, .owl), JSON-LD (.jsonld) and OBO (.obo)";
 
 /// The ontology files directly in the input folder, by name: every file
 /// of a format ontosite reads (hidden files left out).
@@ -147,6 +153,7 @@ fn read_sources(meta: &mut OntologyMeta, sources: &manifest::Sources) -> Read {
             Some(Reader::Rdf(format)) => {
                 problems.extend(rdf::read(path, format, &base, &mut graph));
             }
+            Some(Reader::Obo) => problems.extend(obo::read(path, &mut graph)),
             None => problems.push(Diagnostic::new(
                 path,
                 "is not of a format ontosite reads",
@@ -162,6 +169,8 @@ fn read_sources(meta: &mut OntologyMeta, sources: &manifest::Sources) -> Read {
             ),
             media_type: match reader_of(path) {
                 Some(Reader::Rdf(format)) => format.media_type(),
+                // Not registered; the OBO Foundry serves it as text.
+                Some(Reader::Obo) => "text/obo",
                 None => "application/octet-stream",
             },
         });

@@ -383,3 +383,139 @@ fn two_iris_with_one_slug_are_an_error_naming_both() {
     );
     assert!(err.contains("the same slug `thing`"), "{err}");
 }
+
+#[test]
+fn pato_obo_gives_the_terms_of_its_owl_release() {
+    let dir = tempfile::tempdir().unwrap();
+    let obo = built(
+        &dir.path().join("obo"),
+        &input_with(
+            &dir.path().join("obo"),
+            &shared_ontology("pato.obo"),
+            r#"{"name": "PATO", "baseUrl": "https://pato.test"}"#,
+        ),
+    );
+    let all = items(&obo);
+    assert_eq!(
+        count_typed(&all, "http://www.w3.org/2002/07/owl#Class"),
+        2785
+    );
+    assert_eq!(all.iter().filter(|i| i["deprecated"] == true).count(), 919);
+    let info = read_json(&obo.join("api.json"));
+    assert_eq!(info["version"], "2025-05-14");
+    assert_eq!(
+        info["license"],
+        "https://creativecommons.org/licenses/by/3.0/"
+    );
+
+    // The OWL release, built beside it: every PATO term reads the same.
+    let owl = built(
+        &dir.path().join("owl"),
+        &input_with(
+            &dir.path().join("owl"),
+            &shared_ontology("pato-base.owl"),
+            r#"{"name": "PATO", "baseUrl": "https://pato.test"}"#,
+        ),
+    );
+    let by_iri = |site: &Path| -> std::collections::BTreeMap<String, Value> {
+        items(site)
+            .into_iter()
+            .filter(|i| i["iri"].as_str().unwrap().contains("/PATO_"))
+            .map(|i| (i["iri"].as_str().unwrap().to_owned(), i))
+            .collect()
+    };
+    let (from_obo, from_owl) = (by_iri(&obo), by_iri(&owl));
+    assert_eq!(from_obo.len(), 2785);
+    let texts = |item: &Value, key: &str| -> Vec<String> {
+        let mut values: Vec<String> = item[key]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|t| t["value"].as_str().unwrap().to_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        values.sort();
+        values
+    };
+    let mut parents_differ = Vec::new();
+    for (iri, term) in &from_obo {
+        let other = &from_owl[iri];
+        assert_eq!(term["name"], other["name"], "{iri}");
+        assert_eq!(term["description"], other["description"], "{iri}");
+        assert_eq!(term["deprecated"], other["deprecated"], "{iri}");
+        assert_eq!(texts(term, "synonyms"), texts(other, "synonyms"), "{iri}");
+        let parents = |t: &Value| -> Vec<String> {
+            let mut p: Vec<String> = t["parents"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p["iri"].as_str().unwrap().to_owned())
+                .collect();
+            p.sort();
+            p
+        };
+        if parents(term) != parents(other) {
+            parents_differ.push(iri.clone());
+        }
+    }
+    // The OWL base places the root under BFO's quality; the OBO file
+    // does not say so.
+    assert_eq!(
+        parents_differ,
+        ["http://purl.obolibrary.org/obo/PATO_0000001"]
+    );
+
+    let server = Server::dir(&obo);
+    assert_eq!(search(&server, "big")[0], "increased size");
+}
+
+#[test]
+fn an_obo_file_keeps_synonyms_obsolete_terms_and_class_expressions() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = built(dir.path(), &fixture("obo"));
+    let round = read_json(&site.join("shape0000002.json"));
+    assert_eq!(round["id"], "SHAPE:0000002");
+    assert_eq!(round["name"], "round");
+    assert_eq!(
+        round["synonyms"],
+        serde_json::json!([{"value": "circular"}, {"value": "rounded"}])
+    );
+    let obsolete = read_json(&site.join("shape0000004.json"));
+    assert_eq!(obsolete["deprecated"], true);
+    assert_eq!(names(&obsolete["replacedBy"]), ["round"]);
+    // `relationship` and `intersection_of` are OWL class expressions.
+    let square = std::fs::read_to_string(site.join("shape0000003.ttl")).unwrap();
+    assert!(
+        square.contains("owl:someValuesFrom obo:SHAPE_0000005"),
+        "{square}"
+    );
+    let corner = std::fs::read_to_string(site.join("shape0000005.ttl")).unwrap();
+    assert!(corner.contains("owl:intersectionOf"), "{corner}");
+    let has_part = read_json(&site.join("haspart.json"));
+    assert_eq!(
+        has_part["iri"],
+        "http://purl.obolibrary.org/obo/shapes#has_part"
+    );
+    let info = read_json(&site.join("api.json"));
+    assert_eq!(
+        info["ontology"]["versionIri"],
+        "http://purl.obolibrary.org/obo/shapes/2026-11-01/shapes.owl"
+    );
+    assert_eq!(
+        info["description"],
+        "A small OBO ontology of shapes, for ontosite's tests."
+    );
+    let server = Server::dir(&site);
+    assert_eq!(search(&server, "circular"), ["round"]);
+    assert_eq!(search(&server, "round"), ["round", "obsolete roundish"]);
+}
+
+#[test]
+fn an_obo_syntax_error_names_file_line_and_column() {
+    let err = failed_build(
+        "bad.obo",
+        "format-version: 1.4\nontology: bad\n\n[Term]\nid: X:1\nname: ok\nis_a X:0\n",
+    );
+    assert!(err.contains("bad.obo:7:1: OBO syntax error"), "{err}");
+}
