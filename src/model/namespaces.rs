@@ -11,6 +11,7 @@ pub const OBO_IN_OWL: &str = "http://www.geneontology.org/formats/oboInOwl#";
 pub const DCTERMS: &str = "http://purl.org/dc/terms/";
 pub const DC: &str = "http://purl.org/dc/elements/1.1/";
 pub const FOAF: &str = "http://xmlns.com/foaf/0.1/";
+pub const XSD: &str = "http://www.w3.org/2001/XMLSchema#";
 
 /// The prefixes ontosite knows, as ontologies use them.
 pub const PREFIXES: &[(&str, &str)] = &[
@@ -24,6 +25,7 @@ pub const PREFIXES: &[(&str, &str)] = &[
     ("dc", DC),
     ("schema", "http://schema.org/"),
     ("foaf", FOAF),
+    ("xsd", XSD),
 ];
 
 /// `iri` as a prefixed name (`rdfs:label`) where ontosite knows its

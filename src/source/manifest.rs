@@ -2,6 +2,7 @@
 //! URL and its siblings.
 
 use super::diagnostic::Diagnostic;
+use super::table::TableMapping;
 use super::terms::{RULES, TermRules, expand};
 use super::text;
 use crate::model::namespaces::RDFS;
@@ -30,6 +31,7 @@ struct ManifestFile {
     sources: Option<Vec<String>>,
     language: Option<String>,
     terms: Option<serde_json::Map<String, serde_json::Value>>,
+    table: Option<TableMapping>,
 }
 
 /// What `ontology.json` says of the ontology source files: which to read,
@@ -39,6 +41,8 @@ pub struct Sources {
     /// The files, in the order given (or found).
     pub files: Vec<std::path::PathBuf>,
     pub rules: TermRules,
+    /// How CSV and TSV sources' columns are read.
+    pub table: Option<TableMapping>,
 }
 
 /// The line and column (in characters) of the first `"key":` in `text`,
@@ -59,7 +63,7 @@ fn key_place(text: &str, key: &str) -> (Option<usize>, Option<usize>) {
 }
 
 /// Every field `ontology.json` may have; the first three are required.
-const FIELDS: [&str; 14] = [
+const FIELDS: [&str; 15] = [
     "name",
     "description",
     "entityType",
@@ -74,6 +78,7 @@ const FIELDS: [&str; 14] = [
     "sources",
     "language",
     "terms",
+    "table",
 ];
 
 impl ManifestFile {
@@ -230,6 +235,7 @@ impl ManifestFile {
                 &mut problems,
             ),
             terms: typed(path, text, "terms", fields.remove("terms"), &mut problems),
+            table: typed(path, text, "table", fields.remove("table"), &mut problems),
         };
         Ok((file, problems))
     }
@@ -587,7 +593,24 @@ fn sources(
             "give a BCP 47 tag such as `en`, `de` or `pt-BR`",
         ));
     }
-    Sources { files, rules }
+    if let Some(table) = &file.table {
+        let (line, column) = key_place(&read_back(path), "table");
+        for problem in super::table::check(table) {
+            problems.push(
+                Diagnostic::new(
+                    path,
+                    problem,
+                    "write an absolute IRI, or a prefixed name with rdf, rdfs, owl, skos, obo, oboInOwl, dcterms, dc, schema or foaf",
+                )
+                .at(line, column),
+            );
+        }
+    }
+    Sources {
+        files,
+        rules,
+        table: file.table.clone(),
+    }
 }
 
 /// The file again, for the place of a key in a message.

@@ -16,6 +16,7 @@ mod manifest;
 mod obo;
 mod rdf;
 mod siblings;
+mod table;
 mod terms;
 mod text;
 
@@ -98,6 +99,7 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<Ontology, Diagno
 enum Reader {
     Rdf(oxrdfio::RdfFormat),
     Obo,
+    Table,
 }
 
 /// The reader of `path`, if ontosite reads its format.
@@ -105,12 +107,13 @@ fn reader_of(path: &Path) -> Option<Reader> {
     let extension = path.extension()?.to_str()?.to_ascii_lowercase();
     match extension.as_str() {
         "obo" => Some(Reader::Obo),
+        "csv" | "tsv" => Some(Reader::Table),
         _ => rdf::format_of(path).map(Reader::Rdf),
     }
 }
 
 /// Which formats a source may have, for messages.
-const SOURCE_FORMATS_HELP: &str = "ontosite reads Turtle (.ttl), N-Triples (.nt), N-Quads (.nq), TriG (.trig), RDF/XML (.rdf, .owl), JSON-LD (.jsonld) and OBO (.obo)";
+const SOURCE_FORMATS_HELP: &str = "ontosite reads Turtle (.ttl), N-Triples (.nt), N-Quads (.nq), TriG (.trig), RDF/XML (.rdf, .owl), JSON-LD (.jsonld), OBO (.obo), and CSV or TSV (.csv, .tsv) with a `table` mapping in ontology.json";
 
 /// The ontology files directly in the input folder, by name: every file
 /// of a format ontosite reads (hidden files left out).
@@ -154,6 +157,14 @@ fn read_sources(meta: &mut OntologyMeta, sources: &manifest::Sources) -> Read {
                 problems.extend(rdf::read(path, format, &base, &mut graph));
             }
             Some(Reader::Obo) => problems.extend(obo::read(path, &mut graph)),
+            Some(Reader::Table) => match &sources.table {
+                Some(mapping) => problems.extend(table::read(path, mapping, &mut graph)),
+                None => problems.push(Diagnostic::new(
+                    path,
+                    "a table needs a column mapping",
+                    "add `table` to ontology.json: the IRI column, the type, and a predicate for every column (see the README)",
+                )),
+            },
             None => problems.push(Diagnostic::new(
                 path,
                 "is not of a format ontosite reads",
@@ -171,6 +182,10 @@ fn read_sources(meta: &mut OntologyMeta, sources: &manifest::Sources) -> Read {
                 Some(Reader::Rdf(format)) => format.media_type(),
                 // Not registered; the OBO Foundry serves it as text.
                 Some(Reader::Obo) => "text/obo",
+                Some(Reader::Table) if path.extension().is_some_and(|x| x == "tsv") => {
+                    "text/tab-separated-values"
+                }
+                Some(Reader::Table) => "text/csv",
                 None => "application/octet-stream",
             },
         });

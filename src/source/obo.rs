@@ -11,7 +11,7 @@
 
 use super::diagnostic::Diagnostic;
 use super::graph::Graph;
-use crate::model::namespaces::{DC, DCTERMS, OBO, OBO_IN_OWL, OWL, RDF, RDFS, SKOS};
+use crate::model::namespaces::{DC, DCTERMS, OBO, OBO_IN_OWL, OWL, RDF, RDFS, SKOS, XSD};
 use fastobo::ast::{
     ClassIdent, EntityFrame, HeaderClause, Ident, PropertyValue, SynonymScope, TermClause,
     TypedefClause,
@@ -19,8 +19,6 @@ use fastobo::ast::{
 use oxrdf::{BlankNode, Literal, NamedNode, NamedOrBlankNode, Term, Triple};
 use std::collections::HashMap;
 use std::path::Path;
-
-const XSD: &str = "http://www.w3.org/2001/XMLSchema#";
 
 /// Reads the OBO file `path` into `graph`. A syntax error is reported at
 /// its line and column (fastobo stops at the first).

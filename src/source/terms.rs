@@ -99,13 +99,19 @@ impl TermRules {
 }
 
 /// `prefix:local` with one of `PREFIXES`, or an absolute IRI, as an IRI.
+/// An IRI must name its authority (`scheme://`) or be a URN: `skoss:label`
+/// is a misspelt prefix, not an IRI of the scheme `skoss`.
 pub fn expand(term: &str) -> Option<String> {
     if let Some((prefix, local)) = term.split_once(':')
         && let Some((_, namespace)) = PREFIXES.iter().find(|(p, _)| *p == prefix)
     {
         return Some(format!("{namespace}{local}"));
     }
-    NamedNode::new(term).ok().map(NamedNode::into_string)
+    let looks_absolute = term.contains("://") || term.starts_with("urn:");
+    NamedNode::new(term)
+        .ok()
+        .filter(|_| looks_absolute)
+        .map(NamedNode::into_string)
 }
 
 /// What the graph makes: entities (in graph order), the ontology's

@@ -519,3 +519,63 @@ fn an_obo_syntax_error_names_file_line_and_column() {
     );
     assert!(err.contains("bad.obo:7:1: OBO syntax error"), "{err}");
 }
+
+#[test]
+fn a_tsv_release_is_read_through_its_column_mapping() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = built(dir.path(), &fixture("table"));
+    let alignment = read_json(&site.join("data0863.json"));
+    assert_eq!(alignment["iri"], "http://edam.example/data_0863");
+    assert_eq!(alignment["name"], "Sequence alignment");
+    assert_eq!(names(&alignment["parents"]), ["Data"]);
+    assert_eq!(alignment["deprecated"], false);
+    let data = read_json(&site.join("data0006.json"));
+    assert_eq!(
+        data["synonyms"],
+        serde_json::json!([{"value": "Data record"}, {"value": "Data set"}])
+    );
+    assert_eq!(read_json(&site.join("data1916.json"))["deprecated"], true);
+    // The ignored column is not published.
+    let turtle = std::fs::read_to_string(site.join("data0006.ttl")).unwrap();
+    assert!(!turtle.contains("kept out"), "{turtle}");
+    let server = Server::dir(&site);
+    assert_eq!(
+        search(&server, "sequence alignment")[0],
+        "Sequence alignment"
+    );
+    assert_eq!(
+        search(&server, "alignment"),
+        ["Sequence alignment", "Alignment (old)"]
+    );
+}
+
+#[test]
+fn a_table_column_left_unmapped_and_a_bad_iri_are_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input");
+    copy_tree(&fixture("table"), &input);
+    let manifest = std::fs::read_to_string(input.join("ontology.json"))
+        .unwrap()
+        .replace(r#""ignore": ["Notes"]"#, r#""ignore": []"#);
+    std::fs::write(input.join("ontology.json"), manifest).unwrap();
+    let output = build(&input, &dir.path().join("dist"), &[]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("edam.tsv:1:7: the column `Notes` is not mapped"),
+        "{err}"
+    );
+
+    let tsv = std::fs::read_to_string(fixture("table/edam.tsv"))
+        .unwrap()
+        .replace("http://edam.example/data_1916", "not an iri");
+    copy_tree(&fixture("table"), &input);
+    std::fs::write(input.join("edam.tsv"), tsv).unwrap();
+    let output = build(&input, &dir.path().join("dist"), &[]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("edam.tsv:4:1: `not an iri` is not an IRI"),
+        "{err}"
+    );
+}
