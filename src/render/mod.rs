@@ -150,7 +150,7 @@ pub struct Site<'a> {
     /// How the terms of an ontology source link to each other.
     relations: relations::Relations,
     /// Whether the site publishes the terms of an ontology source.
-    has_terms: bool,
+    pub(crate) has_terms: bool,
 }
 
 impl<'a> Site<'a> {

@@ -13,6 +13,104 @@ use serde_json::{Map, Value, json};
 
 /// The schemas, by the name the tests validate documents against.
 fn schemas(site: &Site) -> Value {
+    let mut schemas = common_schemas(site);
+    if site.has_terms {
+        add_term_schemas(&mut schemas);
+    }
+    schemas
+}
+
+/// What a site of an ontology source's terms adds: each entity's IRI,
+/// types, texts by language and links among the terms; the ontology's own
+/// header and source files in the information document.
+fn add_term_schemas(schemas: &mut Value) {
+    let uri = json!({ "type": "string", "format": "uri" });
+    let texts = |what: &str| json!({ "type": "array", "description": what, "items": { "$ref": "#/components/schemas/Text" } });
+    let terms = |what: &str| json!({ "type": "array", "description": what, "items": { "$ref": "#/components/schemas/TermRef" } });
+    schemas["Text"] = json!({
+        "type": "object",
+        "description": "A text, with its BCP 47 language tag where the source gives one.",
+        "required": ["value"],
+        "properties": { "value": { "type": "string" }, "language": { "type": "string" } },
+        "additionalProperties": false
+    });
+    schemas["TermRef"] = json!({
+        "type": "object",
+        "description": "A term another points to: its IRI, and where this site publishes it, its slug, name and plain JSON.",
+        "required": ["iri"],
+        "properties": {
+            "iri": uri,
+            "slug": { "type": "string" },
+            "name": { "type": "string" },
+            "url": uri
+        },
+        "additionalProperties": false
+    });
+    let entity = &mut schemas["Entity"];
+    entity["description"] = json!(
+        "One term of the ontology source: `name` and `description` in the ontology's language (`description` left out where the source has none), every label, description and synonym with its language, and its place among the terms."
+    );
+    entity["required"] = json!([
+        "slug",
+        "id",
+        "type",
+        "name",
+        "iri",
+        "types",
+        "labels",
+        "parents",
+        "children",
+        "ancestors",
+        "linkedFrom",
+        "deprecated",
+        "links"
+    ]);
+    let properties = &mut entity["properties"];
+    properties["description"] = json!({ "type": "string" });
+    properties["iri"] = json!({ "description": "The IRI the source gives the term.", "type": "string", "format": "uri" });
+    properties["types"] =
+        json!({ "type": "array", "description": "The IRIs of its rdf:types.", "items": uri });
+    properties["labels"] = texts("Every name, in every language.");
+    properties["descriptions"] = texts("Every description, in every language.");
+    properties["synonyms"] = texts("Every synonym.");
+    properties["parents"] =
+        terms("Its direct parents (rdfs:subClassOf, skos:broader, rdfs:subPropertyOf).");
+    properties["children"] = terms("The terms whose parent it is.");
+    properties["ancestors"] = terms("Every ancestor, nearest first.");
+    properties["linkedFrom"] = terms("The published terms that state something of it.");
+    properties["deprecated"] = json!({ "type": "boolean" });
+    properties["replacedBy"] = terms("The terms that replace it.");
+    entity["additionalProperties"] = json!(false);
+    let info = &mut schemas["Info"]["properties"];
+    info["ontology"] = json!({
+        "type": "object",
+        "description": "What the ontology source says of itself (owl:Ontology, skos:ConceptScheme).",
+        "required": ["iri"],
+        "properties": {
+            "iri": uri,
+            "title": { "type": "string" },
+            "description": { "type": "string" },
+            "versionIri": uri,
+            "version": { "type": "string" },
+            "license": { "type": "string" },
+            "creators": { "type": "array", "items": { "type": "string" } },
+            "imports": { "type": "array", "items": { "type": "string" } }
+        },
+        "additionalProperties": false
+    });
+    info["sources"] = json!({
+        "type": "array",
+        "description": "The ontology source files, published unchanged.",
+        "items": {
+            "type": "object",
+            "required": ["url", "mediaType"],
+            "properties": { "url": uri, "mediaType": { "type": "string" } },
+            "additionalProperties": false
+        }
+    });
+}
+
+fn common_schemas(site: &Site) -> Value {
     let entity_type = &site.ontology.meta.entity_type;
     let uri = json!({ "type": "string", "format": "uri" });
     let slug = json!({ "type": "string", "pattern": slug_pattern() });

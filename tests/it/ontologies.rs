@@ -5,6 +5,7 @@
 //! RDF library, and bad input.
 
 use crate::dereference::rdf_json;
+use crate::openapi::assert_site_follows_its_openapi;
 use crate::serve::{Server, client};
 use crate::util::*;
 use serde_json::Value;
@@ -147,6 +148,7 @@ fn schema_org_builds_with_only_its_name_and_base_url() {
     );
     assert_documents_state_the_source(&source, &site, "https://schema.test", 2987);
 
+    assert_site_follows_its_openapi(&site);
     let server = Server::dir(&site);
     assert_eq!(search(&server, "person")[0], "Person");
     assert_eq!(search(&server, "birth date")[0], "birthDate");
@@ -266,6 +268,7 @@ fn a_skos_scheme_keeps_its_languages_and_broader_concepts() {
         4,
     );
 
+    assert_site_follows_its_openapi(&site);
     let server = Server::dir(&site);
     assert_eq!(search(&server, "scarlet"), ["red"]);
     assert_eq!(search(&server, "rouge")[0], "red");
@@ -326,6 +329,7 @@ fn an_owl_ontology_keeps_hash_iris_restrictions_and_axioms() {
     );
     assert_eq!(info["version"], "1.0");
     assert_documents_state_the_source(&fixture("owl/pets.ttl"), &site, "https://pets.example", 8);
+    assert_site_follows_its_openapi(&site);
 }
 
 #[test]
@@ -506,6 +510,7 @@ fn an_obo_file_keeps_synonyms_obsolete_terms_and_class_expressions() {
         info["description"],
         "A small OBO ontology of shapes, for ontosite's tests."
     );
+    assert_site_follows_its_openapi(&site);
     let server = Server::dir(&site);
     assert_eq!(search(&server, "circular"), ["round"]);
     assert_eq!(search(&server, "round"), ["round", "obsolete roundish"]);

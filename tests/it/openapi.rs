@@ -177,3 +177,37 @@ fn the_slug_parameter_matches_entities_and_no_site_file() {
     }
     assert!(slug.is_valid(&json!("indexes")) && slug.is_valid(&json!("all1")));
 }
+
+/// A site's `openapi.json` is valid OpenAPI 3.1 (the real validator), and
+/// its information document, lists and every entity follow its schemas.
+pub fn assert_site_follows_its_openapi(site: &std::path::Path) {
+    let report = node_json(
+        &root().join("tests/openapi/validate.mjs"),
+        &[site.join("openapi.json").as_os_str()],
+    );
+    assert_eq!(report["errors"], json!([]), "{}", site.display());
+    let openapi = read_json(&site.join("openapi.json"));
+    for (name, file) in [("Info", "api.json"), ("List", "index.json"), ("All", "all")] {
+        assert_valid(&schema(&openapi, name), &read_json(&site.join(file)), file);
+    }
+    let entity = schema(&openapi, "Entity");
+    for item in read_json(&site.join("index.json"))["items"]
+        .as_array()
+        .unwrap()
+    {
+        let name = format!("{}.json", item["slug"].as_str().unwrap());
+        assert_valid(&entity, &read_json(&site.join(&name)), &name);
+    }
+}
+
+#[test]
+fn a_term_without_its_iri_fails_the_term_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("dist");
+    build_ok(&root().join("tests/fixtures/ontologies/skos"), &site);
+    let openapi = read_json(&site.join("openapi.json"));
+    let mut red = read_json(&site.join("red.json"));
+    assert_valid(&schema(&openapi, "Entity"), &red, "red.json");
+    red.as_object_mut().unwrap().remove("iri");
+    assert!(!schema(&openapi, "Entity").is_valid(&red));
+}
