@@ -161,6 +161,13 @@ pub fn terms(graph: &Graph, rules: &TermRules, language: &str) -> Terms {
         }
     }
     let entity_types: HashSet<&str> = rules.types.iter().map(String::as_str).collect();
+    let mut types_of: HashMap<&str, Vec<String>> = HashMap::new();
+    for (subject, kind) in &types {
+        let list = types_of.entry(subject).or_default();
+        if !list.iter().any(|t| t == kind) {
+            list.push((*kind).to_owned());
+        }
+    }
     let header_iri = types
         .iter()
         .find(|(_, o)| HEADER_TYPES.contains(o))
@@ -255,16 +262,7 @@ pub fn terms(graph: &Graph, rules: &TermRules, language: &str) -> Terms {
         let description = pick(&descriptions, language).unwrap_or_default();
         let term = Term {
             iri: (*iri).to_owned(),
-            types: types
-                .iter()
-                .filter(|(s, _)| s == iri)
-                .map(|(_, o)| (*o).to_owned())
-                .fold(Vec::new(), |mut all, t| {
-                    if !all.contains(&t) {
-                        all.push(t);
-                    }
-                    all
-                }),
+            types: types_of.get(iri).cloned().unwrap_or_default(),
             labels,
             descriptions,
             synonyms: texts(&rules.synonyms),
