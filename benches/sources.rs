@@ -107,6 +107,7 @@ fn synthetic_ntriples(path: &Path, terms: usize) -> usize {
 
 fn row(label: &str, triples: Option<usize>, input: &Path, work: &Path) {
     let set = work.join("set");
+    std::fs::create_dir_all(&set).unwrap();
     let (mut builds, mut copies, mut peak) = (Vec::new(), Vec::new(), 0);
     for round in 0..ROUNDS {
         pause();

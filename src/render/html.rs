@@ -7,7 +7,7 @@
 //! Pages link relatively, so `dist/` works from `file://` as from a host.
 
 use super::formats::ENTITY_FORMATS;
-use super::json::{TermRef, TextView};
+use super::json::{TermLinks, TermRef, TextView};
 use super::{RenderError, Site, info, jsonld};
 use crate::model::{Entity, Text, namespaces};
 use minijinja::{Environment, context};
@@ -106,11 +106,8 @@ struct TermPage<'a> {
     synonyms: Vec<TextView<'a>>,
     /// From a root down to the parent.
     breadcrumbs: Vec<TermRef<'a>>,
-    parents: Vec<TermRef<'a>>,
-    children: Vec<TermRef<'a>>,
-    linked_from: Vec<TermRef<'a>>,
-    deprecated: bool,
-    replaced_by: Vec<TermRef<'a>>,
+    #[serde(flatten)]
+    links: TermLinks<'a>,
     statements: Vec<Statement<'a>>,
 }
 
@@ -149,15 +146,7 @@ impl<'a> TermPage<'a> {
             synonyms: TextView::all(&term.synonyms),
             breadcrumbs: position
                 .map_or_else(Vec::new, |p| at(&relations.breadcrumbs(site.ontology, p))),
-            parents: term.parents.iter().map(|p| TermRef::to(site, p)).collect(),
-            children: position.map_or_else(Vec::new, |p| at(relations.children(p))),
-            linked_from: position.map_or_else(Vec::new, |p| at(relations.referrers(p))),
-            deprecated: term.deprecated,
-            replaced_by: term
-                .replaced_by
-                .iter()
-                .map(|r| TermRef::to(site, r))
-                .collect(),
+            links: TermLinks::of(site, term),
             statements: term
                 .statements
                 .iter()

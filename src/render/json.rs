@@ -65,6 +65,14 @@ struct TermView<'a> {
     descriptions: Vec<TextView<'a>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     synonyms: Vec<TextView<'a>>,
+    #[serde(flatten)]
+    links: TermLinks<'a>,
+}
+
+/// A term's place among the terms, as its JSON and its page show it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TermLinks<'a> {
     parents: Vec<TermRef<'a>>,
     children: Vec<TermRef<'a>>,
     /// Every ancestor, nearest first.
@@ -74,6 +82,27 @@ struct TermView<'a> {
     deprecated: bool,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     replaced_by: Vec<TermRef<'a>>,
+}
+
+impl<'a> TermLinks<'a> {
+    pub fn of(site: &'a Site, term: &'a crate::model::Term) -> TermLinks<'a> {
+        let relations = &site.relations;
+        let position = relations.position(&term.iri);
+        let at = |list: &[usize]| list.iter().map(|&p| TermRef::at(site, p)).collect();
+        TermLinks {
+            parents: term.parents.iter().map(|p| TermRef::to(site, p)).collect(),
+            children: position.map_or_else(Vec::new, |p| at(relations.children(p))),
+            ancestors: position
+                .map_or_else(Vec::new, |p| at(&relations.ancestors(site.ontology, p))),
+            linked_from: position.map_or_else(Vec::new, |p| at(relations.referrers(p))),
+            deprecated: term.deprecated,
+            replaced_by: term
+                .replaced_by
+                .iter()
+                .map(|r| TermRef::to(site, r))
+                .collect(),
+        }
+    }
 }
 
 /// A text and its language, if it has one.
@@ -138,26 +167,13 @@ impl<'a> TermRef<'a> {
 impl<'a> TermView<'a> {
     fn of(site: &'a Site, entity: &'a Entity) -> Option<TermView<'a>> {
         let term = entity.term.as_deref()?;
-        let relations = &site.relations;
-        let position = relations.position(&term.iri);
-        let at = |list: &[usize]| list.iter().map(|&p| TermRef::at(site, p)).collect();
         Some(TermView {
             iri: &term.iri,
             types: &term.types,
             labels: TextView::all(&term.labels),
             descriptions: TextView::all(&term.descriptions),
             synonyms: TextView::all(&term.synonyms),
-            parents: term.parents.iter().map(|p| TermRef::to(site, p)).collect(),
-            children: position.map_or_else(Vec::new, |p| at(relations.children(p))),
-            ancestors: position
-                .map_or_else(Vec::new, |p| at(&relations.ancestors(site.ontology, p))),
-            linked_from: position.map_or_else(Vec::new, |p| at(relations.referrers(p))),
-            deprecated: term.deprecated,
-            replaced_by: term
-                .replaced_by
-                .iter()
-                .map(|r| TermRef::to(site, r))
-                .collect(),
+            links: TermLinks::of(site, term),
         })
     }
 }

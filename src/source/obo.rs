@@ -235,6 +235,28 @@ impl Emit<'_> {
         }
     }
 
+    /// `def`: `IAO:0000115`, its cross-references on an axiom.
+    fn definition(&mut self, subject: &NamedOrBlankNode, def: &fastobo::ast::Definition) {
+        let predicate = format!("{OBO}IAO_0000115");
+        self.text(subject, &predicate, def.text());
+        self.xref_axiom(subject, &predicate, def.text(), def.xrefs().iter());
+    }
+
+    /// `synonym`: the property of its scope, its cross-references on an
+    /// axiom.
+    fn synonym(&mut self, subject: &NamedOrBlankNode, synonym: &fastobo::ast::Synonym) {
+        let scope = match synonym.scope() {
+            SynonymScope::Exact => "hasExactSynonym",
+            SynonymScope::Broad => "hasBroadSynonym",
+            SynonymScope::Narrow => "hasNarrowSynonym",
+            SynonymScope::Related => "hasRelatedSynonym",
+        };
+        let predicate = format!("{OBO_IN_OWL}{scope}");
+        let text = synonym.description().as_str();
+        self.text(subject, &predicate, text);
+        self.xref_axiom(subject, &predicate, text, synonym.xrefs().iter());
+    }
+
     fn property_value(&mut self, subject: &NamedOrBlankNode, value: &PropertyValue) {
         match value {
             PropertyValue::Resource(pv) => {
@@ -306,23 +328,9 @@ impl Emit<'_> {
         let o = |local: &str| format!("{OBO_IN_OWL}{local}");
         match clause {
             TermClause::Name(name) => self.text(subject, &format!("{RDFS}label"), name),
-            TermClause::Def(def) => {
-                let predicate = format!("{OBO}IAO_0000115");
-                self.text(subject, &predicate, def.text());
-                self.xref_axiom(subject, &predicate, def.text(), def.xrefs().iter());
-            }
+            TermClause::Def(def) => self.definition(subject, def),
             TermClause::Comment(text) => self.text(subject, &format!("{RDFS}comment"), text),
-            TermClause::Synonym(synonym) => {
-                let scope = match synonym.scope() {
-                    SynonymScope::Exact => "hasExactSynonym",
-                    SynonymScope::Broad => "hasBroadSynonym",
-                    SynonymScope::Narrow => "hasNarrowSynonym",
-                    SynonymScope::Related => "hasRelatedSynonym",
-                };
-                let text = synonym.description().as_str();
-                self.text(subject, &o(scope), text);
-                self.xref_axiom(subject, &o(scope), text, synonym.xrefs().iter());
-            }
+            TermClause::Synonym(synonym) => self.synonym(subject, synonym),
             TermClause::Xref(xref) => self.text(subject, &o("hasDbXref"), &xref.id().to_string()),
             TermClause::Namespace(ns) => self.text(subject, &o("hasOBONamespace"), &ns.to_string()),
             TermClause::AltId(id) => self.text(subject, &o("hasAlternativeId"), &id.to_string()),
@@ -414,21 +422,9 @@ impl Emit<'_> {
         }
         match clause {
             TypedefClause::Name(name) => self.text(subject, &format!("{RDFS}label"), name),
-            TypedefClause::Def(def) => {
-                let predicate = format!("{OBO}IAO_0000115");
-                self.text(subject, &predicate, def.text());
-                self.xref_axiom(subject, &predicate, def.text(), def.xrefs().iter());
-            }
+            TypedefClause::Def(def) => self.definition(subject, def),
             TypedefClause::Comment(text) => self.text(subject, &format!("{RDFS}comment"), text),
-            TypedefClause::Synonym(synonym) => {
-                let scope = match synonym.scope() {
-                    SynonymScope::Exact => "hasExactSynonym",
-                    SynonymScope::Broad => "hasBroadSynonym",
-                    SynonymScope::Narrow => "hasNarrowSynonym",
-                    SynonymScope::Related => "hasRelatedSynonym",
-                };
-                self.text(subject, &o(scope), synonym.description().as_str());
-            }
+            TypedefClause::Synonym(synonym) => self.synonym(subject, synonym),
             TypedefClause::Xref(xref) => {
                 self.text(subject, &o("hasDbXref"), &xref.id().to_string())
             }
