@@ -125,6 +125,12 @@ fn row(label: &str, triples: Option<usize>, input: &Path, work: &Path) {
             .success();
         assert!(ok, "cp -r failed");
         copies.push(start.elapsed());
+        // A million triples make a 2 GB site: keep one build only, so
+        // that a tmpfs holds the rounds.
+        let _ = std::fs::remove_dir_all(set.join(format!("copy{round}")));
+        if round > 0 {
+            let _ = std::fs::remove_dir_all(set.join(format!("out{round}")));
+        }
     }
     let out = set.join("out0");
     let files = walkdir::WalkDir::new(&out)

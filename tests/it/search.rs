@@ -35,7 +35,8 @@ fn q(text: impl Into<String>) -> Params {
     (Some(text.into()), None, None)
 }
 
-/// The golden queries: every ID, name and vendor; every 1- to 3-letter
+/// The golden queries: every ID, name and vendor (a term's every label
+/// and synonym); every 1- to 3-letter
 /// prefix of the vocabulary; random multi-term queries; mixed case,
 /// accents and punctuation; paging; and bad requests.
 pub(crate) fn golden_queries(ontology: &Ontology) -> Vec<Params> {
@@ -51,6 +52,13 @@ pub(crate) fn golden_queries(ontology: &Ontology) -> Vec<Params> {
         }
         if let Some(vendor) = entity.extra.get("vendor").and_then(Value::as_str) {
             vendors.insert(vendor.to_owned());
+        }
+        // A term's labels and synonyms: the exact tier's other keys.
+        if let Some(term) = &entity.term {
+            for text in term.labels.iter().chain(&term.synonyms) {
+                queries.push(q(&text.value));
+                vendors.insert(text.value.clone());
+            }
         }
     }
     queries.extend(vendors.iter().map(q));
@@ -248,4 +256,35 @@ fn node_report(script: &str, site: &Path, golden: &Path) -> Value {
         &root().join("tests/search").join(script),
         &[site.as_os_str(), golden.as_os_str()],
     )
+}
+
+/// The same parity on an ontology's terms (PATO, from its OBO release):
+/// labels and synonyms in the exact tier, deprecated terms last.
+#[test]
+fn search_js_answers_as_the_rust_reference_on_an_ontologys_terms() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input");
+    std::fs::create_dir_all(&input).unwrap();
+    std::fs::copy(
+        crate::ontologies::shared_ontology("pato.obo"),
+        input.join("pato.obo"),
+    )
+    .unwrap();
+    std::fs::write(
+        input.join("ontology.json"),
+        r#"{"name": "PATO", "baseUrl": "https://pato.test"}"#,
+    )
+    .unwrap();
+    let out = dir.path().join("dist");
+    build_ok(&input, &out);
+    let golden = dir.path().join("golden.json");
+    let count = golden_file(&input, &golden);
+    assert!(count >= 1_000, "only {count} golden queries");
+    let report = node_report("parity.mjs", &out, &golden);
+    assert_eq!(report["checked"], count);
+    assert_eq!(
+        report["differences"], 0,
+        "search.js differs from Rust:\n{:#}",
+        report["first"]
+    );
 }
