@@ -316,7 +316,8 @@ pub fn load(
     require("name", &file.name);
     require("description", &file.description);
     require("entityType", &file.entity_type);
-    let sources = sources(input, &path, &file, found_sources, &mut problems);
+    let text = text::strip_bom(&source);
+    let sources = sources(input, &path, text, &file, found_sources, &mut problems);
     let has_sources = !sources.files.is_empty();
     let entity_type = file.entity_type.clone().unwrap_or_else(|| {
         // Lists of an ontology's terms: classes, properties, concepts.
@@ -504,6 +505,7 @@ fn check_url(
 fn sources(
     input: &Path,
     path: &Path,
+    text: &str,
     file: &ManifestFile,
     found: &[std::path::PathBuf],
     problems: &mut Vec<Diagnostic>,
@@ -516,7 +518,7 @@ fn sources(
                 let source = input.join(name);
                 let canonical = source.canonicalize();
                 let problem = |what: String, help: &str| {
-                    let (line, column) = key_place(&read_back(path), "sources");
+                    let (line, column) = key_place(text, "sources");
                     Diagnostic::new(path, format!("`sources`: `{name}` {what}"), help)
                         .at(line, column)
                 };
@@ -541,7 +543,7 @@ fn sources(
     }
     let mut rules = TermRules::default();
     for (key, value) in file.terms.iter().flatten() {
-        let (line, column) = key_place(&read_back(path), key);
+        let (line, column) = key_place(text, key);
         let Some(rule) = rules.rule_mut(key) else {
             problems.push(
                 Diagnostic::new(
@@ -594,7 +596,7 @@ fn sources(
         ));
     }
     if let Some(table) = &file.table {
-        let (line, column) = key_place(&read_back(path), "table");
+        let (line, column) = key_place(text, "table");
         for problem in super::table::check(table) {
             problems.push(
                 Diagnostic::new(
@@ -611,11 +613,6 @@ fn sources(
         rules,
         table: file.table.clone(),
     }
-}
-
-/// The file again, for the place of a key in a message.
-fn read_back(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap_or_default()
 }
 
 /// Whether `tag` has the shape of a BCP 47 language tag.
