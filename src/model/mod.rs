@@ -163,6 +163,10 @@ pub struct Entity {
     /// The description in the ontology's language; empty where a term has
     /// none.
     pub description: String,
+    /// The IRI the input gives it: a term's from its source, or the `iri`
+    /// of an entity file. `None`: the entity is named by the site's
+    /// `{base}/{slug}`.
+    pub iri: Option<String>,
     /// Every other input field, unchanged and in input order.
     pub extra: Map<String, Value>,
     /// What an ontology source states of the entity; `None` for entities
@@ -176,8 +180,6 @@ pub struct Entity {
 /// source says of it.
 #[derive(Debug, Clone, Default)]
 pub struct Term {
-    /// The IRI the source gives it, kept as published.
-    pub iri: String,
     /// The IRIs of its `rdf:type`s, in source order.
     pub types: Vec<String>,
     /// Every name, in every language, the chosen `name` among them.
@@ -207,11 +209,11 @@ pub struct Text {
 }
 
 impl Entity {
-    /// The IRI of what the entity names: the source's own where it has
+    /// The IRI of what the entity names: the input's own where it gives
     /// one, else the site's `{base}/{slug}`.
     pub fn iri(&self, base_url: &BaseUrl) -> String {
-        match &self.term {
-            Some(term) => term.iri.clone(),
+        match &self.iri {
+            Some(iri) => iri.clone(),
             None => base_url.join(self.slug.as_str()),
         }
     }

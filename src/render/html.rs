@@ -130,7 +130,7 @@ impl<'a> TermPage<'a> {
     fn of(site: &'a Site, entity: &'a Entity) -> Option<TermPage<'a>> {
         let term = entity.term.as_deref()?;
         let relations = &site.relations;
-        let position = relations.position(&term.iri);
+        let position = relations.position_of(entity);
         let at = |list: &[usize]| list.iter().map(|&p| TermRef::at(site, p)).collect();
         // The name and description the page leads with are not repeated.
         let others = |texts: &'a [Text], shown: &str| -> Vec<TextView<'a>> {
@@ -146,7 +146,7 @@ impl<'a> TermPage<'a> {
             synonyms: TextView::all(&term.synonyms),
             breadcrumbs: position
                 .map_or_else(Vec::new, |p| at(&relations.breadcrumbs(site.ontology, p))),
-            links: TermLinks::of(site, term),
+            links: TermLinks::of(site, entity, term),
             statements: term
                 .statements
                 .iter()

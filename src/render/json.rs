@@ -46,6 +46,9 @@ struct EntityView<'a> {
     name: &'a str,
     #[serde(skip_serializing_if = "str::is_empty")]
     description: &'a str,
+    /// The IRI the input gives it, where it gives one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    iri: Option<&'a str>,
     #[serde(flatten)]
     term: Option<TermView<'a>>,
     #[serde(flatten)]
@@ -53,12 +56,11 @@ struct EntityView<'a> {
     links: Links<'a>,
 }
 
-/// What a term of an ontology source adds to its plain JSON: its IRI and
-/// types, its texts in every language, and its place among the terms.
+/// What a term of an ontology source adds to its plain JSON: its types,
+/// its texts in every language, and its place among the terms.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct TermView<'a> {
-    iri: &'a str,
     types: &'a [String],
     labels: Vec<TextView<'a>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -85,9 +87,9 @@ pub struct TermLinks<'a> {
 }
 
 impl<'a> TermLinks<'a> {
-    pub fn of(site: &'a Site, term: &'a crate::model::Term) -> TermLinks<'a> {
+    pub fn of(site: &'a Site, entity: &'a Entity, term: &'a crate::model::Term) -> TermLinks<'a> {
         let relations = &site.relations;
-        let position = relations.position(&term.iri);
+        let position = relations.position_of(entity);
         let at = |list: &[usize]| list.iter().map(|&p| TermRef::at(site, p)).collect();
         TermLinks {
             parents: term.parents.iter().map(|p| TermRef::to(site, p)).collect(),
@@ -156,7 +158,7 @@ impl<'a> TermRef<'a> {
     pub fn at(site: &'a Site, position: usize) -> TermRef<'a> {
         let entity = &site.ontology.entities[position];
         TermRef {
-            iri: entity.term.as_ref().map_or("", |t| t.iri.as_str()),
+            iri: entity.iri.as_deref().unwrap_or_default(),
             slug: Some(entity.slug.as_str()),
             name: Some(&entity.name),
             url: Some(site.url(&entity_file(entity))),
@@ -168,12 +170,11 @@ impl<'a> TermView<'a> {
     fn of(site: &'a Site, entity: &'a Entity) -> Option<TermView<'a>> {
         let term = entity.term.as_deref()?;
         Some(TermView {
-            iri: &term.iri,
             types: &term.types,
             labels: TextView::all(&term.labels),
             descriptions: TextView::all(&term.descriptions),
             synonyms: TextView::all(&term.synonyms),
-            links: TermLinks::of(site, term),
+            links: TermLinks::of(site, entity, term),
         })
     }
 }
@@ -186,6 +187,7 @@ impl<'a> EntityView<'a> {
             kind: &site.ontology.meta.entity_type,
             name: &entity.name,
             description: &entity.description,
+            iri: entity.iri.as_deref(),
             term: TermView::of(site, entity),
             extra: &entity.extra,
             links: Links::of(&site.ontology.meta.base_url, entity),

@@ -10,6 +10,7 @@
 use super::formats::ENTITY_FORMATS;
 use super::{RenderError, Site, files};
 use crate::model::Entity;
+use crate::model::namespaces::FOAF;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
@@ -42,6 +43,12 @@ pub fn context(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> 
         json!({"@id": "schema:itemListElement"}),
     );
     terms.insert("slug".into(), json!("ontosite:slug"));
+    if site.own_iris {
+        terms.insert(
+            "isPrimaryTopicOf".into(),
+            json!({"@id": format!("{FOAF}isPrimaryTopicOf"), "@type": "@id"}),
+        );
+    }
     // Configured subtypes and the terms entity properties take as values
     // are schema.org terms; the properties take terms, not strings.
     let subtype_terms = meta.subtypes.iter().flat_map(|s| s.types.values());
@@ -83,6 +90,9 @@ struct EntityLd<'a> {
     description: &'a str,
     slug: &'a str,
     url: String,
+    /// `foaf:isPrimaryTopicOf`, where the input names it by its own IRI.
+    #[serde(rename = "isPrimaryTopicOf", skip_serializing_if = "Option::is_none")]
+    primary_topic_of: Option<String>,
     #[serde(flatten)]
     properties: Map<String, Value>,
     #[serde(flatten)]
@@ -93,13 +103,14 @@ impl<'a> EntityLd<'a> {
     fn of(site: &'a Site, entity: &'a Entity, context: Option<String>) -> EntityLd<'a> {
         EntityLd {
             context,
-            id: site.url(entity.slug.as_str()),
+            id: entity.iri(&site.ontology.meta.base_url),
             kind: site.ontology.meta.jsonld_type(entity),
             identifier: &entity.id,
             name: &entity.name,
             description: &entity.description,
             slug: entity.slug.as_str(),
             url: site.url(&super::json::entity_file(entity)),
+            primary_topic_of: super::rdf::primary_topic_of(site, entity),
             properties: site
                 .ontology
                 .meta

@@ -151,6 +151,9 @@ pub struct Site<'a> {
     relations: relations::Relations,
     /// Whether the site publishes the terms of an ontology source.
     pub(crate) has_terms: bool,
+    /// Whether the input names some entity of `input/entities/` by its own
+    /// IRI, which the context and schemas then describe.
+    pub(crate) own_iris: bool,
 }
 
 impl<'a> Site<'a> {
@@ -183,6 +186,10 @@ impl<'a> Site<'a> {
             entity_triples: std::sync::OnceLock::new(),
             relations: relations::Relations::of(ontology),
             has_terms: ontology.entities.iter().any(|e| e.term.is_some()),
+            own_iris: ontology
+                .entities
+                .iter()
+                .any(|e| e.term.is_none() && e.iri.is_some()),
         })
     }
 

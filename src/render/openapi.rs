@@ -14,6 +14,13 @@ use serde_json::{Map, Value, json};
 /// The schemas, by the name the tests validate documents against.
 fn schemas(site: &Site) -> Value {
     let mut schemas = common_schemas(site);
+    if site.own_iris {
+        schemas["Entity"]["properties"]["iri"] = json!({
+            "description": "The IRI the input gives the entity, where it gives one; its documents are still at {base}/{slug}.",
+            "type": "string",
+            "format": "uri"
+        });
+    }
     if site.has_terms {
         add_term_schemas(&mut schemas);
     }

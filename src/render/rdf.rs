@@ -55,19 +55,19 @@ fn schema(term: &str) -> NamedNode {
 /// with the terms that state them.
 pub fn document_triples(site: &Site, entity: &Entity) -> Result<Vec<Triple>, RenderError> {
     let mut triples = entity_triples(site, entity)?;
-    if let Some(term) = &entity.term
-        && let Some(position) = site.relations.position(&term.iri)
+    if entity.term.is_some()
+        && let Some(own) = &entity.iri
+        && let Some(position) = site.relations.position(own)
     {
         for &other in site.relations.referrers(position) {
-            let Some(from) = &site.ontology.entities[other].term else {
-                continue;
-            };
+            let from = &site.ontology.entities[other];
+            let Some(term) = &from.term else { continue };
             triples.extend(
-                from.statements
+                term.statements
                     .iter()
                     .filter(|t| {
-                        subject_iri(t) == Some(from.iri.as_str())
-                            && matches!(&t.object, Term::NamedNode(o) if o.as_str() == term.iri)
+                        subject_iri(t) == from.iri.as_deref()
+                            && matches!(&t.object, Term::NamedNode(o) if o.as_str() == own)
                     })
                     .cloned(),
             );
@@ -79,27 +79,41 @@ pub fn document_triples(site: &Site, entity: &Entity) -> Result<Vec<Triple>, Ren
 /// The triples one entity states.
 ///
 /// A term of an ontology source states the source's own triples about it,
-/// unchanged, and where its IRI is not the site's, that its documents are
-/// at `{base}/{slug}` (`foaf:isPrimaryTopicOf`).
+/// unchanged.
 ///
 /// An entity of `input/entities/` states its type, identifier, name,
 /// description, slug, the URL of its plain JSON, the configured entity
 /// properties, and every pass-through field under the site's vocabulary.
+///
+/// Either, where the input gives it an IRI other than `{base}/{slug}`,
+/// also states that its documents are there (`foaf:isPrimaryTopicOf`).
 pub fn entity_triples(site: &Site, entity: &Entity) -> Result<Vec<Triple>, RenderError> {
-    if let Some(term) = &entity.term {
-        let mut triples = term.statements.clone();
-        let documents = site.url(entity.slug.as_str());
-        if term.iri != documents {
-            triples.push(Triple::new(
-                iri(term.iri.as_str())?,
-                iri(format!("{FOAF}isPrimaryTopicOf"))?,
-                iri(documents)?,
-            ));
-        }
-        return Ok(triples);
+    let mut triples = match &entity.term {
+        Some(term) => term.statements.clone(),
+        None => entity_fields(site, entity)?,
+    };
+    if let Some(topic) = primary_topic_of(site, entity) {
+        triples.push(Triple::new(
+            iri(entity.iri(&site.ontology.meta.base_url))?,
+            iri(format!("{FOAF}isPrimaryTopicOf"))?,
+            iri(topic)?,
+        ));
     }
+    Ok(triples)
+}
+
+/// Where the input names an entity by its own IRI, the URL of its
+/// documents, `{base}/{slug}`, which that IRI is the primary topic of.
+pub fn primary_topic_of(site: &Site, entity: &Entity) -> Option<String> {
+    let own = entity.iri.as_deref()?;
+    let documents = site.url(entity.slug.as_str());
+    (own != documents).then_some(documents)
+}
+
+/// The triples of an entity of `input/entities/`.
+fn entity_fields(site: &Site, entity: &Entity) -> Result<Vec<Triple>, RenderError> {
     let meta = &site.ontology.meta;
-    let subject = iri(site.url(entity.slug.as_str()))?;
+    let subject = iri(entity.iri(&meta.base_url))?;
     let mut triples = Vec::with_capacity(8 + entity.extra.len());
     let mut add = |predicate: NamedNode, object: Term| {
         triples.push(Triple::new(subject.clone(), predicate, object));

@@ -2,7 +2,7 @@
 //! states them, and what the site computes from them for every term
 //! (children, ancestors, the terms that link to it).
 
-use crate::model::Ontology;
+use crate::model::{Entity, Ontology};
 use oxrdf::{NamedOrBlankNode, Term as Node};
 use std::collections::HashMap;
 
@@ -25,7 +25,7 @@ impl Relations {
         let by_iri: HashMap<String, usize> = entities
             .iter()
             .enumerate()
-            .filter_map(|(i, e)| Some((e.term.as_ref()?.iri.clone(), i)))
+            .filter_map(|(i, e)| Some((e.iri.clone()?, i)))
             .collect();
         let mut children = vec![Vec::new(); entities.len()];
         let mut referrers = vec![Vec::new(); entities.len()];
@@ -39,7 +39,7 @@ impl Relations {
             for triple in &term.statements {
                 if let (NamedOrBlankNode::NamedNode(s), Node::NamedNode(o)) =
                     (&triple.subject, &triple.object)
-                    && s.as_str() == term.iri
+                    && entity.iri.as_deref() == Some(s.as_str())
                     && let Some(&target) = by_iri.get(o.as_str())
                     && target != i
                     && referrers[target].last() != Some(&i)
@@ -56,6 +56,11 @@ impl Relations {
             children,
             referrers,
         }
+    }
+
+    /// The position of `entity` among the terms, if it is one.
+    pub fn position_of(&self, entity: &Entity) -> Option<usize> {
+        self.position(entity.iri.as_deref()?)
     }
 
     /// The position of the term `iri` names, if the site publishes it.

@@ -149,7 +149,8 @@ fn published_ontology(root: &Path) -> Result<Ontology, SiteError> {
                 .collect();
             // What search reads of a term: its labels, synonyms and
             // descriptions in every language, and whether it is deprecated.
-            let term = fields.get("iri").and_then(Value::as_str).map(|iri| {
+            let iri = fields.get("iri").and_then(Value::as_str).map(str::to_owned);
+            let term = fields.get("types").is_some().then(|| {
                 let texts = |key: &str| -> Vec<Text> {
                     fields
                         .get(key)
@@ -168,7 +169,6 @@ fn published_ontology(root: &Path) -> Result<Ontology, SiteError> {
                         .collect()
                 };
                 Box::new(Term {
-                    iri: iri.to_owned(),
                     labels: texts("labels"),
                     descriptions: texts("descriptions"),
                     synonyms: texts("synonyms"),
@@ -186,6 +186,7 @@ fn published_ontology(root: &Path) -> Result<Ontology, SiteError> {
                     .and_then(Value::as_str)
                     .unwrap_or_default()
                     .to_owned(),
+                iri,
                 extra: if term.is_some() { Map::new() } else { extra },
                 term,
                 origin: Origin {

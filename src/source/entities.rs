@@ -196,6 +196,26 @@ fn entity(value: Value, origin: Origin) -> Result<Entity, Diagnostic> {
             ));
         }
     };
+    let iri = match fields.shift_remove("iri") {
+        None => None,
+        Some(Value::String(text)) => match oxrdf::NamedNode::new(&text) {
+            Ok(_) => Some(text),
+            Err(e) => {
+                return Err(here(
+                    format!("`iri` is not an absolute IRI: {e}"),
+                    "write the IRI the entity already has in full (`https://example.org/terms/Thing`), or leave `iri` out to name it `{base}/{slug}`",
+                    Some(&id),
+                ));
+            }
+        },
+        Some(other) => {
+            return Err(here(
+                format!("`iri` must be a string, found {}", kind(&other)),
+                "write the IRI as a string, or leave `iri` out to name the entity `{base}/{slug}`",
+                Some(&id),
+            ));
+        }
+    };
     if let Some(key) = fields
         .keys()
         .find(|k| GENERATED_FIELDS.contains(&k.as_str()) || !is_term_name(k))
@@ -218,6 +238,7 @@ fn entity(value: Value, origin: Origin) -> Result<Entity, Diagnostic> {
         slug,
         name,
         description,
+        iri,
         extra: fields,
         term: None,
         origin,

@@ -348,6 +348,27 @@ fn cross_checks(found: &mut [Entity]) -> Vec<Diagnostic> {
             );
         }
     }
+    // Terms have one entity per IRI by construction; entity files may
+    // repeat one, which would make two subjects one.
+    let mut iris: HashMap<&str, &Entity> = HashMap::new();
+    for entity in found.iter().filter(|e| e.term.is_none()) {
+        if let Some(iri) = entity.iri.as_deref()
+            && let Some(first) = iris.insert(iri, entity)
+        {
+            problems.push(
+                Diagnostic::new(
+                    &entity.origin.path,
+                    format!(
+                        "the IRI `{iri}` is also the IRI of `{}` in {}",
+                        first.id, first.origin
+                    ),
+                    "an IRI names one entity: correct the `iri` of one of the two",
+                )
+                .at(entity.origin.line, None)
+                .entity(Some(&entity.id)),
+            );
+        }
+    }
     for entity in found
         .iter()
         .filter(|e| RESERVED_SLUGS.contains(&e.slug.as_str()))

@@ -261,7 +261,6 @@ pub fn terms(graph: &Graph, rules: &TermRules, language: &str) -> Terms {
         let name = pick(&labels, language).unwrap_or_else(|| local_name(iri).to_owned());
         let description = pick(&descriptions, language).unwrap_or_default();
         let term = Term {
-            iri: (*iri).to_owned(),
             types: types_of.get(iri).cloned().unwrap_or_default(),
             labels,
             descriptions,
@@ -278,6 +277,7 @@ pub fn terms(graph: &Graph, rules: &TermRules, language: &str) -> Terms {
                 slug: Slug::parse("x").expect("a slug"),
                 name,
                 description,
+                iri: Some((*iri).to_owned()),
                 extra: Default::default(),
                 term: Some(Box::new(term)),
                 origin: Origin {
@@ -368,7 +368,7 @@ fn assign_slugs(entities: &mut [Entity]) -> Vec<Diagnostic> {
     let mut problems = Vec::new();
     let mut by_slug: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (i, entity) in entities.iter().enumerate() {
-        let iri = &entity.term.as_ref().expect("a term").iri;
+        let iri = entity.iri.as_deref().unwrap_or_default();
         let derived: String = local_name(iri)
             .chars()
             .map(|c| c.to_ascii_lowercase())
@@ -379,7 +379,7 @@ fn assign_slugs(entities: &mut [Entity]) -> Vec<Diagnostic> {
     let mut taken: HashMap<String, String> = HashMap::new();
     let mut failed = vec![false; entities.len()];
     for (derived, mut group) in by_slug {
-        let iri = |i: usize| entities[i].term.as_ref().expect("a term").iri.clone();
+        let iri = |i: usize| entities[i].iri.clone().unwrap_or_default();
         group.sort_by_key(|&i| (local_name(&iri(i)).to_owned(), iri(i)));
         let iris: Vec<String> = group.iter().map(|&i| iri(i)).collect();
         for (n, pair) in group.windows(2).enumerate() {

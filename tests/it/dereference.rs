@@ -251,3 +251,88 @@ fn the_vocabulary_namespace_can_be_fixed() {
     assert!(message.contains("`vocabulary`"), "{message}");
     assert!(message.contains("ending in `#` or `/`"), "{message}");
 }
+
+/// An entity file may give the entity the IRI it already has: its documents
+/// state that IRI, say where they are (`foaf:isPrimaryTopicOf`) and still
+/// agree with each other; the list and the page name it too.
+#[test]
+fn an_entity_file_may_give_the_entity_its_own_iri() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input");
+    copy_tree(&tiny_input(), &input);
+    let own = "https://w3id.org/zeta/terms#Purge";
+    std::fs::write(
+        input.join("entities/purge.json"),
+        format!(
+            r#"{{"id": "ZetaPurge", "name": "Zeta - Purge", "description": "Purges.", "iri": "{own}"}}"#
+        ),
+    )
+    .unwrap();
+    let site = dir.path().join("dist");
+    build_ok(&input, &site);
+    let json = read_json(&site.join("zetapurge.json"));
+    assert_eq!(json["iri"], own, "{json}");
+    let ttl = std::fs::read_to_string(site.join("zetapurge.ttl")).unwrap();
+    assert!(ttl.contains(&format!("<{own}>")), "{ttl}");
+    let nt = std::fs::read_to_string(site.join("zetapurge.nt")).unwrap();
+    assert!(
+        nt.contains(&format!(
+            "<{own}> <http://xmlns.com/foaf/0.1/isPrimaryTopicOf> <https://tiny.example.org/api/zetapurge> ."
+        )),
+        "{nt}"
+    );
+    assert!(
+        !nt.contains("<https://tiny.example.org/api/zetapurge> <http://schema.org/name>"),
+        "{nt}"
+    );
+    // Entities without one keep `{base}/{slug}` and no `iri` key.
+    assert!(
+        read_json(&site.join("zetadeleteitem.json"))
+            .get("iri")
+            .is_none()
+    );
+    let index = std::fs::read_to_string(site.join("index.nt")).unwrap();
+    assert!(
+        index.contains(&format!("<http://schema.org/item> <{own}>")),
+        "{index}"
+    );
+    let quads = dir.path().join("quads.json");
+    jsonld_quads(&site, &quads);
+    let report = rdf_json("isomorphic.py", &[site.as_os_str(), quads.as_os_str()]);
+    assert_eq!(report["problems"], serde_json::json!([]), "{report}");
+    crate::openapi::assert_site_follows_its_openapi(&site);
+
+    // A relative IRI, and one IRI for two entities, are input errors.
+    std::fs::write(
+        input.join("entities/purge.json"),
+        r#"{"id": "ZetaPurge", "name": "Zeta - Purge", "description": "Purges.", "iri": "terms#Purge"}"#,
+    )
+    .unwrap();
+    let output = build(&input, &site, &[]);
+    assert!(!output.status.success());
+    let err = stderr(&output);
+    assert!(
+        err.contains("purge.json") && err.contains("`iri` is not an absolute IRI"),
+        "{err}"
+    );
+    std::fs::write(
+        input.join("entities/purge.json"),
+        format!(
+            r#"{{"id": "ZetaPurge", "name": "Zeta - Purge", "description": "Purges.", "iri": "{own}"}}
+"#
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        input.join("entities/purge2.json"),
+        format!(r#"{{"id": "ZetaPurge2", "name": "Zeta - Purge again", "description": "Purges.", "iri": "{own}"}}"#),
+    )
+    .unwrap();
+    let output = build(&input, &site, &[]);
+    assert!(!output.status.success());
+    let err = stderr(&output);
+    assert!(
+        err.contains(&format!("the IRI `{own}` is also the IRI of `ZetaPurge`")),
+        "{err}"
+    );
+}
