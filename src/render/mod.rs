@@ -460,6 +460,7 @@ mod tests {
             slug: Slug::from_id(id).unwrap(),
             name: format!("{id} - Create Item"),
             description: "Creates an item.".to_owned(),
+            iri: None,
             extra: serde_json::Map::new(),
             term: None,
             origin: Origin {

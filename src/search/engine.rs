@@ -197,6 +197,7 @@ mod tests {
             slug: slug.map_or_else(|| Slug::from_id(id), Slug::parse).unwrap(),
             name: name.to_owned(),
             description: description.to_owned(),
+            iri: None,
             extra: serde_json::Map::new(),
             term: None,
             origin: Origin {
