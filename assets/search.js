@@ -14,7 +14,7 @@
 // A bad query throws a SearchError whose `problem` is the RFC 9457
 // document to answer with status 400.
 
-export const FORMAT_VERSION = 3;
+export const FORMAT_VERSION = 4;
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
 export const MAX_OFFSET = 999999999;
@@ -224,10 +224,10 @@ class Index {
     const page = query.offset < end ? hits.slice(query.offset, end) : [];
     const base = this.manifest.baseUrl;
     const rows = page.length > 0 ? await this.rows(page.map(([, , entity]) => entity), answered) : [];
-    const items = rows.map(([id, name, explicitSlug]) => {
+    const items = rows.map(([id, name, type, summary, explicitSlug]) => {
       const slug = explicitSlug ?? derivedSlug(id);
       const links = Object.fromEntries(this.manifest.links.map((extension) => [extension, `${base}${slug}.${extension}`]));
-      return { slug, id, name, links };
+      return { slug, id, name, type: this.manifest.types[type], summary, links };
     });
     const next =
       end < hits.length

@@ -37,7 +37,16 @@
     var id = document.createElement("span");
     id.className = "id";
     id.textContent = entry.id;
-    li.append(a, id);
+    var type = document.createElement("span");
+    type.className = "type";
+    type.textContent = entry.type;
+    li.append(a, " ", type, id);
+    if (entry.summary) {
+      var summary = document.createElement("p");
+      summary.className = "summary";
+      summary.textContent = entry.summary;
+      li.append(summary);
+    }
     return li;
   }
 

@@ -9,7 +9,7 @@
 //! its renderer.
 
 use super::{RenderError, Site, html, json, jsonld, rdf};
-use crate::model::Entity;
+use crate::model::{Entity, Slug};
 
 /// One representation of every entity: a file `{slug}.{extension}`.
 #[derive(Debug)]
@@ -37,7 +37,11 @@ pub struct EntityFormat {
 impl EntityFormat {
     /// The entity's file of this format, relative to the site root.
     pub fn file(&self, entity: &Entity) -> String {
-        format!("{}.{}", entity.slug, self.extension)
+        self.file_of(&entity.slug)
+    }
+
+    pub fn file_of(&self, slug: &Slug) -> String {
+        format!("{slug}.{}", self.extension)
     }
 }
 

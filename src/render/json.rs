@@ -5,7 +5,7 @@
 
 use super::Site;
 use super::formats::ENTITY_FORMATS;
-use crate::model::{BaseUrl, Entity, Ontology, Text};
+use crate::model::{BaseUrl, Entity, Slug, Text};
 use crate::search::{Answer, Query, Searcher};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -18,12 +18,16 @@ pub fn entity_file(entity: &Entity) -> String {
 /// keyed by extension.
 struct Links<'a> {
     base_url: &'a BaseUrl,
-    entity: &'a Entity,
+    slug: &'a Slug,
 }
 
 impl<'a> Links<'a> {
     fn of(base_url: &'a BaseUrl, entity: &'a Entity) -> Links<'a> {
-        Links { base_url, entity }
+        Links::at(base_url, &entity.slug)
+    }
+
+    fn at(base_url: &'a BaseUrl, slug: &'a Slug) -> Links<'a> {
+        Links { base_url, slug }
     }
 }
 
@@ -32,7 +36,7 @@ impl Serialize for Links<'_> {
         serializer.collect_map(
             ENTITY_FORMATS
                 .iter()
-                .map(|f| (f.extension, self.base_url.join(&f.file(self.entity)))),
+                .map(|f| (f.extension, self.base_url.join(&f.file_of(self.slug)))),
         )
     }
 }
@@ -260,10 +264,22 @@ pub fn all<'s>(site: &'s Site<'s>, out: &mut Vec<u8>) -> Result<(), serde_json::
     list(site, out, EntityView::of)
 }
 
-/// The answer to a search (`docs/search.md`), items shaped as the entries
-/// of `index.json`.
+/// One entity of a search answer: an entry of `index.json` with what kind
+/// of entity it is and the start of its description.
+#[derive(Serialize)]
+struct SearchItem<'a> {
+    slug: &'a str,
+    id: &'a str,
+    name: &'a str,
+    #[serde(rename = "type")]
+    kind: &'a str,
+    summary: &'a str,
+    links: Links<'a>,
+}
+
+/// The answer to a search (`docs/search.md`).
 pub fn search_answer(
-    ontology: &Ontology,
+    searcher: &Searcher,
     query: &Query,
     answer: &Answer,
 ) -> Result<Vec<u8>, serde_json::Error> {
@@ -273,10 +289,11 @@ pub fn search_answer(
         total: usize,
         limit: usize,
         offset: usize,
-        items: Vec<Entry<'a>>,
+        items: Vec<SearchItem<'a>>,
         next: Option<String>,
     }
-    let base_url = &ontology.meta.base_url;
+    let base_url = &*searcher.base_url;
+    let listings = searcher.listings();
     let next = answer.next_offset.map(|offset| {
         let q: String = url::form_urlencoded::byte_serialize(query.text.as_bytes()).collect();
         base_url.join(&format!(
@@ -292,7 +309,17 @@ pub fn search_answer(
         items: answer
             .page
             .iter()
-            .map(|&i| Entry::of(base_url, &ontology.entities[i]))
+            .map(|&i| {
+                let listing = &listings[i];
+                SearchItem {
+                    slug: listing.slug.as_str(),
+                    id: &listing.id,
+                    name: &listing.name,
+                    kind: &listing.kind,
+                    summary: &listing.summary,
+                    links: Links::at(base_url, &listing.slug),
+                }
+            })
             .collect(),
         next,
     })
@@ -310,7 +337,7 @@ pub fn search_response(
     match Query::from_params(q, limit, offset) {
         Ok(query) => Ok((
             200,
-            search_answer(searcher.ontology, &query, &searcher.search(&query))?,
+            search_answer(searcher, &query, &searcher.search(&query))?,
         )),
         Err(error) => Ok((
             400,

@@ -16,7 +16,7 @@ pub mod rdf;
 mod relations;
 mod routes;
 mod script;
-mod search_index;
+pub mod search_index;
 mod vocab;
 mod void;
 
@@ -176,7 +176,7 @@ impl<'a> Site<'a> {
             }
         }
         let searcher = Searcher::new(ontology);
-        let search_index = search_index::build(ontology, searcher.searchables())?;
+        let search_index = search_index::build(&ontology.meta.base_url, searcher.corpus())?;
         Ok(Site {
             ontology,
             extra_terms,

@@ -9,6 +9,7 @@ use super::formats::ENTITY_FORMATS;
 use super::negotiation;
 use super::routes::{Endpoint, Serves, endpoints, media};
 use crate::search::query::{DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET};
+use crate::search::text::SUMMARY_CHARS;
 use serde_json::{Map, Value, json};
 
 /// The schemas, by the name the tests validate documents against.
@@ -155,6 +156,20 @@ fn common_schemas(site: &Site) -> Value {
             },
             "additionalProperties": false
         },
+        "SearchItem": {
+            "type": "object",
+            "description": "An entity that matches a query: an entry with what kind of entity it is and the start of its description.",
+            "required": ["slug", "id", "name", "type", "summary", "links"],
+            "properties": {
+                "slug": slug,
+                "id": { "type": "string", "minLength": 1 },
+                "name": { "type": "string", "minLength": 1 },
+                "type": { "type": "string", "minLength": 1, "description": "As its JSON-LD @type names it: the entity type or subtype, or a term's first rdf:type, compacted (owl:Class)." },
+                "summary": { "type": "string", "maxLength": SUMMARY_CHARS, "description": "The start of its description: all of it up to 160 characters, else the whole words that fit, then an ellipsis; empty where it has none." },
+                "links": { "$ref": "#/components/schemas/Links" }
+            },
+            "additionalProperties": false
+        },
         "Entity": {
             "type": "object",
             "description": "One entity with its full data; fields of the input other than these pass through unchanged.",
@@ -180,7 +195,7 @@ fn common_schemas(site: &Site) -> Value {
                 "total": { "type": "integer", "minimum": 0 },
                 "limit": { "type": "integer", "minimum": 1, "maximum": MAX_LIMIT },
                 "offset": { "type": "integer", "minimum": 0, "maximum": MAX_OFFSET },
-                "items": { "type": "array", "items": { "$ref": "#/components/schemas/Entry" } },
+                "items": { "type": "array", "items": { "$ref": "#/components/schemas/SearchItem" } },
                 "next": { "description": "The URL of the next page, or null on the last.", "oneOf": [uri, { "type": "null" }] }
             },
             "additionalProperties": false

@@ -19,20 +19,21 @@
 //! alphabet, one chunk each). Two rounds of requests after the manifest,
 //! whatever the size of the ontology.
 //!
-//! A row is `[id, name]`, with the slug third when it is not the one
-//! derived from the ID; in a leaf, `[entity, id, name, slug?]`.
+//! A row is `[id, name, type, summary]`, `type` a number in the manifest's
+//! `types`, with the slug last when it is not the one derived from the ID;
+//! in a leaf's row file, `[entity, id, name, type, summary, slug?]`.
 //!
 //! Postings are sorted by entity number (the position in slug order), each
 //! written as one integer: `(entity - previous entity) * 16 + mask`, with
 //! the mask bits of `search::engine::field` and [`EXACT`].
 
-use crate::model::{Entity, Ontology, Slug};
-use crate::search::Searchable;
+use crate::model::{BaseUrl, Slug};
+use crate::search::{Corpus, Listing};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The format version; a client refuses an index it does not know.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 /// The folder of the node and row files.
 pub const DIR: &str = "search";
 /// A node becomes a leaf when its words and postings take about this many
@@ -62,13 +63,16 @@ pub struct SearchIndex {
 
 type Postings = Vec<(u32, u8)>;
 
-pub fn build(
-    ontology: &Ontology,
-    searchables: &[Searchable],
-) -> Result<SearchIndex, serde_json::Error> {
-    let words = words(ontology, searchables);
+pub fn build(base_url: &BaseUrl, corpus: &Corpus) -> Result<SearchIndex, serde_json::Error> {
+    let words = words(corpus);
+    let listings = corpus.listings();
+    let kinds = Kinds::of(listings);
+    let rows = Rows {
+        listings,
+        kinds: &kinds,
+    };
     let mut nodes: Vec<Node> = Vec::new();
-    split(&ontology.entities, String::new(), &words, &mut nodes)?;
+    split(&rows, String::new(), &words, &mut nodes)?;
 
     let mut files: Vec<(String, Vec<u8>)> = Vec::with_capacity(nodes.len());
     let mut keys = Vec::with_capacity(nodes.len());
@@ -83,19 +87,20 @@ pub fn build(
         };
         keys.push((node.key, u8::from(node.leaf), rows));
     }
-    let entities = &ontology.entities;
-    for (j, chunk) in entities.chunks(ROWS_PER_FILE).enumerate() {
-        let rows: Vec<Vec<&str>> = chunk.iter().map(row).collect();
-        files.push((format!("{DIR}/d{j}.json"), serde_json::to_vec(&rows)?));
+    for (j, chunk) in listings.chunks(ROWS_PER_FILE).enumerate() {
+        let chunk: Vec<Vec<serde_json::Value>> = chunk.iter().map(|l| rows.row(l)).collect();
+        files.push((format!("{DIR}/d{j}.json"), serde_json::to_vec(&chunk)?));
     }
 
     #[derive(Serialize)]
     #[serde(rename_all = "camelCase")]
-    struct Manifest {
+    struct Manifest<'a> {
         version: u32,
         total: usize,
         base_url: String,
         rows_per_file: usize,
+        /// The entity types rows name by number, most frequent first.
+        types: &'a [&'a str],
         /// The extensions of an entity's documents, in the order of its
         /// `links` (the table of entity formats).
         links: Vec<&'static str>,
@@ -110,12 +115,14 @@ pub fn build(
     }
     let manifest = serde_json::to_vec(&Manifest {
         version: VERSION,
-        total: entities.len(),
-        base_url: ontology.meta.base_url.join(""),
+        total: listings.len(),
+        base_url: base_url.join(""),
         rows_per_file: ROWS_PER_FILE,
+        types: &kinds.names,
         links: super::ENTITY_FORMATS.iter().map(|f| f.extension).collect(),
         nodes: keys,
-        deprecated: searchables
+        deprecated: corpus
+            .searchables()
             .iter()
             .enumerate()
             .filter(|(_, s)| s.deprecated)
@@ -126,11 +133,12 @@ pub fn build(
 }
 
 /// Every word with its postings, sorted by word.
-fn words<'s>(ontology: &'s Ontology, searchables: &'s [Searchable]) -> Vec<(&'s str, Postings)> {
+fn words<'c>(corpus: &'c Corpus) -> Vec<(&'c str, Postings)> {
     let mut by_word: BTreeMap<&str, Postings> = BTreeMap::new();
-    for (n, searchable) in searchables.iter().enumerate() {
+    let listings = corpus.listings();
+    for (n, searchable) in corpus.searchables().iter().enumerate() {
         let entity = n as u32;
-        let mut add = |word: &'s str, bit: u8| {
+        let mut add = |word: &'c str, bit: u8| {
             let postings = by_word.entry(word).or_default();
             match postings.last_mut() {
                 Some((last, mask)) if *last == entity => *mask |= bit,
@@ -145,7 +153,7 @@ fn words<'s>(ontology: &'s Ontology, searchables: &'s [Searchable]) -> Vec<(&'s 
         for exact in &searchable.exact {
             add(exact, EXACT);
         }
-        add(ontology.entities[n].slug.as_str(), EXACT);
+        add(listings[n].slug.as_str(), EXACT);
     }
     by_word.into_iter().collect()
 }
@@ -164,14 +172,14 @@ struct Node {
 /// recursion: the trie is as deep as the longest word, and the input sets
 /// that (one 25,000-letter word overflowed the stack).
 fn split(
-    entities: &[Entity],
+    rows: &Rows,
     key: String,
     words: &[(&str, Postings)],
     nodes: &mut Vec<Node>,
 ) -> Result<(), serde_json::Error> {
     let mut pending = vec![(key, words)];
     while let Some((key, words)) = pending.pop() {
-        let children = node(entities, key, words, nodes)?;
+        let children = node(rows, key, words, nodes)?;
         // Reversed, so the first child is rendered next.
         pending.extend(children.into_iter().rev());
     }
@@ -183,7 +191,7 @@ type Words<'w, 's> = &'w [(&'s str, Postings)];
 
 /// Renders the node for `key` into `nodes` and returns its children.
 fn node<'w, 's>(
-    entities: &[Entity],
+    rows: &Rows,
     key: String,
     words: Words<'w, 's>,
     nodes: &mut Vec<Node>,
@@ -199,17 +207,15 @@ fn node<'w, 's>(
             .iter()
             .flat_map(|(_, p)| p.iter().map(|&(e, _)| e))
             .collect();
-        let rows = if named.len() <= LEAF_ROWS_MAX {
-            let rows: Vec<Vec<serde_json::Value>> = named
+        let leaf_rows = if named.len() <= LEAF_ROWS_MAX {
+            let leaf_rows: Vec<Vec<serde_json::Value>> = named
                 .iter()
                 .map(|&n| {
-                    let fields = row(&entities[n as usize])
-                        .into_iter()
-                        .map(serde_json::Value::from);
+                    let fields = rows.row(&rows.listings[n as usize]);
                     std::iter::once(n.into()).chain(fields).collect()
                 })
                 .collect();
-            Some((named.len(), serde_json::to_vec(&rows)?))
+            Some((named.len(), serde_json::to_vec(&leaf_rows)?))
         } else {
             None
         };
@@ -217,7 +223,7 @@ fn node<'w, 's>(
             key,
             leaf: true,
             file: serde_json::to_vec(&serde_json::json!({ "words": listed }))?,
-            rows,
+            rows: leaf_rows,
         });
         return Ok(Vec::new());
     }
@@ -258,15 +264,48 @@ fn node<'w, 's>(
     Ok(children)
 }
 
-/// An entity's row: `[id, name]`, and its slug only when the slug is not
-/// the one derived from the ID (lower-cased, `a-z0-9` kept), which a client
-/// derives itself.
-fn row(entity: &Entity) -> Vec<&str> {
-    let mut row = vec![entity.id.as_str(), entity.name.as_str()];
-    if Slug::from_id(&entity.id).as_ref() != Ok(&entity.slug) {
-        row.push(entity.slug.as_str());
+/// The entity types of a corpus, numbered: most frequent first, then by
+/// name, so a site of one type writes `0` in every row.
+struct Kinds<'c> {
+    names: Vec<&'c str>,
+    numbers: HashMap<&'c str, usize>,
+}
+
+impl<'c> Kinds<'c> {
+    fn of(listings: &'c [Listing]) -> Kinds<'c> {
+        let mut counts: HashMap<&str, usize> = HashMap::new();
+        for listing in listings {
+            *counts.entry(&listing.kind).or_default() += 1;
+        }
+        let mut names: Vec<&str> = counts.keys().copied().collect();
+        names.sort_by(|a, b| counts[b].cmp(&counts[a]).then(a.cmp(b)));
+        let numbers = names.iter().enumerate().map(|(n, k)| (*k, n)).collect();
+        Kinds { names, numbers }
     }
-    row
+}
+
+/// What the rows are made from.
+struct Rows<'c> {
+    listings: &'c [Listing],
+    kinds: &'c Kinds<'c>,
+}
+
+impl Rows<'_> {
+    /// An entity's row: `[id, name, type, summary]`, and its slug only
+    /// when the slug is not the one derived from the ID (lower-cased,
+    /// `a-z0-9` kept), which a client derives itself.
+    fn row(&self, listing: &Listing) -> Vec<serde_json::Value> {
+        let mut row = vec![
+            listing.id.as_str().into(),
+            listing.name.as_str().into(),
+            self.kinds.numbers[listing.kind.as_str()].into(),
+            listing.summary.as_str().into(),
+        ];
+        if Slug::from_id(&listing.id).as_ref() != Ok(&listing.slug) {
+            row.push(listing.slug.as_str().into());
+        }
+        row
+    }
 }
 
 fn encode(postings: &[(u32, u8)]) -> Vec<u64> {

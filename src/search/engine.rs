@@ -48,6 +48,19 @@ pub fn tier(term_masks: impl IntoIterator<Item = u8>, exact: bool) -> Option<Tie
     })
 }
 
+/// The texts search reads of one entity: those of every entity, and a
+/// term's labels, synonyms and descriptions in every language.
+pub struct SearchTexts<'a> {
+    pub id: &'a str,
+    pub name: &'a str,
+    pub description: &'a str,
+    /// Every label and synonym, each searched as the name is.
+    pub names: Vec<&'a str>,
+    /// Every description, each searched as the description is.
+    pub descriptions: Vec<&'a str>,
+    pub deprecated: bool,
+}
+
 /// What search needs of one entity, computed once.
 #[derive(Debug, Clone)]
 pub struct Searchable {
@@ -62,35 +75,51 @@ pub struct Searchable {
 
 impl Searchable {
     pub fn of(entity: &Entity) -> Searchable {
-        let mut exact = vec![text::joined(&entity.id)];
-        let mut name = text::word_suffixes(&entity.name);
-        let mut description = text::word_suffixes(&entity.description);
-        if let Some(term) = &entity.term {
-            // A term's names in every language and its synonyms are its
-            // name; its descriptions in every language its description.
-            for label in term.labels.iter().chain(&term.synonyms) {
-                name.extend(text::word_suffixes(&label.value));
-                exact.push(text::joined(&label.value));
-            }
-            for text in &term.descriptions {
-                description.extend(text::word_suffixes(&text.value));
-            }
-            for list in [&mut name, &mut description] {
-                list.sort_unstable();
-                list.dedup();
-            }
-            exact.sort_unstable();
-            exact.dedup();
+        let texts = |list: fn(&crate::model::Term) -> Vec<&str>| {
+            entity.term.as_deref().map(list).unwrap_or_default()
+        };
+        Searchable::new(SearchTexts {
+            id: &entity.id,
+            name: &entity.name,
+            description: &entity.description,
+            names: texts(|t| {
+                t.labels
+                    .iter()
+                    .chain(&t.synonyms)
+                    .map(|l| l.value.as_str())
+                    .collect()
+            }),
+            descriptions: texts(|t| t.descriptions.iter().map(|d| d.value.as_str()).collect()),
+            deprecated: entity.term.as_ref().is_some_and(|t| t.deprecated),
+        })
+    }
+
+    pub fn new(texts: SearchTexts) -> Searchable {
+        let mut exact = vec![text::joined(texts.id)];
+        let mut name = text::word_suffixes(texts.name);
+        let mut description = text::word_suffixes(texts.description);
+        // A term's names in every language and its synonyms are its name;
+        // its descriptions in every language its description.
+        for label in &texts.names {
+            name.extend(text::word_suffixes(label));
+            exact.push(text::joined(label));
+        }
+        for text in &texts.descriptions {
+            description.extend(text::word_suffixes(text));
+        }
+        for list in [&mut name, &mut description, &mut exact] {
+            list.sort_unstable();
+            list.dedup();
         }
         exact.retain(|e| !e.is_empty());
         Searchable {
             fields: [
                 (field::NAME, name),
-                (field::ID, text::word_suffixes(&entity.id)),
+                (field::ID, text::word_suffixes(texts.id)),
                 (field::DESCRIPTION, description),
             ],
             exact,
-            deprecated: entity.term.as_ref().is_some_and(|t| t.deprecated),
+            deprecated: texts.deprecated,
         }
     }
 
@@ -235,13 +264,13 @@ mod tests {
         let mut query = Query::from_params(Some(q), None, None).unwrap();
         (query.limit, query.offset) = (limit, offset);
         let answer = searcher.search(&query);
-        let entities = &searcher.ontology.entities;
+        let listings = searcher.listings();
         (
             answer.total,
             answer
                 .page
                 .iter()
-                .map(|&i| entities[i].slug.to_string())
+                .map(|&i| listings[i].slug.to_string())
                 .collect(),
         )
     }

@@ -4,33 +4,100 @@
 //! matching and order over the entities themselves. The prebuilt index
 //! (`render::search_index`) is derived from the same [`engine::Searchable`]
 //! values, and the JavaScript client is tested against this module.
+//!
+//! Search depends on a [`Corpus`], not on the whole ontology: a build
+//! makes it from the model, a server from the files the build wrote.
 
 pub mod engine;
 pub mod query;
 pub mod text;
 
-pub use engine::{Searchable, Suffixes, Tier};
+pub use engine::{SearchTexts, Searchable, Suffixes, Tier};
 pub use query::{Query, QueryError};
 
-use crate::model::Ontology;
+use crate::model::{BaseUrl, Entity, Ontology, OntologyMeta, Slug, namespaces};
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-/// What search reads of an ontology, made once: each entity's searchable
-/// text, and the sorted suffixes of all of them (made on the first search:
-/// a build only needs the searchables).
+/// What a search answer shows of one entity: enough to recognise it and to
+/// follow it (`docs/search.md`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listing {
+    pub slug: Slug,
+    pub id: String,
+    pub name: String,
+    /// What kind of entity it is, as its JSON-LD `@type` names it: the
+    /// entity type or configured subtype (`CreateAction`), or a term's
+    /// first `rdf:type`, compacted (`owl:Class`).
+    pub kind: String,
+    /// The start of its description ([`text::summary`]).
+    pub summary: String,
+}
+
+impl Listing {
+    pub fn of(meta: &OntologyMeta, entity: &Entity) -> Listing {
+        let kind = match entity.term.as_ref().and_then(|t| t.types.first()) {
+            Some(type_iri) => namespaces::compact(type_iri),
+            None => meta.jsonld_type(entity).to_owned(),
+        };
+        Listing {
+            slug: entity.slug.clone(),
+            id: entity.id.clone(),
+            name: entity.name.clone(),
+            kind,
+            summary: text::summary(&entity.description),
+        }
+    }
+}
+
+/// What search reads of a site, made once: each entity's listing and
+/// searchable text, in slug order, and the sorted suffixes of all of them
+/// (made on the first search: a build only needs the searchables).
 #[derive(Debug, Clone, Default)]
 pub struct Corpus {
+    listings: Vec<Listing>,
     searchables: Vec<Searchable>,
     suffixes: OnceLock<Suffixes>,
 }
 
-/// An ontology made ready for searching.
+impl Corpus {
+    pub fn of(ontology: &Ontology) -> Corpus {
+        let meta = &ontology.meta;
+        let (listings, searchables) = ontology
+            .entities
+            .par_iter()
+            .map(|e| (Listing::of(meta, e), Searchable::of(e)))
+            .unzip();
+        Corpus::new(listings, searchables)
+    }
+
+    /// A corpus of entities in slug order, one listing and one searchable
+    /// text each.
+    pub fn new(listings: Vec<Listing>, searchables: Vec<Searchable>) -> Corpus {
+        assert_eq!(listings.len(), searchables.len());
+        Corpus {
+            listings,
+            searchables,
+            suffixes: OnceLock::new(),
+        }
+    }
+
+    pub fn listings(&self) -> &[Listing] {
+        &self.listings
+    }
+
+    pub fn searchables(&self) -> &[Searchable] {
+        &self.searchables
+    }
+}
+
+/// A site made ready for searching: its base URL, for the links of an
+/// answer, and its corpus.
 pub struct Searcher<'a> {
-    pub ontology: &'a Ontology,
-    /// Owned when made here; borrowed when a server keeps the corpus beside
-    /// its ontology and makes a searcher per request.
+    pub base_url: Cow<'a, BaseUrl>,
+    /// Owned when made here; borrowed when a server keeps the corpus and
+    /// makes a searcher per request.
     corpus: Cow<'a, Corpus>,
 }
 
@@ -47,31 +114,33 @@ pub struct Answer {
 
 impl<'a> Searcher<'a> {
     pub fn new(ontology: &'a Ontology) -> Searcher<'a> {
-        let corpus = Corpus {
-            searchables: ontology.entities.par_iter().map(Searchable::of).collect(),
-            suffixes: OnceLock::new(),
-        };
         Searcher {
-            ontology,
-            corpus: Cow::Owned(corpus),
+            base_url: Cow::Borrowed(&ontology.meta.base_url),
+            corpus: Cow::Owned(Corpus::of(ontology)),
         }
     }
 
-    /// A searcher over a corpus made earlier from the same ontology by
-    /// [`Searcher::new`].
-    pub fn with_corpus(ontology: &'a Ontology, corpus: &'a Corpus) -> Searcher<'a> {
-        assert_eq!(ontology.entities.len(), corpus.searchables.len());
+    /// A searcher over a corpus made earlier.
+    pub fn with_corpus(base_url: &'a BaseUrl, corpus: &'a Corpus) -> Searcher<'a> {
         Searcher {
-            ontology,
+            base_url: Cow::Borrowed(base_url),
             corpus: Cow::Borrowed(corpus),
         }
+    }
+
+    pub fn corpus(&self) -> &Corpus {
+        &self.corpus
     }
 
     pub fn searchables(&self) -> &[Searchable] {
         &self.corpus.searchables
     }
 
-    /// The corpus, to keep beside the ontology.
+    pub fn listings(&self) -> &[Listing] {
+        &self.corpus.listings
+    }
+
+    /// The corpus, to keep for later searches.
     pub fn into_corpus(self) -> Corpus {
         self.corpus.into_owned()
     }
@@ -85,12 +154,12 @@ impl<'a> Searcher<'a> {
     }
 
     pub fn search(&self, query: &Query) -> Answer {
-        let entities = &self.ontology.entities;
+        let listings = &self.corpus.listings;
         let suffixes = self.prepare();
         let hits = engine::search(
             &self.corpus.searchables,
             suffixes,
-            |i| entities[i].slug.as_str(),
+            |i| listings[i].slug.as_str(),
             query,
         );
         let end = query.offset.saturating_add(query.limit).min(hits.len());

@@ -110,9 +110,58 @@ pub fn joined(text: &str) -> String {
     runs(text).map(fold).collect()
 }
 
+/// How many characters a [`summary`] holds at most, its ellipsis included.
+pub const SUMMARY_CHARS: usize = 160;
+
+/// The start of a description, as a search result shows it: white space
+/// collapsed to single spaces; the whole of it where that fits in
+/// [`SUMMARY_CHARS`] characters, else as many whole words as fit, then `…`.
+/// Never cut at a sentence: a full stop also ends abbreviations
+/// (`U.S. News`). Made at build time, so every client shows the same.
+pub fn summary(description: &str) -> String {
+    let sentence = description.split_whitespace().collect::<Vec<_>>().join(" ");
+    if sentence.chars().count() <= SUMMARY_CHARS {
+        return sentence.to_owned();
+    }
+    // Room for the ellipsis; a single word longer than that is cut inside.
+    let limit = sentence
+        .char_indices()
+        .nth(SUMMARY_CHARS - 1)
+        .map_or(sentence.len(), |(at, _)| at);
+    let cut = if sentence[limit..].starts_with(' ') {
+        limit
+    } else {
+        sentence[..limit]
+            .rfind(' ')
+            .filter(|&at| at > 0)
+            .unwrap_or(limit)
+    };
+    format!("{}…", sentence[..cut].trim_end())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_summary_is_the_whole_description_or_the_words_that_fit() {
+        assert_eq!(
+            summary("Creates a new item in GitHub."),
+            "Creates a new item in GitHub."
+        );
+        assert_eq!(summary("One.  Two\nthree."), "One. Two three.");
+        assert_eq!(summary("  a\n\tb  "), "a b");
+        assert_eq!(summary("In U.S. News."), "In U.S. News.");
+        assert_eq!(summary(""), "");
+        let long = "word ".repeat(60);
+        let cut = summary(&long);
+        assert!(cut.ends_with("word…"), "{cut}");
+        assert!(cut.chars().count() <= SUMMARY_CHARS);
+        let one = "é".repeat(400);
+        let cut = summary(&one);
+        assert_eq!(cut.chars().count(), SUMMARY_CHARS);
+        assert!(cut.ends_with("é…"));
+    }
 
     fn starts_as_words(run: &str) -> Vec<&str> {
         let starts = word_starts(run);

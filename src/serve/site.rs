@@ -6,10 +6,10 @@
 
 use super::path::SiteDir;
 use super::rules::{HeaderRules, RedirectRules, RuleError};
-use crate::model::{BaseUrl, Entity, Ontology, OntologyMeta, Origin, Slug, Term, Text};
-use crate::render::files;
-use crate::search::{Corpus, Searcher};
-use serde_json::{Map, Value};
+use crate::model::{BaseUrl, Slug};
+use crate::render::{files, search_index};
+use crate::search::{Corpus, Listing, SearchTexts, Searchable, Searcher};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// A site directory that cannot be served.
@@ -37,8 +37,8 @@ pub struct Snapshot {
     pub dir: SiteDir,
     pub headers: HeaderRules,
     pub redirects: RedirectRules,
-    /// The entities as `/all` publishes them, for the Rust search.
-    ontology: Ontology,
+    /// What the Rust search reads, as the site publishes it.
+    base_url: BaseUrl,
     corpus: Corpus,
 }
 
@@ -59,144 +59,155 @@ impl Snapshot {
         let headers = HeaderRules::parse(&text, &path)?;
         let (text, path) = rules(files::REDIRECTS)?;
         let redirects = RedirectRules::parse(&text, &path)?;
-        let ontology = published_ontology(&root)?;
-        let searcher = Searcher::new(&ontology);
-        searcher.prepare();
-        let corpus = searcher.into_corpus();
+        let (base_url, corpus) = published_corpus(&root)?;
+        Searcher::with_corpus(&base_url, &corpus).prepare();
         Ok(Snapshot {
             dir: site,
             headers,
             redirects,
-            ontology,
+            base_url,
             corpus,
         })
     }
 
     pub fn searcher(&self) -> Searcher<'_> {
-        Searcher::with_corpus(&self.ontology, &self.corpus)
+        Searcher::with_corpus(&self.base_url, &self.corpus)
     }
 
     pub fn entities(&self) -> usize {
-        self.ontology.entities.len()
+        self.corpus.listings().len()
     }
 }
 
-/// The ontology as the site publishes it: its base URL and type from the
-/// information document, its entities from `/all`.
-fn published_ontology(root: &Path) -> Result<Ontology, SiteError> {
-    let json = |name: &str| -> Result<Value, SiteError> {
-        let (path, bytes) = read(root, name)?;
-        serde_json::from_slice(&bytes)
-            .map_err(|e| not_a_site(root, &path, format!("it is not JSON: {e}")))
-    };
-    let info = json(files::INFO)?;
-    let info_path = root.join(files::INFO);
-    let text = |value: &Value, key: &str, path: &Path| -> Result<String, SiteError> {
-        value[key]
-            .as_str()
-            .map(str::to_owned)
-            .ok_or_else(|| not_a_site(root, path, format!("it has no string `{key}`")))
-    };
-    let base_url = BaseUrl::parse(&text(&info, "baseUrl", &info_path)?)
-        .map_err(|e| not_a_site(root, &info_path, format!("its baseUrl: {e}")))?;
-    let meta = OntologyMeta {
-        name: text(&info, "name", &info_path)?,
-        description: text(&info, "description", &info_path)?,
-        entity_type: text(&info, "type", &info_path)?,
-        entity_type_iri: String::new(),
-        base_url,
-        license: info["license"].as_str().map(str::to_owned),
-        version: info["version"].as_str().map(str::to_owned),
-        siblings: Vec::new(),
-        subtypes: None,
-        entity_properties: Vec::new(),
-        vocabulary: None,
-        language: "en".into(),
-        header: None,
-        prefixes: Vec::new(),
-        downloads: Vec::new(),
-    };
-    let all_path = root.join(files::ALL);
-    let all = json(files::ALL)?;
+/// What `/search` needs, as the site publishes it: its base URL from the
+/// information document; each entity's listing from the search index's
+/// rows (which the hosts' handlers answer from too); its searchable texts
+/// from `/all`.
+fn published_corpus(root: &Path) -> Result<(BaseUrl, Corpus), SiteError> {
+    let json = |name: &str| read_json(root, name);
+    let (info, info_path) = json(files::INFO)?;
+    let base_url = info["baseUrl"]
+        .as_str()
+        .ok_or_else(|| not_a_site(root, &info_path, "it has no string `baseUrl`".into()))
+        .and_then(|text| {
+            BaseUrl::parse(text)
+                .map_err(|e| not_a_site(root, &info_path, format!("its baseUrl: {e}")))
+        })?;
+    let listings = listings(root)?;
+    let (all, all_path) = json(files::ALL)?;
     let items = all["items"]
         .as_array()
-        .ok_or_else(|| not_a_site(root, &all_path, "it has no `items` list".into()))?;
-    let entities = items
+        .filter(|items| items.len() == listings.len())
+        .ok_or_else(|| {
+            not_a_site(
+                root,
+                &all_path,
+                format!(
+                    "it has no `items` list of {} entities, as the search index has",
+                    listings.len()
+                ),
+            )
+        })?;
+    let searchables = items
         .iter()
+        .zip(&listings)
         .enumerate()
-        .map(|(n, item)| {
+        .map(|(n, (item, listing))| {
             let at = |what: &str| not_a_site(root, &all_path, format!("item {n}: {what}"));
-            let Value::Object(fields) = item else {
-                return Err(at("not an object"));
+            if item["slug"].as_str() != Some(listing.slug.as_str()) {
+                return Err(at(&format!(
+                    "its slug is not `{}`, as in the search index",
+                    listing.slug
+                )));
+            }
+            let text = |key: &str| item[key].as_str().unwrap_or_default();
+            // A term's labels, synonyms and descriptions in every language.
+            let values = |keys: &[&str]| -> Vec<&str> {
+                keys.iter()
+                    .flat_map(|key| item[*key].as_array().into_iter().flatten())
+                    .filter_map(|t| t["value"].as_str())
+                    .collect()
             };
-            let field = |key: &str| {
-                fields
-                    .get(key)
-                    .and_then(Value::as_str)
-                    .map(str::to_owned)
-                    .ok_or_else(|| at(&format!("no string `{key}`")))
-            };
-            let slug = Slug::parse(&field("slug")?).map_err(|e| at(&e.to_string()))?;
-            let extra: Map<String, Value> = fields
-                .iter()
-                .filter(|(k, _)| {
-                    !matches!(
-                        k.as_str(),
-                        "slug" | "id" | "type" | "name" | "description" | "links"
-                    )
-                })
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect();
-            // What search reads of a term: its labels, synonyms and
-            // descriptions in every language, and whether it is deprecated.
-            let iri = fields.get("iri").and_then(Value::as_str).map(str::to_owned);
-            let term = fields.get("types").is_some().then(|| {
-                let texts = |key: &str| -> Vec<Text> {
-                    fields
-                        .get(key)
-                        .and_then(Value::as_array)
-                        .into_iter()
-                        .flatten()
-                        .filter_map(|t| {
-                            Some(Text {
-                                value: t.get("value")?.as_str()?.to_owned(),
-                                language: t
-                                    .get("language")
-                                    .and_then(Value::as_str)
-                                    .map(str::to_owned),
-                            })
-                        })
-                        .collect()
-                };
-                Box::new(Term {
-                    labels: texts("labels"),
-                    descriptions: texts("descriptions"),
-                    synonyms: texts("synonyms"),
-                    deprecated: fields.get("deprecated") == Some(&Value::Bool(true)),
-                    ..Term::default()
-                })
-            });
-            Ok(Entity {
-                id: field("id")?,
-                slug,
-                name: field("name")?,
-                // A term may have none.
-                description: fields
-                    .get("description")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned(),
-                iri,
-                extra: if term.is_some() { Map::new() } else { extra },
-                term,
-                origin: Origin {
-                    path: all_path.clone(),
-                    line: None,
-                },
-            })
+            Ok(Searchable::new(SearchTexts {
+                id: text("id"),
+                name: text("name"),
+                description: text("description"),
+                names: values(&["labels", "synonyms"]),
+                descriptions: values(&["descriptions"]),
+                deprecated: item["deprecated"] == Value::Bool(true),
+            }))
         })
         .collect::<Result<Vec<_>, SiteError>>()?;
-    Ok(Ontology { meta, entities })
+    Ok((base_url, Corpus::new(listings, searchables)))
+}
+
+/// A JSON file of the site, and its path.
+fn read_json(root: &Path, name: &str) -> Result<(Value, PathBuf), SiteError> {
+    let (path, bytes) = read(root, name)?;
+    let value = serde_json::from_slice(&bytes)
+        .map_err(|e| not_a_site(root, &path, format!("it is not JSON: {e}")))?;
+    Ok((value, path))
+}
+
+/// Every entity's listing, from the rows of the search index.
+fn listings(root: &Path) -> Result<Vec<Listing>, SiteError> {
+    let json = |name: &str| read_json(root, name);
+    let (manifest, manifest_path) = json(files::SEARCH_INDEX)?;
+    let bad = |what: String| not_a_site(root, &manifest_path, what);
+    if manifest["version"] != search_index::VERSION {
+        return Err(bad(format!(
+            "its format is {}, not {}",
+            manifest["version"],
+            search_index::VERSION
+        )));
+    }
+    let total = manifest["total"]
+        .as_u64()
+        .ok_or_else(|| bad("it has no `total`".into()))? as usize;
+    let kinds: Vec<&str> = manifest["types"]
+        .as_array()
+        .ok_or_else(|| bad("it has no `types`".into()))?
+        .iter()
+        .map(|k| k.as_str().unwrap_or_default())
+        .collect();
+    let mut listings = Vec::with_capacity(total);
+    for chunk in 0..total.div_ceil(search_index::ROWS_PER_FILE) {
+        let name = format!("{}/d{chunk}.json", search_index::DIR);
+        let (rows, path) = json(&name)?;
+        for (n, row) in rows.as_array().into_iter().flatten().enumerate() {
+            let at = |what: &str| not_a_site(root, &path, format!("row {n}: {what}"));
+            let text = |i: usize| {
+                row[i]
+                    .as_str()
+                    .map(str::to_owned)
+                    .ok_or_else(|| at(&format!("no string at {i}")))
+            };
+            let id = text(0)?;
+            let slug = match row.get(4) {
+                Some(Value::String(slug)) => Slug::parse(slug),
+                _ => Slug::from_id(&id),
+            }
+            .map_err(|e| at(&e.to_string()))?;
+            let kind = row[2]
+                .as_u64()
+                .and_then(|k| kinds.get(k as usize))
+                .ok_or_else(|| at("no type of the manifest's"))?;
+            listings.push(Listing {
+                slug,
+                id,
+                name: text(1)?,
+                kind: (*kind).to_owned(),
+                summary: text(3)?,
+            });
+        }
+    }
+    if listings.len() != total {
+        return Err(bad(format!(
+            "it counts {total} entities, its rows {}",
+            listings.len()
+        )));
+    }
+    Ok(listings)
 }
 
 /// A file of the site, by name, with its path for messages.

@@ -74,6 +74,7 @@ fn shipped_ontology_builds_every_file_and_they_agree() {
     assert!(files.contains_key(".ontosite-output"));
     let manifest = read_json(&out.join("search-index.json"));
     let nodes = manifest["nodes"].as_array().unwrap();
+    let manifest_types = manifest["types"].as_array().unwrap().clone();
     let leaf_rows = nodes.iter().filter(|n| n[2].as_u64().unwrap() > 0).count();
     assert_eq!(
         search_files,
@@ -174,7 +175,15 @@ fn shipped_ontology_builds_every_file_and_they_agree() {
         let element = &listed_ld[i];
         assert_eq!(element["position"], i + 1);
         assert_eq!(element["item"]["@id"], ld["@id"]);
-        assert_eq!(rows[i], serde_json::json!([id, name]), "search row {i}");
+        // Its row: ID, name, the number of its type, the summary (the
+        // whole description: one short sentence).
+        let kind = &manifest_types[rows[i][2].as_u64().unwrap() as usize];
+        assert_eq!(kind, subtype, "search row {i}");
+        assert_eq!(
+            rows[i],
+            serde_json::json!([id, name, rows[i][2], entity["description"]]),
+            "search row {i}"
+        );
 
         // `<Vendor> - <Operation words>`, with vendor and operation fields;
         // the vendor is written as the IRI of the vendor's entity in the

@@ -152,6 +152,17 @@ fn schema_org_builds_with_only_its_name_and_base_url() {
     let server = Server::dir(&site);
     assert_eq!(search(&server, "person")[0], "Person");
     assert_eq!(search(&server, "birth date")[0], "birthDate");
+    // A result says what kind of term it is and how its description starts.
+    let answer = |q: &str| -> Value {
+        let url = format!("{}search?q={q}&limit=1", server.url);
+        serde_json::from_slice(&client().get(url).send().unwrap().bytes().unwrap()).unwrap()
+    };
+    let answer_birthdate = answer("birthdate");
+    let item = &answer_birthdate["items"][0];
+    assert_eq!(item["type"], "rdf:Property", "{item}");
+    assert_eq!(item["summary"], "Date of birth.", "{item}");
+    let person = answer("person");
+    assert_eq!(person["items"][0]["type"], "rdfs:Class", "{person}");
 }
 
 #[test]
