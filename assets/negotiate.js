@@ -3,7 +3,25 @@
 // which documents the rules); the tests run both on the same requests.
 //
 // `table` is what the build generates from its table of formats:
-// { slugPattern, unpublished: [paths], resources: [{ path, choices: [{ type, see }] }] }.
+// { slugPattern, unpublished: [paths], resources: [{ path, choices: [{ type, see }] }],
+//   aliases: { path: slug } }.
+
+/** The type of an entity's page. */
+const PAGE_TYPE = "text/html; charset=utf-8";
+
+/**
+ * Whether what the host answers at an entity's IRI is its page. Netlify
+ * matches the `_headers` rule `/*.nt` as the regular expression
+ * `/(.*).nt`, so the page of `/student` comes typed as N-Triples: a page
+ * typed by a rule its slug's tail matches is a page too; its own type is
+ * set when it is answered.
+ */
+function isPage(slug, contentType, table) {
+  return (
+    contentType.startsWith("text/html") ||
+    table.splatTypes.some(([extension, type]) => slug.length > extension.length && slug.endsWith(extension) && contentType.startsWith(type))
+  );
+}
 
 /** A quality value ("0", "0.5", "1.000") in thousandths, or null. */
 function qvalue(text) {
@@ -51,14 +69,20 @@ export function choose(accept, choices) {
   return best[0];
 }
 
-/** The negotiated resource at `pathname`, with the entity's slug, or null. */
+/**
+ * The negotiated resource at `pathname`, with the entity's slug and
+ * whether the path is an alias (an entity's own IRI in the site's
+ * namespace, whose page is at `/{slug}`), or null.
+ */
 export function resourceAt(pathname, table) {
   const exact = table.resources.find((r) => r.path === pathname);
-  if (exact) return { resource: exact, slug: null };
+  if (exact) return { resource: exact, slug: null, alias: false };
+  const entity = table.resources.find((r) => r.path === "/{slug}");
+  if (entity === undefined) return null;
+  if (Object.hasOwn(table.aliases, pathname)) return { resource: entity, slug: table.aliases[pathname], alias: true };
   const slug = pathname.slice(1);
   if (!pathname.startsWith("/") || !new RegExp(table.slugPattern).test(slug)) return null;
-  const entity = table.resources.find((r) => r.path === "/{slug}");
-  return entity ? { resource: entity, slug } : null;
+  return { resource: entity, slug, alias: false };
 }
 
 /** Whether `pathname` is a file the build writes for the host only. */
@@ -78,15 +102,20 @@ export async function negotiate(request, table, headers, atIri) {
   const url = new URL(request.url);
   const found = resourceAt(url.pathname, table);
   if (found === null) return null;
-  const { resource, slug } = found;
+  const { resource, slug, alias } = found;
   const choice = resource.choices[choose(request.headers.get("Accept"), resource.choices)];
+  if (alias) {
+    // Nothing lives at an alias: every document, the page too, is at the slug.
+    const see = (choice.see ?? "/{slug}").replaceAll("{slug}", slug);
+    return new Response(null, { status: 303, headers: { ...headers, Location: see, Vary: "Accept" } });
+  }
   const answer = await atIri();
   // An entity's IRI is one where the site serves the entity's page: a path
   // a redirect rule sends elsewhere answers as it would without this.
-  const isPage = (answer.headers.get("Content-Type") ?? "").startsWith("text/html");
-  if (answer.status === 404 || (slug !== null && !isPage)) return answer;
+  if (answer.status === 404 || (slug !== null && !isPage(slug, answer.headers.get("Content-Type") ?? "", table))) return answer;
   if (choice.see === null) {
     const inPlace = new Response(answer.body, answer);
+    if (slug !== null) inPlace.headers.set("Content-Type", PAGE_TYPE);
     inPlace.headers.append("Vary", "Accept");
     return inPlace;
   }

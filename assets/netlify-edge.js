@@ -3,7 +3,7 @@
 // self-contained module (search.js, negotiate.js, the generated
 // negotiation table, then this handler), so Netlify's bundler has nothing
 // to resolve; as committed, it imports them beside it and runs in Deno.
-// Only extensionless paths reach it (`config.pattern`); every file is
+// Only paths without a `.` reach it (`config.pattern`); every file is
 // served as it is, with no code on the way.
 import { RESPONSE_HEADERS, openIndex, respond } from "./search.js";
 import { negotiate } from "./negotiate.js";
@@ -23,6 +23,7 @@ export default async (request, context) => {
   return respond(request, await index);
 };
 
-// `/`, `/search`, `/vocab`, `/.well-known/void` and the one-segment paths
-// an entity's IRI can have; ontosite's tests check it against its table.
-export const config = { pattern: "^/(?:[a-z0-9]*|\\.well-known/void)$", cache: "manual" };
+// `/`, `/search`, `/vocab`, `/.well-known/void` and every path without a
+// `.` an entity's IRI can have: its slug, or its own IRI in the site's
+// namespace (`/Person`, `/sub/Thing`: the table's `aliases`).
+export const config = { pattern: "^/(?:[^.]*|\\.well-known/void)$", cache: "manual" };

@@ -45,6 +45,10 @@ pub struct OntologyMeta {
     /// The namespace of the terms ontosite mints, where `ontology.json`
     /// fixes one so that they stay put when the base URL changes.
     pub vocabulary: Option<String>,
+    /// The namespace whose IRIs arrive at the site (`{namespace}{rest}` at
+    /// `{base}/{rest}`), where `ontology.json` names one: w3id.org and
+    /// purl.org redirect so. `None`: the base URL's own, `{base}/`.
+    pub namespace: Option<String>,
     /// The language of `name` and `description` where a term has texts in
     /// several (`ontology.json`'s `language`, `en` unless it says).
     pub language: String,
@@ -115,6 +119,13 @@ impl OntologyMeta {
 
     /// The JSON-LD type of `entity`: its subtype where the configuration
     /// names one for its value, else the ontology's entity type.
+    /// The namespace whose IRIs resolve through the site.
+    pub fn resolved_namespace(&self) -> String {
+        self.namespace
+            .clone()
+            .unwrap_or_else(|| self.base_url.join(""))
+    }
+
     pub fn jsonld_type<'a>(&'a self, entity: &Entity) -> &'a str {
         self.subtypes
             .as_ref()

@@ -10,6 +10,7 @@
 
 use super::files;
 use super::routes::{EVERY_RESPONSE, Endpoint, NOT_FOUND, Serves, UNPUBLISHED, endpoints};
+use crate::model::Download;
 use std::io::Write;
 
 const GENERATED: &str =
@@ -34,7 +35,7 @@ fn header_pattern(endpoint: &Endpoint) -> Option<String> {
 /// information document and the 404 document too, and those would read
 /// as false triples (`_:b a schema:Action`). `json-context.jsonld` stays
 /// published for clients that apply it to an entity's plain JSON.
-pub fn headers(out: &mut Vec<u8>) {
+pub fn headers(downloads: &[Download], out: &mut Vec<u8>) {
     out.extend_from_slice(GENERATED.as_bytes());
     out.extend_from_slice(b"/*\n");
     for (name, value) in EVERY_RESPONSE {
@@ -42,13 +43,7 @@ pub fn headers(out: &mut Vec<u8>) {
     }
     // Netlify joins the values of a header that several matching rules set,
     // so a file a splat rule already types must not get a rule of its own.
-    let splats: Vec<(&str, &str)> = endpoints()
-        .iter()
-        .filter_map(|e| match (e.serves, e.content_type) {
-            (Serves::EntityFiles(format), Some(media_type)) => Some((format.extension, media_type)),
-            _ => None,
-        })
-        .collect();
+    let splats = splat_types();
     let typed_by_splat = |pattern: &str, media_type: &str| {
         !pattern.contains('*')
             && splats
@@ -62,7 +57,32 @@ pub fn headers(out: &mut Vec<u8>) {
             let _ = writeln!(out, "{pattern}\n  Content-Type: {media_type}");
         }
     }
+    // The ontology's source files, as published: a host knows neither
+    // `.obo` nor, everywhere, `.owl`. A name a rule path cannot carry as
+    // it is (`:` and `*` are placeholders, a space ends the path) is left
+    // to the host's guess.
+    for download in downloads {
+        let pattern = format!("/{}", download.name);
+        let plain = pattern
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-".contains(c));
+        if plain && !typed_by_splat(&pattern, download.media_type) {
+            let _ = writeln!(out, "{pattern}\n  Content-Type: {}", download.media_type);
+        }
+    }
     out.pop(); // `render` ends every file with one newline.
+}
+
+/// The `(extension, type)` of each rule `/*.{extension}` that `_headers`
+/// types entity files with.
+pub fn splat_types() -> Vec<(&'static str, &'static str)> {
+    endpoints()
+        .iter()
+        .filter_map(|e| match (e.serves, e.content_type) {
+            (Serves::EntityFiles(format), Some(media_type)) => Some((format.extension, media_type)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The extensions of the files a site publishes: each entity format's,

@@ -88,6 +88,9 @@ pub fn document(site: &Site) -> Result<Value, RenderError> {
     info.insert("type".into(), json!(meta.entity_type));
     info.insert("total".into(), json!(site.ontology.entities.len()));
     info.insert("baseUrl".into(), json!(site.url("")));
+    if let Some(namespace) = &meta.namespace {
+        info.insert("namespace".into(), json!(namespace));
+    }
     if let Some(version) = &meta.version {
         info.insert("version".into(), json!(version));
     }

@@ -24,7 +24,7 @@ pub use formats::{ENTITY_FORMATS, EntityFormat};
 pub use html::TEMPLATES;
 pub use info::problem;
 pub use json::{search_answer, search_response};
-pub use negotiation::{Resource, choose, location, resource_at};
+pub use negotiation::{Aliases, Found, Resource, choose, is_page, location, resource_at};
 pub use routes::{Endpoint, Serves, UNPUBLISHED, endpoints, media};
 pub use script::negotiation_module;
 
@@ -151,6 +151,9 @@ pub struct Site<'a> {
     relations: relations::Relations,
     /// Whether the site publishes the terms of an ontology source.
     pub(crate) has_terms: bool,
+    /// The paths at which entities' own IRIs in the site's namespace
+    /// arrive, where those are not `/{slug}`.
+    pub(crate) aliases: negotiation::Aliases,
     /// Whether the input names some entity of `input/entities/` by its own
     /// IRI, which the context and schemas then describe.
     pub(crate) own_iris: bool,
@@ -186,6 +189,13 @@ impl<'a> Site<'a> {
             entity_triples: std::sync::OnceLock::new(),
             relations: relations::Relations::of(ontology),
             has_terms: ontology.entities.iter().any(|e| e.term.is_some()),
+            aliases: negotiation::Aliases::of(
+                &ontology.meta.resolved_namespace(),
+                ontology
+                    .entities
+                    .iter()
+                    .filter_map(|e| Some((e.iri.as_deref()?, e.slug.as_str()))),
+            ),
             own_iris: ontology
                 .entities
                 .iter()
@@ -356,16 +366,20 @@ impl Document<'_> {
             Document::SearchClient => {
                 out.extend_from_slice(script::SEARCH_JS.trim_end().as_bytes())
             }
-            Document::NetlifyEdge => {
-                script::host_module(include_str!("../../assets/netlify-edge.js"), out)
-            }
-            Document::CloudflareWorker => {
-                script::host_module(include_str!("../../assets/cloudflare-worker.js"), out)
-            }
+            Document::NetlifyEdge => script::host_module(
+                include_str!("../../assets/netlify-edge.js"),
+                &site.aliases,
+                out,
+            ),
+            Document::CloudflareWorker => script::host_module(
+                include_str!("../../assets/cloudflare-worker.js"),
+                &site.aliases,
+                out,
+            ),
             Document::CloudflareRoutes => host::cloudflare_routes(out)?,
             Document::NotFound => info::not_found(site, out)?,
             Document::NotFoundPage => info::not_found_page(site, out)?,
-            Document::Headers => host::headers(out),
+            Document::Headers => host::headers(&site.ontology.meta.downloads, out),
             Document::Redirects => host::redirects(out),
             Document::Home | Document::HomeAlias => html::index(site, out)?,
             Document::Stylesheet => {
@@ -481,6 +495,7 @@ mod tests {
                 subtypes: None,
                 entity_properties: Vec::new(),
                 vocabulary: None,
+                namespace: None,
                 language: "en".into(),
                 header: None,
                 prefixes: Vec::new(),

@@ -20,6 +20,7 @@ use super::formats::ENTITY_FORMATS;
 use super::media;
 use serde::Serialize;
 use serde_json::json;
+use std::collections::BTreeMap;
 
 /// The path that stands for every entity's IRI.
 pub const ENTITY_PATH: &str = "/{slug}";
@@ -115,23 +116,94 @@ pub fn resources() -> &'static [Resource] {
     &RESOURCES
 }
 
-/// The negotiated IRI at `path`, and the entity's slug if it is one.
-pub fn resource_at(path: &str) -> Option<(&'static Resource, Option<&str>)> {
-    let resources = resources();
-    if let Some(found) = resources.iter().find(|r| r.path == path) {
-        return Some((found, None));
+/// The paths other than `/{slug}` at which entities' own IRIs arrive:
+/// where an IRI is in the namespace that resolves through the site
+/// (`{base}/` or `ontology.json`'s `namespace`) and the rest of it is not
+/// its slug (`{base}/Person`, slug `person`), its path `/Person` stands
+/// for the entity. Every document of such an IRI is a `303 See Other`
+/// away, the page too, at `/{slug}`.
+///
+/// Only rests a URL path carries unchanged are taken: ASCII letters,
+/// digits, `-_~!$&'()*+,;=:@` and inner `/`; no `.` (it would shadow a
+/// file, `/index.json`), no leading `_` (the hosts' own files). Others
+/// (`#` in a hash namespace, non-ASCII) do not resolve through the site.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Aliases(BTreeMap<String, String>);
+
+impl Aliases {
+    /// The aliases of the entities `(IRI, slug)` in `namespace`.
+    pub fn of<'a>(namespace: &str, entities: impl Iterator<Item = (&'a str, &'a str)>) -> Aliases {
+        let carried = |c: char| c.is_ascii_alphanumeric() || "-_~!$&'()*+,;=:@/".contains(c);
+        Aliases(
+            entities
+                .filter_map(|(iri, slug)| {
+                    let rest = iri.strip_prefix(namespace)?;
+                    let whole = !rest.is_empty()
+                        && rest != slug
+                        && rest.chars().all(carried)
+                        && !rest.starts_with(['_', '/'])
+                        && !rest.ends_with('/')
+                        && !rest.contains("//");
+                    whole.then(|| (format!("/{rest}"), slug.to_owned()))
+                })
+                .collect(),
+        )
     }
-    let slug = path.strip_prefix('/')?;
-    crate::model::slug::names_entity(slug)
-        .then(|| resources.iter().find(|r| r.path == ENTITY_PATH))
-        .flatten()
-        .map(|r| (r, Some(slug)))
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
-/// Where the choice sends the client, for this slug.
-pub fn location(choice: &Choice, slug: Option<&str>) -> Option<String> {
-    let see = choice.see.as_deref()?;
-    Some(match slug {
+/// A negotiated IRI a request is for.
+#[derive(Debug, Clone, Copy)]
+pub struct Found<'a> {
+    pub resource: &'static Resource,
+    /// The entity's slug, where it is an entity's IRI.
+    pub slug: Option<&'a str>,
+    /// Whether the path is an alias: its page is at `/{slug}` too.
+    pub alias: bool,
+}
+
+/// The negotiated IRI at `path`.
+pub fn resource_at<'a>(path: &'a str, aliases: &'a Aliases) -> Option<Found<'a>> {
+    let resources = resources();
+    if let Some(resource) = resources.iter().find(|r| r.path == path) {
+        return Some(Found {
+            resource,
+            slug: None,
+            alias: false,
+        });
+    }
+    let entity = resources.iter().find(|r| r.path == ENTITY_PATH)?;
+    if let Some(slug) = aliases.0.get(path) {
+        return Some(Found {
+            resource: entity,
+            slug: Some(slug),
+            alias: true,
+        });
+    }
+    let slug = path.strip_prefix('/')?;
+    crate::model::slug::names_entity(slug).then_some(Found {
+        resource: entity,
+        slug: Some(slug),
+        alias: false,
+    })
+}
+
+/// Where the choice sends the client, if anywhere: an alias sends even
+/// for the document at an entity's IRI, its page at `/{slug}`.
+pub fn location(choice: &Choice, found: &Found) -> Option<String> {
+    let see = match (choice.see.as_deref(), found.alias) {
+        (Some(see), _) => see,
+        (None, true) => ENTITY_PATH,
+        (None, false) => return None,
+    };
+    Some(match found.slug {
         Some(slug) => see.replace("{slug}", slug),
         None => see.to_owned(),
     })
@@ -211,9 +283,30 @@ fn qvalue(text: &str) -> Option<u16> {
     }
 }
 
+/// Whether what a host answers at an entity's IRI, typed `content_type`,
+/// is the entity's page (not a file a redirect rule sends there). Netlify
+/// matches the `_headers` rule `/*.nt` as the regular expression
+/// `/(.*).nt`, so the page of the slug `student` comes typed as N-Triples:
+/// a page typed by a rule its slug's tail matches is a page too.
+pub fn is_page(slug: &str, content_type: &str) -> bool {
+    content_type.starts_with(media::HTML)
+        || super::host::splat_types()
+            .iter()
+            .any(|(extension, media_type)| {
+                slug.len() > extension.len()
+                    && slug.ends_with(extension)
+                    && content_type.starts_with(media_type)
+            })
+}
+
 /// The table the hosts' handlers negotiate with, as JSON.
-pub fn table() -> serde_json::Value {
-    json!({ "slugPattern": crate::model::slug::pattern(), "resources": resources() })
+pub fn table(aliases: &Aliases) -> serde_json::Value {
+    json!({
+        "slugPattern": crate::model::slug::pattern(),
+        "resources": resources(),
+        "aliases": aliases,
+        "splatTypes": super::host::splat_types(),
+    })
 }
 
 #[cfg(test)]
@@ -221,7 +314,7 @@ mod tests {
     use super::*;
 
     fn chosen(accept: &str, path: &str) -> &'static str {
-        let (resource, _) = resource_at(path).unwrap();
+        let resource = resource_at(path, &Aliases::default()).unwrap().resource;
         resource.choices[choose(Some(accept), &resource.choices)].media_type
     }
 
@@ -257,12 +350,69 @@ mod tests {
 
     #[test]
     fn only_entity_slugs_and_the_table_negotiate() {
-        assert!(resource_at("/all").is_none());
-        assert!(resource_at("/search").is_none());
-        assert!(resource_at("/abc.json").is_none());
-        assert!(resource_at("/Abc").is_none());
-        assert_eq!(resource_at("/abc").unwrap().1, Some("abc"));
-        let (vocab, _) = resource_at("/vocab").unwrap();
+        let none = Aliases::default();
+        assert!(resource_at("/all", &none).is_none());
+        assert!(resource_at("/search", &none).is_none());
+        assert!(resource_at("/abc.json", &none).is_none());
+        assert!(resource_at("/Abc", &none).is_none());
+        assert_eq!(resource_at("/abc", &none).unwrap().slug, Some("abc"));
+        let vocab = resource_at("/vocab", &none).unwrap().resource;
         assert_eq!(vocab.path, "/vocab");
+    }
+
+    #[test]
+    fn iris_in_the_namespace_resolve_at_their_own_path() {
+        let ns = "https://onto.test/";
+        let aliases = Aliases::of(
+            ns,
+            [
+                ("https://onto.test/Person", "person"),
+                ("https://onto.test/person", "person2"),
+                ("https://onto.test/data_1501", "data1501"),
+                ("https://onto.test/text", "text"),
+                ("https://onto.test/sub/Thing", "thing"),
+                ("https://onto.test/v1.0", "v10"),
+                ("https://onto.test/_x", "x"),
+                ("https://onto.test/café", "caf"),
+                ("https://elsewhere.test/Other", "other"),
+            ]
+            .into_iter(),
+        );
+        let slugs: Vec<(&str, &str)> = aliases
+            .0
+            .iter()
+            .map(|(p, s)| (p.as_str(), s.as_str()))
+            .collect();
+        assert_eq!(
+            slugs,
+            [
+                ("/Person", "person"),
+                ("/data_1501", "data1501"),
+                ("/person", "person2"),
+                ("/sub/Thing", "thing"),
+            ]
+        );
+        let found = resource_at("/Person", &aliases).unwrap();
+        assert_eq!((found.slug, found.alias), (Some("person"), true));
+        let html = found
+            .resource
+            .choices
+            .iter()
+            .find(|c| c.media_type == media::HTML)
+            .unwrap();
+        assert_eq!(location(html, &found).as_deref(), Some("/person"));
+        let turtle = found
+            .resource
+            .choices
+            .iter()
+            .find(|c| c.media_type == media::TURTLE)
+            .unwrap();
+        assert_eq!(location(turtle, &found).as_deref(), Some("/person.ttl"));
+        // An alias wins over the slug pattern: `/person` is the IRI
+        // `https://onto.test/person`, whose slug is `person2`.
+        assert_eq!(
+            resource_at("/person", &aliases).unwrap().slug,
+            Some("person2")
+        );
     }
 }

@@ -221,6 +221,7 @@ fn common_schemas(site: &Site) -> Value {
                 "type": { "const": entity_type },
                 "total": { "type": "integer", "minimum": 0 },
                 "baseUrl": uri,
+                "namespace": { "type": "string", "format": "uri", "description": "The namespace whose IRIs arrive at this site (w3id.org, purl.org), where it is not the base URL's own." },
                 "version": { "type": "string" },
                 "license": { "type": "string" },
                 "openapi": uri,

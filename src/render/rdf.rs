@@ -409,7 +409,8 @@ pub fn list_item_iri(site: &Site, position: usize) -> String {
 /// The entity list as `index.jsonld` states it: a schema.org `ItemList`
 /// whose entries name each entity with its type, identifier, name and
 /// plain JSON URL. `summaries: false` leaves out what each entity's own
-/// graph states anyway (for the dump).
+/// graph states anyway (for the dump); a term of an ontology source
+/// states only what its source does, so its summary stays.
 pub fn index(site: &Site, writer: &mut Writer, summaries: bool) -> Result<usize, RenderError> {
     let meta = &site.ontology.meta;
     let list = iri(site.url(INDEX))?;
@@ -445,7 +446,7 @@ pub fn index(site: &Site, writer: &mut Writer, summaries: bool) -> Result<usize,
             integer(i + 1),
         ))?;
         write(Triple::new(item, schema("item"), subject.clone()))?;
-        if summaries {
+        if summaries || entity.term.is_some() {
             write(Triple::new(
                 subject.clone(),
                 rdf::TYPE,

@@ -251,6 +251,7 @@ mod tests {
                 subtypes: None,
                 entity_properties: Vec::new(),
                 vocabulary: None,
+                namespace: None,
                 language: "en".into(),
                 header: None,
                 prefixes: Vec::new(),

@@ -17,6 +17,9 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, Response, StatusCod
 use bytes::Bytes;
 use std::sync::OnceLock;
 
+/// The type of an entity's page, answered at its IRI.
+const PAGE_TYPE: &str = "text/html; charset=utf-8";
+
 /// The methods every path answers.
 const ALLOW: &str = "GET, HEAD, OPTIONS";
 
@@ -26,6 +29,9 @@ struct Answer {
     content_type: Option<String>,
     headers: Vec<(String, String)>,
     body: Vec<u8>,
+    /// Whether this is an entity's page answered at its IRI, whose type no
+    /// header rule changes (`negotiate`).
+    is_page: bool,
 }
 
 impl Answer {
@@ -35,6 +41,7 @@ impl Answer {
             content_type: Some(content_type.to_owned()),
             headers: Vec::new(),
             body,
+            is_page: false,
         }
     }
 
@@ -50,6 +57,7 @@ impl Answer {
             content_type: None,
             headers: Vec::new(),
             body: Vec::new(),
+            is_page: false,
         }
     }
 }
@@ -117,10 +125,10 @@ pub fn cache_key(
     } else {
         uri.path().to_owned()
     };
-    let negotiated = path::site_path(uri.path())
-        .ok()
-        .filter(|_| runs_code)
-        .and_then(|p| render::resource_at(p.as_str()).map(|(resource, _)| resource));
+    let path = path::site_path(uri.path()).ok().filter(|_| runs_code);
+    let negotiated = path
+        .as_ref()
+        .and_then(|p| render::resource_at(p.as_str(), &site.aliases).map(|f| f.resource));
     if let Some(resource) = negotiated {
         let accept = request.get(header::ACCEPT).and_then(|v| v.to_str().ok());
         key.push_str(&format!(
@@ -152,17 +160,10 @@ pub fn answer(
             (search(site, uri.query().unwrap_or("")), false)
         }
         Method::GET | Method::HEAD => {
-            match render::resource_at(path.as_str()).filter(|_| runs_code) {
+            match render::resource_at(path.as_str(), &site.aliases).filter(|_| runs_code) {
                 // Kept by the document `Accept` chooses (`cache_key`).
-                Some((resource, slug)) => (
-                    negotiate(
-                        site,
-                        &path,
-                        uri.query().unwrap_or(""),
-                        request,
-                        resource,
-                        slug,
-                    ),
+                Some(found) => (
+                    negotiate(site, &path, uri.query().unwrap_or(""), request, &found),
                     true,
                 ),
                 None => (get(site, &path, uri.query().unwrap_or("")), true),
@@ -233,32 +234,48 @@ fn negotiate(
     path: &SitePath,
     query: &str,
     request: &HeaderMap,
-    resource: &render::Resource,
-    slug: Option<&str>,
+    found: &render::Found,
 ) -> Answer {
     let accept = request.get(header::ACCEPT).and_then(|v| v.to_str().ok());
-    let choice = &resource.choices[render::choose(accept, &resource.choices)];
+    let choices = &found.resource.choices;
+    let choice = &choices[render::choose(accept, choices)];
+    let see_other = |location: String| {
+        let mut answer = Answer::empty(StatusCode::SEE_OTHER);
+        answer.headers.push(("Location".into(), location));
+        answer.headers.push(("Vary".into(), "Accept".into()));
+        answer
+    };
+    // Nothing lives at an alias: every document, the page too, is at the
+    // slug.
+    if found.alias
+        && let Some(location) = render::location(choice, found)
+    {
+        return see_other(location);
+    }
     let at_iri = get(site, path, query);
     // An entity's IRI is one where the site serves the entity's page: a
     // path a redirect rule sends elsewhere, or no entity at all, answers
-    // as it would without negotiation.
-    let is_page = at_iri
-        .content_type
-        .as_deref()
-        .is_some_and(|t| t.starts_with(render::media::HTML));
-    if at_iri.status == StatusCode::NOT_FOUND || (slug.is_some() && !is_page) {
+    // as it would without negotiation. The type it comes with is the
+    // file's before the header rules (`prepare`), which may type a page
+    // wrongly (`render::negotiation::is_page`); its own is kept.
+    let is_page = |slug: &str| {
+        at_iri
+            .content_type
+            .as_deref()
+            .is_some_and(|t| render::is_page(slug, t))
+    };
+    if at_iri.status == StatusCode::NOT_FOUND || found.slug.is_some_and(|s| !is_page(s)) {
         return at_iri;
     }
-    let mut answer = match render::location(choice, slug) {
-        Some(location) => {
-            let mut answer = Answer::empty(StatusCode::SEE_OTHER);
-            answer.headers.push(("Location".into(), location));
+    match render::location(choice, found) {
+        Some(location) => see_other(location),
+        None => {
+            let mut answer = at_iri;
+            answer.is_page = found.slug.is_some();
+            answer.headers.push(("Vary".into(), "Accept".into()));
             answer
         }
-        None => at_iri,
-    };
-    answer.headers.push(("Vary".into(), "Accept".into()));
-    answer
+    }
 }
 
 /// A request's query parameters, decoded.
@@ -365,6 +382,7 @@ fn file(served: &SitePath, body: Vec<u8>, status: StatusCode) -> Answer {
         content_type: Some(media_type(served)),
         headers: Vec::new(),
         body,
+        is_page: false,
     }
 }
 
@@ -411,6 +429,9 @@ fn prepare(site: &Snapshot, rules_path: &str, answer: Answer, cacheable: bool) -
     // says (`/.well-known/void` is typed Turtle).
     if answer.status == StatusCode::SEE_OTHER {
         headers.remove(header::CONTENT_TYPE);
+    }
+    if answer.is_page {
+        insert(&mut headers, "Content-Type", PAGE_TYPE);
     }
     if answer.status == StatusCode::OK {
         insert(&mut headers, "ETag", &entity_tag(&answer.body));

@@ -7,7 +7,7 @@
 use super::path::SiteDir;
 use super::rules::{HeaderRules, RedirectRules, RuleError};
 use crate::model::{BaseUrl, Slug};
-use crate::render::{files, search_index};
+use crate::render::{Aliases, files, search_index};
 use crate::search::{Corpus, Listing, SearchTexts, Searchable, Searcher};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -37,6 +37,8 @@ pub struct Snapshot {
     pub dir: SiteDir,
     pub headers: HeaderRules,
     pub redirects: RedirectRules,
+    /// The paths at which entities' own IRIs arrive, besides `/{slug}`.
+    pub aliases: Aliases,
     /// What the Rust search reads, as the site publishes it.
     base_url: BaseUrl,
     corpus: Corpus,
@@ -59,12 +61,13 @@ impl Snapshot {
         let headers = HeaderRules::parse(&text, &path)?;
         let (text, path) = rules(files::REDIRECTS)?;
         let redirects = RedirectRules::parse(&text, &path)?;
-        let (base_url, corpus) = published_corpus(&root)?;
+        let (base_url, corpus, aliases) = published_corpus(&root)?;
         Searcher::with_corpus(&base_url, &corpus).prepare();
         Ok(Snapshot {
             dir: site,
             headers,
             redirects,
+            aliases,
             base_url,
             corpus,
         })
@@ -82,8 +85,9 @@ impl Snapshot {
 /// What `/search` needs, as the site publishes it: its base URL from the
 /// information document; each entity's listing from the search index's
 /// rows (which the hosts' handlers answer from too); its searchable texts
-/// from `/all`.
-fn published_corpus(root: &Path) -> Result<(BaseUrl, Corpus), SiteError> {
+/// from `/all`. And the aliases of the entities' own IRIs, from their
+/// `iri` in `/all` and the namespace the information document names.
+fn published_corpus(root: &Path) -> Result<(BaseUrl, Corpus, Aliases), SiteError> {
     let json = |name: &str| read_json(root, name);
     let (info, info_path) = json(files::INFO)?;
     let base_url = info["baseUrl"]
@@ -138,7 +142,16 @@ fn published_corpus(root: &Path) -> Result<(BaseUrl, Corpus), SiteError> {
             }))
         })
         .collect::<Result<Vec<_>, SiteError>>()?;
-    Ok((base_url, Corpus::new(listings, searchables)))
+    let namespace = info["namespace"]
+        .as_str()
+        .map_or_else(|| base_url.join(""), str::to_owned);
+    let aliases = Aliases::of(
+        &namespace,
+        items
+            .iter()
+            .filter_map(|item| Some((item["iri"].as_str()?, item["slug"].as_str()?))),
+    );
+    Ok((base_url, Corpus::new(listings, searchables), aliases))
 }
 
 /// A JSON file of the site, and its path.

@@ -28,6 +28,7 @@ struct ManifestFile {
     subtypes: Option<SubtypesFile>,
     entity_properties: std::collections::BTreeMap<String, String>,
     vocabulary: Option<String>,
+    namespace: Option<String>,
     sources: Option<Vec<String>>,
     language: Option<String>,
     terms: Option<serde_json::Map<String, serde_json::Value>>,
@@ -63,7 +64,7 @@ fn key_place(text: &str, key: &str) -> (Option<usize>, Option<usize>) {
 }
 
 /// Every field `ontology.json` may have; the first three are required.
-const FIELDS: [&str; 15] = [
+const FIELDS: [&str; 16] = [
     "name",
     "description",
     "entityType",
@@ -75,6 +76,7 @@ const FIELDS: [&str; 15] = [
     "subtypes",
     "entityProperties",
     "vocabulary",
+    "namespace",
     "sources",
     "language",
     "terms",
@@ -218,6 +220,13 @@ impl ManifestFile {
                 text,
                 "vocabulary",
                 fields.remove("vocabulary"),
+                &mut problems,
+            ),
+            namespace: typed(
+                path,
+                text,
+                "namespace",
+                fields.remove("namespace"),
                 &mut problems,
             ),
             sources: typed(
@@ -366,6 +375,15 @@ pub fn load(
             "give an absolute IRI ending in `#` or `/`, such as `https://w3id.org/my-ontology/vocab#`, or leave it out for `{baseUrl}/vocab#`",
         ));
     }
+    if let Some(namespace) = &file.namespace
+        && !(is_absolute_iri(namespace) && namespace.ends_with('/'))
+    {
+        problems.push(Diagnostic::new(
+            &path,
+            format!("`namespace` `{namespace}` is not a namespace IRI ending in `/`"),
+            "give the namespace that redirects to the base URL, such as `https://w3id.org/my-ontology/` (w3id.org sends `{namespace}{rest}` to `{baseUrl}/{rest}`), or leave it out for `{baseUrl}/`",
+        ));
+    }
     let base_url = match (base_url, &file.base_url) {
         (Some(given), _) => Some(given.clone()),
         (None, Some(text)) => check_url(&path, "baseUrl", text, &mut problems),
@@ -465,6 +483,7 @@ pub fn load(
                 }),
                 entity_properties: file.entity_properties.into_iter().collect(),
                 vocabulary: file.vocabulary,
+                namespace: file.namespace,
                 language: file.language.unwrap_or_else(|| "en".into()),
                 header: None,
                 prefixes: Vec::new(),

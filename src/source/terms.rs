@@ -361,9 +361,11 @@ pub fn identifier(iri: &str) -> String {
 /// `a-z` and `0-9` dropped (`Person` → `person`, `PATO_0000001` →
 /// `pato0000001`). Local names that differ only in case or punctuation
 /// (schema.org's class `Text` and property `text`) are told apart by
-/// number: in code-point order of the local name (capitals first) the
-/// first keeps the slug and the next take `2`, `3`, ... The same local
-/// name in two namespaces is an input error naming both IRIs.
+/// number: a local name that is its slug already keeps it (so `/text`
+/// stays the IRI `{namespace}text` where the namespace resolves through
+/// the site, and `/Text` its alias), the others follow in code-point
+/// order of the local name and take `2`, `3`, ... The same local name in
+/// two namespaces is an input error naming both IRIs.
 fn assign_slugs(entities: &mut [Entity]) -> Vec<Diagnostic> {
     let mut problems = Vec::new();
     let mut by_slug: BTreeMap<String, Vec<usize>> = BTreeMap::new();
@@ -380,7 +382,10 @@ fn assign_slugs(entities: &mut [Entity]) -> Vec<Diagnostic> {
     let mut failed = vec![false; entities.len()];
     for (derived, mut group) in by_slug {
         let iri = |i: usize| entities[i].iri.clone().unwrap_or_default();
-        group.sort_by_key(|&i| (local_name(&iri(i)).to_owned(), iri(i)));
+        group.sort_by_key(|&i| {
+            let local = local_name(&iri(i)).to_owned();
+            (local != derived, local, iri(i))
+        });
         let iris: Vec<String> = group.iter().map(|&i| iri(i)).collect();
         for (n, pair) in group.windows(2).enumerate() {
             let (a, b) = (&iris[n], &iris[n + 1]);

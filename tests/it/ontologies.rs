@@ -118,17 +118,20 @@ fn schema_org_builds_with_only_its_name_and_base_url() {
     assert_eq!(names(&person["parents"]), ["Thing"]);
     assert!(names(&person["children"]).contains(&"Patient"));
     assert!(names(&person["linkedFrom"]).contains(&"birthDate"));
-    // Case-only twins: the class keeps the slug, the property is numbered.
+    // Case-only twins: the local name that is its slug keeps it, the
+    // other is numbered.
     assert_eq!(
         read_json(&site.join("text.json"))["iri"],
-        "https://schema.org/Text"
+        "https://schema.org/text"
     );
     assert_eq!(
         read_json(&site.join("text2.json"))["iri"],
-        "https://schema.org/text"
+        "https://schema.org/Text"
     );
     // Superseded is deprecated, and the replacement is linked.
-    let code = read_json(&site.join("code.json"));
+    // (The property `code` keeps the slug `code`.)
+    let code = read_json(&site.join("code2.json"));
+    assert_eq!(code["iri"], "https://schema.org/Code");
     assert_eq!(code["deprecated"], true);
     assert_eq!(names(&code["replacedBy"]), ["SoftwareSourceCode"]);
     // The IRI is schema.org's; the page says where its documents are.
@@ -304,6 +307,127 @@ fn the_default_language_chooses_the_name() {
     assert_eq!(read_json(&site.join("blood.json"))["name"], "blood red");
 }
 
+/// The base URL of the fixture whose namespace is the site's.
+pub const NAMESPACE_BASE: &str = "https://onto.test/";
+
+/// The fixture whose IRIs are in the site's namespace, built in `dir`.
+pub fn namespace_site(dir: &Path) -> PathBuf {
+    let input = input_with(
+        dir,
+        &fixture("namespace/onto.ttl"),
+        r#"{"name": "People", "baseUrl": "https://onto.test"}"#,
+    );
+    built(dir, &input)
+}
+
+/// Where the ontology's namespace is the base URL, its IRIs resolve
+/// through the site even where the local name is not the slug: `serve`
+/// answers `/Person` with a 303 to the document `Accept` prefers, the page
+/// included; a case twin whose local name is its slug keeps it.
+#[test]
+fn iris_in_the_site_namespace_resolve_through_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = namespace_site(dir.path());
+    let slugs: Vec<(String, String)> = items(&site)
+        .iter()
+        .map(|i| {
+            (
+                i["iri"].as_str().unwrap().to_owned(),
+                i["slug"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let slug_of = |iri: &str| {
+        slugs
+            .iter()
+            .find(|(i, _)| i == iri)
+            .map(|(_, s)| s.as_str())
+            .unwrap_or_else(|| panic!("{iri}: {slugs:?}"))
+    };
+    assert_eq!(slug_of("https://onto.test/text"), "text");
+    assert_eq!(slug_of("https://onto.test/Text"), "text2");
+    assert_eq!(slug_of("https://onto.test/data_1501"), "data1501");
+    let server = Server::dir(&site);
+    let see = |path: &str, accept: &str| {
+        let response = client()
+            .get(format!("{}{}", server.url, path.trim_start_matches('/')))
+            .header("Accept", accept)
+            .send()
+            .unwrap();
+        let location = response
+            .headers()
+            .get("location")
+            .map(|l| l.to_str().unwrap().to_owned());
+        (response.status().as_u16(), location)
+    };
+    assert_eq!(
+        see("/Person", "text/turtle"),
+        (303, Some("/person.ttl".into()))
+    );
+    assert_eq!(see("/Person", "text/html"), (303, Some("/person".into())));
+    assert_eq!(
+        see("/Text", "application/n-triples"),
+        (303, Some("/text2.nt".into()))
+    );
+    assert_eq!(see("/text", "text/turtle"), (303, Some("/text.ttl".into())));
+    assert_eq!(
+        see("/data_1501", "application/ld+json"),
+        (303, Some("/data1501.jsonld".into()))
+    );
+    assert_eq!(see("/Nobody", "text/turtle").0, 404);
+    // The page of `/student` is a page, though the host's rule `/*.nt`
+    // matches its path as Netlify matches (`/(.*).nt`).
+    let page = client()
+        .get(format!("{}student", server.url))
+        .header("Accept", "text/html")
+        .send()
+        .unwrap();
+    assert_eq!(page.status().as_u16(), 200);
+    assert_eq!(page.headers()["content-type"], "text/html; charset=utf-8");
+    // `{base}/text` is the term's IRI and its documents' URL at once; the
+    // others say where their documents are.
+    let text = std::fs::read_to_string(site.join("text.nt")).unwrap();
+    assert!(!text.contains("isPrimaryTopicOf"), "{text}");
+    let person = std::fs::read_to_string(site.join("person.nt")).unwrap();
+    assert!(
+        person.contains("<https://onto.test/Person> <http://xmlns.com/foaf/0.1/isPrimaryTopicOf> <https://onto.test/person> ."),
+        "{person}"
+    );
+    // The 6 terms' IRIs, the 4 pages `foaf:isPrimaryTopicOf` names where
+    // the IRI is not `{base}/{slug}`, `/`, the list and the vocabulary.
+    crate::dereference::assert_crawl_from(NAMESPACE_BASE, &site, &server.url, "serve", 13);
+    assert_documents_state_the_source(
+        &fixture("namespace/onto.ttl"),
+        &site,
+        "https://onto.test",
+        6,
+    );
+
+    // The same IRIs published from another host that their namespace
+    // redirects to, as w3id.org does: `namespace` names it.
+    let mirror = dir.path().join("mirror");
+    std::fs::create_dir_all(&mirror).unwrap();
+    let input = input_with(
+        &mirror,
+        &fixture("namespace/onto.ttl"),
+        r#"{"name": "People", "baseUrl": "https://mirror.test", "namespace": "https://onto.test/"}"#,
+    );
+    let site = built(&mirror, &input);
+    assert_eq!(
+        read_json(&site.join("api.json"))["namespace"],
+        "https://onto.test/"
+    );
+    let server = Server::dir(&site);
+    let response = client()
+        .get(format!("{}Person", server.url))
+        .header("Accept", "text/turtle")
+        .send()
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 303);
+    assert_eq!(response.headers()["location"], "/person.ttl");
+    assert_site_follows_its_openapi(&site);
+}
+
 #[test]
 fn an_owl_ontology_keeps_hash_iris_restrictions_and_axioms() {
     let dir = tempfile::tempdir().unwrap();
@@ -432,6 +556,18 @@ fn pato_obo_gives_the_terms_of_its_owl_release() {
             r#"{"name": "PATO", "baseUrl": "https://pato.test"}"#,
         ),
     );
+    // The source files are published typed: no host knows `.obo`, not
+    // every host `.owl`. Netlify's matcher agrees.
+    for (site, name, media_type) in [
+        (&obo, "pato.obo", "text/obo"),
+        (&owl, "pato-base.owl", "application/rdf+xml"),
+    ] {
+        let path = format!("/source-files/{name}");
+        let report = crate::netlify::route(site, &[&path]);
+        let route = &report["routes"][0];
+        assert_eq!(route["status"], 200, "{route}");
+        assert_eq!(route["headers"]["Content-Type"], media_type, "{route}");
+    }
     let by_iri = |site: &Path| -> std::collections::BTreeMap<String, Value> {
         items(site)
             .into_iter()

@@ -308,6 +308,21 @@ fn negotiated(
 /// Every negotiated IRI (and a missing entity) under Accept headers that
 /// real clients send: the host answers as `serve` does.
 fn assert_negotiates_as_serve(host: &Host, server: &Server, name: &str) {
+    let paths = [
+        "/",
+        "/.well-known/void",
+        "/vocab",
+        "/index",
+        "/abbcreateitem",
+        "/zoteroupdateitem",
+        "/nosuchentity",
+    ];
+    assert_negotiates_at(host, server, name, &paths);
+}
+
+/// The negotiated `paths` under Accept headers that real clients send:
+/// the host answers as `serve` does.
+fn assert_negotiates_at(host: &Host, server: &Server, name: &str, paths: &[&str]) {
     let chrome = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8";
     let rdflib = "application/rdf+xml, text/n3, text/turtle, application/n-triples, application/ld+json;q=0.9, */*;q=0.1";
     let accepts = [
@@ -322,17 +337,8 @@ fn assert_negotiates_as_serve(host: &Host, server: &Server, name: &str) {
         Some(rdflib),
         Some("image/png"),
     ];
-    let paths = [
-        "/",
-        "/.well-known/void",
-        "/vocab",
-        "/index",
-        "/abbcreateitem",
-        "/zoteroupdateitem",
-        "/nosuchentity",
-    ];
     let mut differences = Vec::new();
-    for path in paths {
+    for &path in paths {
         for accept in accepts {
             let expected = negotiated(&server.url, path, accept);
             let got = negotiated(&host.url, path, accept);
@@ -426,6 +432,48 @@ fn netlify_edge_function_in_deno_answers_as_serve() {
     crate::dereference::assert_crawl_gathers_the_dump(site, &host.url, "deno");
 }
 
+/// An ontology whose namespace resolves through the site: its own IRIs
+/// (`/Person`, `/data_1501`, the case twins `/Text` and `/text`) answer on
+/// Cloudflare and Netlify as through `serve`, and a crawl from `/`
+/// through each gathers the dump.
+#[test]
+fn an_ontology_s_own_iris_resolve_on_every_host() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = crate::ontologies::namespace_site(dir.path());
+    let server = Server::dir(&site);
+    let paths = [
+        "/",
+        "/Person",
+        "/person",
+        "/Text",
+        "/text",
+        "/text2",
+        "/data_1501",
+        "/knows",
+        "/student",
+        "/Nobody",
+    ];
+    let cloudflare = Host::cloudflare(&site);
+    assert_negotiates_at(&cloudflare, &server, "workerd", &paths);
+    crate::dereference::assert_crawl_from(
+        crate::ontologies::NAMESPACE_BASE,
+        &site,
+        &cloudflare.url,
+        "workerd",
+        13,
+    );
+    let origin = Server::start(&["--dir".as_ref(), site.as_os_str(), "--static".as_ref()]);
+    let netlify = Host::netlify(&site, &origin.url);
+    assert_negotiates_at(&netlify, &server, "deno", &paths);
+    crate::dereference::assert_crawl_from(
+        crate::ontologies::NAMESPACE_BASE,
+        &site,
+        &netlify.url,
+        "deno",
+        13,
+    );
+}
+
 /// The committed handlers load as they are, each importing the client
 /// beside it, and so do the modules the build makes of them: Deno
 /// resolves and checks them, and lints them with undefined names as
@@ -445,7 +493,7 @@ fn the_handlers_load_and_lint_on_their_own() {
     }
     std::fs::write(
         assets.path().join("negotiation.js"),
-        ontosite::render::negotiation_module(),
+        ontosite::render::negotiation_module(&ontosite::render::Aliases::default()),
     )
     .unwrap();
     let committed = [
