@@ -4,8 +4,9 @@
 //! The data set's IRI is the site's base URL. Its description is the one
 //! graph behind `void.ttl`, `void.nt`, `void.jsonld`, `/.well-known/void`
 //! (where the VoID specification says to look) and the `dataset` member of
-//! the information document. A dump is that description, the vocabulary
-//! and every entity's triples, in that order.
+//! the information document; for an ontology source it holds what the
+//! source says of the ontology itself. A dump is that description, the
+//! vocabulary and every entity's triples, in that order.
 
 use super::rdf::{self, SCHEMA, Syntax, VOID, iri};
 use super::{RenderError, Site, files, media, vocab};
@@ -109,9 +110,25 @@ pub fn triples(site: &Site) -> Result<Vec<Triple>, RenderError> {
             Triple::new(download.clone(), schema("contentUrl"), download),
         ]);
     }
+    // What the ontology source says of itself (`owl:Ontology`,
+    // `skos:ConceptScheme`), as it says it: the data set is about it.
+    if let Some(header) = &meta.header {
+        let ontology = iri(header.iri.as_str())?;
+        if ontology != dataset {
+            triples.push(Triple::new(dataset.clone(), schema("mainEntity"), ontology));
+        }
+        triples.extend(header.statements.iter().cloned());
+    }
     // Every triple of the dump, this one included: the list's own triples
-    // are four per entity and three more.
-    let list = 3 + 4 * entities;
+    // are four per entity and three more, and a term's four of summary
+    // (its own documents do not state them).
+    let terms = site
+        .ontology
+        .entities
+        .iter()
+        .filter(|e| e.term.is_some())
+        .count();
+    let list = 3 + 4 * entities + 4 * terms;
     let total = entity_triples(site)? + vocab::triples(site)?.len() + list + triples.len() + 1;
     triples.push(Triple::new(
         dataset,

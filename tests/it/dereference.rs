@@ -73,6 +73,15 @@ pub fn assert_crawl_from(base: &str, site: &Path, via: &str, host: &str, resourc
     assert_eq!(report["resources"], resources, "{host}: {report}");
     assert_eq!(report["redirects"], report["resources"], "{host}: {report}");
     assert_eq!(report["triples"], report["dumpTriples"], "{host}: {report}");
+    // The data set counts them right.
+    let void = std::fs::read_to_string(site.join("void.nt")).unwrap();
+    assert!(
+        void.contains(&format!(
+            "<http://rdfs.org/ns/void#triples> \"{}\"^^<http://www.w3.org/2001/XMLSchema#integer>",
+            report["dumpTriples"]
+        )),
+        "{host}: void:triples is not the dump's size:\n{void}"
+    );
 }
 
 #[test]

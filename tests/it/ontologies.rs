@@ -386,6 +386,12 @@ fn iris_in_the_site_namespace_resolve_through_it() {
     assert_eq!(page.headers()["content-type"], "text/html; charset=utf-8");
     // `{base}/text` is the term's IRI and its documents' URL at once; the
     // others say where their documents are.
+    // What the ontology says of itself is in the data set's description.
+    let void = std::fs::read_to_string(site.join("void.nt")).unwrap();
+    assert!(
+        void.contains("<https://onto.test/> <http://www.w3.org/2000/01/rdf-schema#label> \"People and texts\"@en ."),
+        "{void}"
+    );
     let text = std::fs::read_to_string(site.join("text.nt")).unwrap();
     assert!(!text.contains("isPrimaryTopicOf"), "{text}");
     let person = std::fs::read_to_string(site.join("person.nt")).unwrap();
