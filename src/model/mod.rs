@@ -270,6 +270,7 @@ pub const RESERVED_SLUGS: &[&str] = &[
     "openapi",
     "search",
     "searchindex",
+    "tree",
     "ui",
     "vocab",
     "void",

@@ -16,11 +16,12 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// Every template, by the name a user's override must have.
-pub const TEMPLATES: [(&str, &str); 6] = [
+pub const TEMPLATES: [(&str, &str); 7] = [
     ("layout.html", include_str!("../../templates/layout.html")),
     ("index.html", include_str!("../../templates/index.html")),
     ("entity.html", include_str!("../../templates/entity.html")),
     ("vocab.html", include_str!("../../templates/vocab.html")),
+    ("tree.html", include_str!("../../templates/tree.html")),
     ("site.css", include_str!("../../templates/site.css")),
     ("site.js", include_str!("../../templates/site.js")),
 ];
@@ -106,6 +107,8 @@ struct TermPage<'a> {
     synonyms: Vec<TextView<'a>>,
     /// From a root down to the parent.
     breadcrumbs: Vec<TermRef<'a>>,
+    /// Whether `tree.html` shows it: it has a parent or a child.
+    in_tree: bool,
     #[serde(flatten)]
     links: TermLinks<'a>,
     statements: Vec<Statement<'a>>,
@@ -146,6 +149,13 @@ impl<'a> TermPage<'a> {
             synonyms: TextView::all(&term.synonyms),
             breadcrumbs: position
                 .map_or_else(Vec::new, |p| at(&relations.breadcrumbs(site.ontology, p))),
+            in_tree: position.is_some_and(|p| {
+                !relations.children(p).is_empty()
+                    || term
+                        .parents
+                        .iter()
+                        .any(|parent| relations.position(parent).is_some())
+            }),
             links: TermLinks::of(site, entity, term),
             statements: term
                 .statements
@@ -199,7 +209,11 @@ struct Field<'a> {
 }
 
 pub fn index(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
-    let context = context! { info => site.info()?, example_query => info::search_example(site) };
+    let context = context! {
+        info => site.info()?,
+        example_query => info::search_example(site),
+        tree => site.relations.has_hierarchy(),
+    };
     page(site, "index.html", context, out)
 }
 
@@ -264,6 +278,61 @@ pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), Ren
     let entity = minijinja::Value::from(minijinja::value::Serde(&view));
     let context = context! { info => site.info()?, entity => entity, jsonld => ld };
     page(site, "entity.html", context, out)
+}
+
+/// One term in the hierarchy's page.
+#[derive(Serialize)]
+struct TreeItem<'a> {
+    slug: &'a str,
+    name: &'a str,
+    deprecated: bool,
+    depth: usize,
+    branch: bool,
+    repeat: bool,
+    close: usize,
+}
+
+/// `tree.html`: the hierarchy from its roots, as nested lists that open
+/// level by level, and the terms outside it.
+pub fn tree(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
+    let entities = &site.ontology.entities;
+    let item = |position: usize| {
+        let entity = &entities[position];
+        (
+            entity.slug.as_str(),
+            entity.name.as_str(),
+            entity.term.as_ref().is_some_and(|t| t.deprecated),
+        )
+    };
+    let rows: Vec<TreeItem> = site
+        .relations
+        .tree(site.ontology)
+        .into_iter()
+        .map(|row| {
+            let (slug, name, deprecated) = item(row.position);
+            TreeItem {
+                slug,
+                name,
+                deprecated,
+                depth: row.depth,
+                branch: row.branch,
+                repeat: row.repeat,
+                close: row.close,
+            }
+        })
+        .collect();
+    let placed: std::collections::HashSet<&str> = rows.iter().map(|r| r.slug).collect();
+    let loose: Vec<TermRef> = (0..entities.len())
+        .filter(|&p| entities[p].term.is_some() && !placed.contains(entities[p].slug.as_str()))
+        .map(|p| TermRef::at(site, p))
+        .collect();
+    let context = context! {
+        info => site.info()?,
+        roots => rows.iter().filter(|r| r.depth == 0).count(),
+        rows => minijinja::Value::from(minijinja::value::Serde(&rows)),
+        loose => minijinja::Value::from(minijinja::value::Serde(&loose)),
+    };
+    page(site, "tree.html", context, out)
 }
 
 /// `vocab.html`: the vocabulary's terms, for people.

@@ -81,6 +81,8 @@ pub mod files {
     pub const VOCAB_NT: &str = "vocab.nt";
     pub const VOCAB_JSONLD: &str = "vocab.jsonld";
     pub const VOCAB_PAGE: &str = "vocab.html";
+    /// The hierarchy of an ontology's terms, from its roots.
+    pub const TREE_PAGE: &str = "tree.html";
     /// The data set's description (VoID and schema.org), which `/`
     /// answers to linked-data clients.
     pub const VOID_TTL: &str = "void.ttl";
@@ -269,6 +271,8 @@ pub enum Document<'a> {
     WellKnownVoid,
     DumpGz,
     VocabularyPage,
+    /// The hierarchy's page, where the terms have one.
+    TreePage,
     /// One entity in one of its formats.
     Entity(&'a Entity, &'static EntityFormat),
     /// An ontology source file, published as it is.
@@ -344,6 +348,7 @@ impl Document<'_> {
             Document::WellKnownVoid => files::WELL_KNOWN_VOID.to_owned(),
             Document::DumpGz => files::DUMP_NT_GZ.to_owned(),
             Document::VocabularyPage => files::VOCAB_PAGE.to_owned(),
+            Document::TreePage => files::TREE_PAGE.to_owned(),
             Document::Entity(e, format) => format.file(e),
             Document::Source(download) => download.name.clone(),
         }
@@ -395,6 +400,7 @@ impl Document<'_> {
             // Binary: no newline after it.
             Document::DumpGz => return void::dump_gz(site, out),
             Document::VocabularyPage => html::vocabulary(site, out)?,
+            Document::TreePage => html::tree(site, out)?,
             Document::Entity(e, format) => (format.render)(site, e, out)?,
             // The one document copied, not rendered: the source file as
             // the publisher wrote it, byte for byte.
@@ -454,8 +460,14 @@ pub fn documents<'a>(site: &Site<'a>) -> impl ParallelIterator<Item = Document<'
         .downloads
         .par_iter()
         .map(Document::Source);
+    let tree = site
+        .relations
+        .has_hierarchy()
+        .then_some(Document::TreePage)
+        .into_par_iter();
     Document::SITE_WIDE
         .into_par_iter()
+        .chain(tree)
         .chain(sources)
         .chain(search_files)
         .chain(per_entity)

@@ -6,6 +6,21 @@ use crate::model::{Entity, Ontology};
 use oxrdf::{NamedOrBlankNode, Term as Node};
 use std::collections::HashMap;
 
+/// One term in the hierarchy's nested list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TreeRow {
+    pub position: usize,
+    /// 0 for a root.
+    pub depth: usize,
+    /// Whether its children follow, one level deeper.
+    pub branch: bool,
+    /// Whether it was shown higher up (under another parent, or as its own
+    /// ancestor in a cycle).
+    pub repeat: bool,
+    /// How many branches end after it.
+    pub close: usize,
+}
+
 /// Positions in the ontology's (slug-sorted) entity list.
 #[derive(Debug, Default)]
 pub struct Relations {
@@ -76,6 +91,74 @@ impl Relations {
         self.referrers.get(position).map_or(&[], Vec::as_slice)
     }
 
+    /// Whether some term has a published parent: the site has a hierarchy.
+    pub fn has_hierarchy(&self) -> bool {
+        self.children.iter().any(|c| !c.is_empty())
+    }
+
+    /// The hierarchy from its roots, depth first, children in slug order,
+    /// as rows of a nested list. A term under several parents is expanded
+    /// under the first met and named again (`repeat`) under the others, so
+    /// the rows are at most one per parent link; a cycle unreachable from a
+    /// root is entered at its first term in slug order. A loop with a
+    /// stack, not recursion: the source sets the depth.
+    pub fn tree(&self, ontology: &Ontology) -> Vec<TreeRow> {
+        let count = ontology.entities.len();
+        let mut has_parent = vec![false; count];
+        for (parent, children) in self.children.iter().enumerate() {
+            for &child in children {
+                has_parent[child] |= child != parent;
+            }
+        }
+        let mut expanded = vec![false; count];
+        let mut placed = vec![false; count];
+        let mut rows: Vec<TreeRow> = Vec::new();
+        let roots = (0..count).filter(|&i| !has_parent[i]);
+        let unreached: Vec<usize> = (0..count).collect();
+        for start in roots.chain(unreached) {
+            if expanded[start] || self.children(start).is_empty() {
+                continue;
+            }
+            let mut stack: Vec<(usize, usize)> = Vec::new();
+            let mut enter = |node: usize, depth: usize, stack: &mut Vec<(usize, usize)>| {
+                let branch = !expanded[node] && !self.children(node).is_empty();
+                rows.push(TreeRow {
+                    position: node,
+                    depth,
+                    branch,
+                    repeat: placed[node],
+                    close: 0,
+                });
+                placed[node] = true;
+                if branch {
+                    expanded[node] = true;
+                    stack.push((node, 0));
+                }
+            };
+            enter(start, 0, &mut stack);
+            while let Some(&(node, next)) = stack.last() {
+                match self.children(node).get(next) {
+                    Some(&child) => {
+                        stack.last_mut().expect("a node").1 += 1;
+                        let depth = stack.len();
+                        enter(child, depth, &mut stack);
+                    }
+                    None => {
+                        stack.pop();
+                    }
+                }
+            }
+        }
+        // A leaf closes the branches that end with it.
+        for i in 0..rows.len() {
+            if !rows[i].branch {
+                let next = rows.get(i + 1).map_or(0, |r| r.depth);
+                rows[i].close = rows[i].depth - next;
+            }
+        }
+        rows
+    }
+
     /// Every ancestor of the term, nearest first, each once; a cycle in the
     /// source ends where it closes.
     pub fn ancestors(&self, ontology: &Ontology, position: usize) -> Vec<usize> {
@@ -122,5 +205,108 @@ impl Relations {
         }
         path.reverse();
         path
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{BaseUrl, OntologyMeta, Origin, Slug, Term};
+
+    /// Terms `a`..`z` by slug, each with the parents given.
+    fn ontology(terms: &[(&str, &[&str])]) -> Ontology {
+        let iri = |slug: &str| format!("https://t.test/{slug}");
+        let entities = terms
+            .iter()
+            .map(|(slug, parents)| Entity {
+                id: iri(slug),
+                slug: Slug::parse(slug).unwrap(),
+                name: slug.to_string(),
+                description: String::new(),
+                iri: Some(iri(slug)),
+                extra: Default::default(),
+                term: Some(Box::new(Term {
+                    parents: parents.iter().map(|p| iri(p)).collect(),
+                    ..Term::default()
+                })),
+                origin: Origin {
+                    path: "t.ttl".into(),
+                    line: None,
+                },
+            })
+            .collect();
+        let meta = OntologyMeta {
+            name: "T".into(),
+            description: "T".into(),
+            entity_type: "Term".into(),
+            entity_type_iri: String::new(),
+            base_url: BaseUrl::parse("https://t.test").unwrap(),
+            license: None,
+            version: None,
+            siblings: Vec::new(),
+            subtypes: None,
+            entity_properties: Vec::new(),
+            vocabulary: None,
+            namespace: None,
+            language: "en".into(),
+            header: None,
+            prefixes: Vec::new(),
+            downloads: Vec::new(),
+        };
+        Ontology { meta, entities }
+    }
+
+    /// `(slug, depth, branch, repeat, close)` of each row.
+    fn rows(terms: &[(&str, &[&str])]) -> Vec<(String, usize, bool, bool, usize)> {
+        let ontology = ontology(terms);
+        Relations::of(&ontology)
+            .tree(&ontology)
+            .into_iter()
+            .map(|r| {
+                let slug = ontology.entities[r.position].slug.to_string();
+                (slug, r.depth, r.branch, r.repeat, r.close)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_tree_expands_each_term_once_and_survives_cycles() {
+        // a > b > d, a > c > d (d twice), e alone, x <-> y a cycle.
+        let terms: &[(&str, &[&str])] = &[
+            ("a", &[]),
+            ("b", &["a"]),
+            ("c", &["a"]),
+            ("d", &["b", "c"]),
+            ("e", &[]),
+            ("x", &["y"]),
+            ("y", &["x"]),
+        ];
+        let row =
+            |s: &str, depth, branch, repeat, close| (s.to_owned(), depth, branch, repeat, close);
+        assert_eq!(
+            rows(terms),
+            [
+                row("a", 0, true, false, 0),
+                row("b", 1, true, false, 0),
+                row("d", 2, false, false, 1),
+                row("c", 1, true, false, 0),
+                row("d", 2, false, true, 2),
+                row("x", 0, true, false, 0),
+                row("y", 1, true, false, 0),
+                row("x", 2, false, true, 2),
+            ]
+        );
+        // A chain as deep as the input makes it, without recursion.
+        let slugs: Vec<String> = (0..100_000).map(|n| format!("t{n}")).collect();
+        let parents: Vec<[&str; 1]> = slugs.iter().map(|s| [s.as_str()]).collect();
+        let chain: Vec<(&str, &[&str])> = (0..slugs.len())
+            .map(|n| {
+                let own: &[&str] = if n == 0 { &[] } else { &parents[n - 1] };
+                (slugs[n].as_str(), own)
+            })
+            .collect();
+        let found = rows(&chain);
+        assert_eq!(found.len(), 100_000);
+        assert_eq!(found.last().unwrap().4, 99_999);
     }
 }

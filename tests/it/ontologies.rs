@@ -74,6 +74,30 @@ fn search(server: &Server, q: &str) -> Vec<String> {
         .collect()
 }
 
+/// `tree.html`, checked to be nested lists that close what they open, with
+/// each term expanded once (one `id` each).
+fn tree_page(site: &Path) -> String {
+    let tree = std::fs::read_to_string(site.join("tree.html")).unwrap();
+    for tag in ["ul", "li", "details", "summary"] {
+        let opened =
+            tree.matches(&format!("<{tag}>")).count() + tree.matches(&format!("<{tag} ")).count();
+        let closed = tree.matches(&format!("</{tag}>")).count();
+        assert_eq!(opened, closed, "<{tag}> opened {opened}, closed {closed}");
+    }
+    let mut ids: Vec<&str> = tree
+        .match_indices("<li id=\"")
+        .map(|(at, m)| {
+            let rest = &tree[at + m.len()..];
+            &rest[..rest.find('"').unwrap()]
+        })
+        .collect();
+    let count = ids.len();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), count, "a term expanded twice");
+    tree
+}
+
 /// Every term's `.nt`, `.ttl` and `.jsonld` against the source, read by
 /// pyoxigraph (`tests/rdf/terms.py`).
 fn assert_documents_state_the_source(source: &Path, site: &Path, base: &str, terms: usize) {
@@ -265,6 +289,27 @@ fn a_skos_scheme_keeps_its_languages_and_broader_concepts() {
             r#"<strong>Deprecated.</strong> Use instead: <a href="darkred.html">dark red</a>."#
         ),
         "{blood}"
+    );
+    // The hierarchy's page: colour, then red, then its two children.
+    let tree = tree_page(&site);
+    let order: Vec<&str> = ["colour.html", "red.html", "blood.html", "darkred.html"]
+        .iter()
+        .map(|href| {
+            let at = tree
+                .find(&format!("href=\"{href}\""))
+                .unwrap_or_else(|| panic!("{href}: {tree}"));
+            &tree[at..at + href.len() + 6]
+        })
+        .collect();
+    let mut sorted = order.clone();
+    sorted.sort_by_key(|h| tree.find(*h));
+    assert_eq!(order, sorted, "{tree}");
+    assert!(tree.contains("dark red</a>"), "{tree}");
+    assert!(page.contains(r#"<a href="tree.html#red">See it in the hierarchy</a>"#));
+    assert!(
+        std::fs::read_to_string(site.join("home.html"))
+            .unwrap()
+            .contains(r#"<a href="tree.html">Browse the hierarchy</a>"#)
     );
     let info = read_json(&site.join("api.json"));
     assert_eq!(
@@ -562,6 +607,15 @@ fn pato_obo_gives_the_terms_of_its_owl_release() {
             r#"{"name": "PATO", "baseUrl": "https://pato.test"}"#,
         ),
     );
+    // Every PATO term is in the hierarchy's page once with its id, the
+    // terms under several parents named again.
+    let tree = tree_page(&obo);
+    assert_eq!(
+        tree.matches("<li id=\"").count(),
+        all.len(),
+        "one id per term"
+    );
+    assert!(tree.contains("(shown above)"));
     // The source files are published typed: no host knows `.obo`, not
     // every host `.owl`. Netlify's matcher agrees.
     for (site, name, media_type) in [
