@@ -253,7 +253,6 @@ fn assert_same_as_serve(host: &Host, server: &Server, name: &str, paths: &[Strin
             ));
         }
     }
-    assert!(paths.len() > 300, "only {} paths sampled", paths.len());
     assert!(
         differences.is_empty(),
         "{} of {} paths differ from serve:\n{}\n{name}'s log:\n{}",
@@ -371,7 +370,9 @@ fn cloudflare_pages_in_workerd_answers_as_serve() {
     let site = shipped_site();
     let server = Server::dir(site);
     let host = Host::cloudflare(site);
-    assert_same_as_serve(&host, &server, "workerd", &sample_paths());
+    let paths = sample_paths();
+    assert!(paths.len() > 300, "only {} paths sampled", paths.len());
+    assert_same_as_serve(&host, &server, "workerd", &paths);
     assert_negotiates_as_serve(&host, &server, "workerd");
     crate::dereference::assert_crawl_gathers_the_dump(site, &host.url, "workerd");
 
@@ -453,7 +454,30 @@ fn an_ontology_s_own_iris_resolve_on_every_host() {
         "/student",
         "/Nobody",
     ];
+    // Search over the terms' labels, with their types and summaries.
+    let searches: Vec<String> = [
+        "person",
+        "pers",
+        "text",
+        "t",
+        "alignment",
+        "data",
+        "knows",
+        "student",
+        "human",
+        "xyz",
+    ]
+    .iter()
+    .flat_map(|q| {
+        [
+            format!("/search?q={q}"),
+            format!("/search?q={q}&limit=1&offset=1"),
+        ]
+    })
+    .chain(["/search".to_owned(), "/search?q=%20".to_owned()])
+    .collect();
     let cloudflare = Host::cloudflare(&site);
+    assert_same_as_serve(&cloudflare, &server, "workerd", &searches);
     assert_negotiates_at(&cloudflare, &server, "workerd", &paths);
     crate::dereference::assert_crawl_from(
         crate::ontologies::NAMESPACE_BASE,
@@ -464,6 +488,7 @@ fn an_ontology_s_own_iris_resolve_on_every_host() {
     );
     let origin = Server::start(&["--dir".as_ref(), site.as_os_str(), "--static".as_ref()]);
     let netlify = Host::netlify(&site, &origin.url);
+    assert_same_as_serve(&netlify, &server, "deno", &searches);
     assert_negotiates_at(&netlify, &server, "deno", &paths);
     crate::dereference::assert_crawl_from(
         crate::ontologies::NAMESPACE_BASE,
