@@ -8,6 +8,7 @@ use crate::search::{Params, golden_queries};
 use crate::serve::{Server, client, shipped_site};
 use crate::util::*;
 use std::io::{BufRead, BufReader};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -35,7 +36,12 @@ struct Host {
 }
 
 impl Drop for Host {
+    /// Kills the runtime's whole process group: wrangler's workerd outlives
+    /// a killed wrangler otherwise, and spins on the machine for good.
     fn drop(&mut self) {
+        if let Some(group) = rustix::process::Pid::from_raw(self.child.id() as i32) {
+            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -47,6 +53,8 @@ impl Host {
     fn start(mut command: Command, url: Option<String>) -> Host {
         let cwd = tempfile::tempdir().unwrap();
         let mut child = command
+            // Its own process group, which `drop` kills whole.
+            .process_group(0)
             .current_dir(cwd.path())
             // No telemetry, no prompts, no update checks: nothing leaves
             // the machine.
