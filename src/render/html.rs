@@ -156,7 +156,7 @@ impl<'a> TermPage<'a> {
                         .iter()
                         .any(|parent| relations.position(parent).is_some())
             }),
-            links: TermLinks::of(site, entity, term),
+            links: TermLinks::of(site, entity, term, false),
             statements: term
                 .statements
                 .iter()

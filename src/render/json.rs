@@ -81,8 +81,10 @@ struct TermView<'a> {
 pub struct TermLinks<'a> {
     parents: Vec<TermRef<'a>>,
     children: Vec<TermRef<'a>>,
-    /// Every ancestor, nearest first.
-    ancestors: Vec<TermRef<'a>>,
+    /// Every ancestor, nearest first; the JSON's only (the page shows the
+    /// breadcrumbs instead).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ancestors: Option<Vec<TermRef<'a>>>,
     /// The published terms that state something of this one.
     linked_from: Vec<TermRef<'a>>,
     deprecated: bool,
@@ -91,15 +93,21 @@ pub struct TermLinks<'a> {
 }
 
 impl<'a> TermLinks<'a> {
-    pub fn of(site: &'a Site, entity: &'a Entity, term: &'a crate::model::Term) -> TermLinks<'a> {
+    pub fn of(
+        site: &'a Site,
+        entity: &'a Entity,
+        term: &'a crate::model::Term,
+        with_ancestors: bool,
+    ) -> TermLinks<'a> {
         let relations = &site.relations;
         let position = relations.position_of(entity);
         let at = |list: &[usize]| list.iter().map(|&p| TermRef::at(site, p)).collect();
         TermLinks {
             parents: term.parents.iter().map(|p| TermRef::to(site, p)).collect(),
             children: position.map_or_else(Vec::new, |p| at(relations.children(p))),
-            ancestors: position
-                .map_or_else(Vec::new, |p| at(&relations.ancestors(site.ontology, p))),
+            ancestors: with_ancestors.then(|| {
+                position.map_or_else(Vec::new, |p| at(&relations.ancestors(site.ontology, p)))
+            }),
             linked_from: position.map_or_else(Vec::new, |p| at(relations.referrers(p))),
             deprecated: term.deprecated,
             replaced_by: term
@@ -178,7 +186,7 @@ impl<'a> TermView<'a> {
             labels: TextView::all(&term.labels),
             descriptions: TextView::all(&term.descriptions),
             synonyms: TextView::all(&term.synonyms),
-            links: TermLinks::of(site, entity, term),
+            links: TermLinks::of(site, entity, term, true),
         })
     }
 }

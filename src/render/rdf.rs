@@ -12,6 +12,7 @@ use crate::model::namespaces::{FOAF, PREFIXES};
 use oxrdf::vocab::{rdf, xsd};
 use oxrdf::{Literal, NamedNode, NamedOrBlankNode, Term, Triple};
 use serde_json::Value;
+use std::borrow::{Borrow, Cow};
 
 pub const SCHEMA: &str = "http://schema.org/";
 pub const VOID: &str = "http://rdfs.org/ns/void#";
@@ -53,7 +54,10 @@ fn schema(term: &str) -> NamedNode {
 /// published terms that point at it (its children, and what links here),
 /// so that its document shows its links both ways. The dump has those once,
 /// with the terms that state them.
-pub fn document_triples(site: &Site, entity: &Entity) -> Result<Vec<Triple>, RenderError> {
+pub fn document_triples<'s>(
+    site: &'s Site,
+    entity: &'s Entity,
+) -> Result<Vec<Cow<'s, Triple>>, RenderError> {
     let mut triples = entity_triples(site, entity)?;
     if entity.term.is_some()
         && let Some(own) = &entity.iri
@@ -69,7 +73,7 @@ pub fn document_triples(site: &Site, entity: &Entity) -> Result<Vec<Triple>, Ren
                         subject_iri(t) == from.iri.as_deref()
                             && matches!(&t.object, Term::NamedNode(o) if o.as_str() == own)
                     })
-                    .cloned(),
+                    .map(Cow::Borrowed),
             );
         }
     }
@@ -87,17 +91,27 @@ pub fn document_triples(site: &Site, entity: &Entity) -> Result<Vec<Triple>, Ren
 ///
 /// Either, where the input gives it an IRI other than `{base}/{slug}`,
 /// also states that its documents are there (`foaf:isPrimaryTopicOf`).
-pub fn entity_triples(site: &Site, entity: &Entity) -> Result<Vec<Triple>, RenderError> {
-    let mut triples = match &entity.term {
-        Some(term) => term.statements.clone(),
-        None => entity_fields(site, entity)?,
+///
+/// A term's statements are borrowed, not copied: each of its documents
+/// writes them, and a copy per document was most of a large build's
+/// allocations.
+pub fn entity_triples<'s>(
+    site: &'s Site,
+    entity: &'s Entity,
+) -> Result<Vec<Cow<'s, Triple>>, RenderError> {
+    let mut triples: Vec<Cow<Triple>> = match &entity.term {
+        Some(term) => term.statements.iter().map(Cow::Borrowed).collect(),
+        None => entity_fields(site, entity)?
+            .into_iter()
+            .map(Cow::Owned)
+            .collect(),
     };
     if let Some(topic) = primary_topic_of(site, entity) {
-        triples.push(Triple::new(
+        triples.push(Cow::Owned(Triple::new(
             iri(entity.iri(&site.ontology.meta.base_url))?,
             iri(format!("{FOAF}isPrimaryTopicOf"))?,
             iri(topic)?,
-        ));
+        )));
     }
     Ok(triples)
 }
@@ -355,14 +369,14 @@ impl<'o> Writer<'o> {
 
 /// Writes one small document: `triples` in `syntax`, declaring only the
 /// prefixes it uses.
-pub fn write(
+pub fn write<T: Borrow<Triple>>(
     site: &Site,
     syntax: Syntax,
-    triples: &[Triple],
+    triples: &[T],
     out: &mut Vec<u8>,
 ) -> Result<(), RenderError> {
     let uses = |namespace: &str| {
-        triples.iter().any(|t| {
+        triples.iter().map(Borrow::borrow).any(|t: &Triple| {
             t.predicate.as_str().starts_with(namespace)
                 || matches!(&t.object, Term::NamedNode(n) if n.as_str().starts_with(namespace))
                 || subject_iri(t).is_some_and(|s| s.starts_with(namespace))
@@ -374,7 +388,7 @@ pub fn write(
         .collect();
     let mut writer = Writer::new(syntax, &prefixes, out)?;
     for triple in triples {
-        writer.triple(triple)?;
+        writer.triple(triple.borrow())?;
     }
     writer.finish()
 }

@@ -160,7 +160,7 @@ pub fn dump(site: &Site, syntax: Syntax, out: &mut Vec<u8>) -> Result<(), Render
     rdf::index(site, &mut writer, false)?;
     for entity in &site.ontology.entities {
         for triple in &rdf::entity_triples(site, entity)? {
-            writer.triple(triple)?;
+            writer.triple(triple.as_ref())?;
         }
     }
     writer.finish()
