@@ -119,6 +119,30 @@ impl OntologyMeta {
 
     /// The JSON-LD type of `entity`: its subtype where the configuration
     /// names one for its value, else the ontology's entity type.
+    /// A description with nothing but a name (`T`), an entity type and
+    /// the base URL `https://t.test`, for the library's unit tests.
+    #[cfg(test)]
+    pub(crate) fn for_test(entity_type: &str, entity_type_iri: &str) -> OntologyMeta {
+        OntologyMeta {
+            name: "T".into(),
+            description: "T".into(),
+            entity_type: entity_type.into(),
+            entity_type_iri: entity_type_iri.into(),
+            base_url: BaseUrl::parse("https://t.test").expect("a base URL"),
+            license: None,
+            version: None,
+            siblings: Vec::new(),
+            subtypes: None,
+            entity_properties: Vec::new(),
+            vocabulary: None,
+            namespace: None,
+            language: "en".into(),
+            header: None,
+            prefixes: Vec::new(),
+            downloads: Vec::new(),
+        }
+    }
+
     /// The namespace whose IRIs resolve through the site.
     pub fn resolved_namespace(&self) -> String {
         self.namespace

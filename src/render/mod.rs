@@ -477,7 +477,7 @@ pub fn documents<'a>(site: &Site<'a>) -> impl ParallelIterator<Item = Document<'
 mod tests {
     use super::*;
     use crate::model::{
-        BaseUrl, GENERATED_FIELDS, OntologyMeta, Origin, RESERVED_SLUGS, Slug, is_term_name,
+        GENERATED_FIELDS, OntologyMeta, Origin, RESERVED_SLUGS, Slug, is_term_name,
     };
 
     fn ontology() -> Ontology {
@@ -495,24 +495,7 @@ mod tests {
             },
         };
         Ontology {
-            meta: OntologyMeta {
-                name: "T".into(),
-                description: "T".into(),
-                entity_type: "Action".into(),
-                entity_type_iri: "http://schema.org/Action".into(),
-                base_url: BaseUrl::parse("https://t.test").unwrap(),
-                license: None,
-                version: None,
-                siblings: Vec::new(),
-                subtypes: None,
-                entity_properties: Vec::new(),
-                vocabulary: None,
-                namespace: None,
-                language: "en".into(),
-                header: None,
-                prefixes: Vec::new(),
-                downloads: Vec::new(),
-            },
+            meta: OntologyMeta::for_test("Action", "http://schema.org/Action"),
             entities: vec![entity("AcmeCreate"), entity("ZetaCreate")],
         }
     }

@@ -211,7 +211,7 @@ impl Relations {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{BaseUrl, OntologyMeta, Origin, Slug, Term};
+    use crate::model::{OntologyMeta, Origin, Slug, Term};
 
     /// Terms `a`..`z` by slug, each with the parents given.
     fn ontology(terms: &[(&str, &[&str])]) -> Ontology {
@@ -235,25 +235,10 @@ mod tests {
                 },
             })
             .collect();
-        let meta = OntologyMeta {
-            name: "T".into(),
-            description: "T".into(),
-            entity_type: "Term".into(),
-            entity_type_iri: String::new(),
-            base_url: BaseUrl::parse("https://t.test").unwrap(),
-            license: None,
-            version: None,
-            siblings: Vec::new(),
-            subtypes: None,
-            entity_properties: Vec::new(),
-            vocabulary: None,
-            namespace: None,
-            language: "en".into(),
-            header: None,
-            prefixes: Vec::new(),
-            downloads: Vec::new(),
-        };
-        Ontology { meta, entities }
+        Ontology {
+            meta: OntologyMeta::for_test("Term", ""),
+            entities,
+        }
     }
 
     /// `(slug, depth, branch, repeat, close)` of each row.

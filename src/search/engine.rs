@@ -239,24 +239,7 @@ mod tests {
     fn ontology(mut entities: Vec<Entity>) -> crate::model::Ontology {
         entities.sort_by(|a, b| a.slug.cmp(&b.slug));
         crate::model::Ontology {
-            meta: crate::model::OntologyMeta {
-                name: "T".into(),
-                description: "T".into(),
-                entity_type: "Action".into(),
-                entity_type_iri: "http://schema.org/Action".into(),
-                base_url: crate::model::BaseUrl::parse("https://t.test").unwrap(),
-                license: None,
-                version: None,
-                siblings: Vec::new(),
-                subtypes: None,
-                entity_properties: Vec::new(),
-                vocabulary: None,
-                namespace: None,
-                language: "en".into(),
-                header: None,
-                prefixes: Vec::new(),
-                downloads: Vec::new(),
-            },
+            meta: crate::model::OntologyMeta::for_test("Action", "http://schema.org/Action"),
             entities,
         }
     }
