@@ -75,14 +75,19 @@ pub fn headers(downloads: &[Download], out: &mut Vec<u8>) {
 
 /// The `(extension, type)` of each rule `/*.{extension}` that `_headers`
 /// types entity files with.
-pub fn splat_types() -> Vec<(&'static str, &'static str)> {
-    endpoints()
-        .iter()
-        .filter_map(|e| match (e.serves, e.content_type) {
-            (Serves::EntityFiles(format), Some(media_type)) => Some((format.extension, media_type)),
-            _ => None,
-        })
-        .collect()
+pub fn splat_types() -> &'static [(&'static str, &'static str)] {
+    static SPLATS: std::sync::LazyLock<Vec<(&str, &str)>> = std::sync::LazyLock::new(|| {
+        endpoints()
+            .iter()
+            .filter_map(|e| match (e.serves, e.content_type) {
+                (Serves::EntityFiles(format), Some(media_type)) => {
+                    Some((format.extension, media_type))
+                }
+                _ => None,
+            })
+            .collect()
+    });
+    &SPLATS
 }
 
 /// The extensions of the files a site publishes: each entity format's,

@@ -296,24 +296,18 @@ struct TreeItem<'a> {
 /// level by level, and the terms outside it.
 pub fn tree(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
     let entities = &site.ontology.entities;
-    let item = |position: usize| {
-        let entity = &entities[position];
-        (
-            entity.slug.as_str(),
-            entity.name.as_str(),
-            entity.term.as_ref().is_some_and(|t| t.deprecated),
-        )
-    };
+    let mut placed = vec![false; entities.len()];
     let rows: Vec<TreeItem> = site
         .relations
         .tree(site.ontology)
         .into_iter()
         .map(|row| {
-            let (slug, name, deprecated) = item(row.position);
+            let entity = &entities[row.position];
+            placed[row.position] = true;
             TreeItem {
-                slug,
-                name,
-                deprecated,
+                slug: entity.slug.as_str(),
+                name: &entity.name,
+                deprecated: entity.term.as_ref().is_some_and(|t| t.deprecated),
                 depth: row.depth,
                 branch: row.branch,
                 repeat: row.repeat,
@@ -321,9 +315,8 @@ pub fn tree(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
             }
         })
         .collect();
-    let placed: std::collections::HashSet<&str> = rows.iter().map(|r| r.slug).collect();
     let loose: Vec<TermRef> = (0..entities.len())
-        .filter(|&p| entities[p].term.is_some() && !placed.contains(entities[p].slug.as_str()))
+        .filter(|&p| entities[p].term.is_some() && !placed[p])
         .map(|p| TermRef::at(site, p))
         .collect();
     let context = context! {

@@ -300,7 +300,7 @@ pub fn search_answer(
         items: Vec<SearchItem<'a>>,
         next: Option<String>,
     }
-    let base_url = &*searcher.base_url;
+    let base_url = searcher.base_url;
     let listings = searcher.listings();
     let next = answer.next_offset.map(|offset| {
         let q: String = url::form_urlencoded::byte_serialize(query.text.as_bytes()).collect();

@@ -29,7 +29,7 @@ pub use routes::{Endpoint, Serves, UNPUBLISHED, endpoints, media};
 pub use script::negotiation_module;
 
 use crate::model::{Download, Entity, Ontology};
-use crate::search::Searcher;
+use crate::search::Corpus;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 
@@ -180,8 +180,7 @@ impl<'a> Site<'a> {
                 *extra_terms.entry(key.as_str()).or_default() |= is_structured(value);
             }
         }
-        let searcher = Searcher::new(ontology);
-        let search_index = search_index::build(&ontology.meta.base_url, searcher.corpus())?;
+        let search_index = search_index::build(&ontology.meta.base_url, &Corpus::of(ontology))?;
         Ok(Site {
             ontology,
             extra_terms,

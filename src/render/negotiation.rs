@@ -149,14 +149,6 @@ impl Aliases {
                 .collect(),
         )
     }
-
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
 }
 
 /// A negotiated IRI a request is for.

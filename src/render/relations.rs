@@ -113,9 +113,9 @@ impl Relations {
         let mut expanded = vec![false; count];
         let mut placed = vec![false; count];
         let mut rows: Vec<TreeRow> = Vec::new();
+        // The roots, then every term again: those a root does not reach.
         let roots = (0..count).filter(|&i| !has_parent[i]);
-        let unreached: Vec<usize> = (0..count).collect();
-        for start in roots.chain(unreached) {
+        for start in roots.chain(0..count) {
             if expanded[start] || self.children(start).is_empty() {
                 continue;
             }

@@ -95,7 +95,7 @@ impl Corpus {
 /// A site made ready for searching: its base URL, for the links of an
 /// answer, and its corpus.
 pub struct Searcher<'a> {
-    pub base_url: Cow<'a, BaseUrl>,
+    pub base_url: &'a BaseUrl,
     /// Owned when made here; borrowed when a server keeps the corpus and
     /// makes a searcher per request.
     corpus: Cow<'a, Corpus>,
@@ -115,7 +115,7 @@ pub struct Answer {
 impl<'a> Searcher<'a> {
     pub fn new(ontology: &'a Ontology) -> Searcher<'a> {
         Searcher {
-            base_url: Cow::Borrowed(&ontology.meta.base_url),
+            base_url: &ontology.meta.base_url,
             corpus: Cow::Owned(Corpus::of(ontology)),
         }
     }
@@ -123,7 +123,7 @@ impl<'a> Searcher<'a> {
     /// A searcher over a corpus made earlier.
     pub fn with_corpus(base_url: &'a BaseUrl, corpus: &'a Corpus) -> Searcher<'a> {
         Searcher {
-            base_url: Cow::Borrowed(base_url),
+            base_url,
             corpus: Cow::Borrowed(corpus),
         }
     }
@@ -138,11 +138,6 @@ impl<'a> Searcher<'a> {
 
     pub fn listings(&self) -> &[Listing] {
         &self.corpus.listings
-    }
-
-    /// The corpus, to keep for later searches.
-    pub fn into_corpus(self) -> Corpus {
-        self.corpus.into_owned()
     }
 
     /// Makes what the first search would make, ahead of it.
