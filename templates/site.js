@@ -1,8 +1,9 @@
 // The front door's search: results as you type, with exactly the API's
 // semantics (the search client above this script is the site's search.js).
 // Over HTTP it fetches the sharded index; opened from disk (file://, where
-// browsers refuse to fetch local files) it loads ui/search-data.js, the
-// whole index as a script.
+// browsers refuse to fetch local files) it loads the same files' script
+// twins (ui/search/n0.js for search/n0.json), each only when a query needs
+// it.
 (function () {
   "use strict";
   var input = document.getElementById("q");
@@ -10,20 +11,42 @@
   var list = document.getElementById("results");
   if (!input || !status || !list) return;
 
+  // From disk: a file of the index is a <script> that calls
+  // ontositeSearchFile with its path and content.
+  var root = new URL(".", location.href).href;
+  var waiting = {};
+  window.ontositeSearchFile = function (path, content) {
+    var wait = waiting[path];
+    delete waiting[path];
+    if (wait) wait.resolve(content);
+  };
+  function loadScript(url) {
+    var path = String(url).slice(root.length);
+    return new Promise(function (resolve, reject) {
+      waiting[path] = { resolve: resolve };
+      var script = document.createElement("script");
+      script.src = "ui/" + path.replace(/\.json$/, "") + ".js";
+      script.onload = function () {
+        script.remove();
+        if (waiting[path]) {
+          delete waiting[path];
+          reject(new Error(script.src + " did not hold " + path));
+        }
+      };
+      script.onerror = function () {
+        script.remove();
+        delete waiting[path];
+        reject(new Error(script.src + " could not be loaded"));
+      };
+      document.head.appendChild(script);
+    });
+  }
+
   var opened = null;
   function open() {
     if (opened) return opened;
-    if (location.protocol === "file:") {
-      opened = new Promise(function (resolve, reject) {
-        var script = document.createElement("script");
-        script.src = "ui/search-data.js";
-        script.onload = function () { resolve(ontositeSearch.openIndex(window.ontositeIndex)); };
-        script.onerror = function () { reject(new Error("ui/search-data.js could not be loaded")); };
-        document.head.appendChild(script);
-      });
-    } else {
-      opened = ontositeSearch.openIndex(new URL("search-index.json", location.href));
-    }
+    var options = location.protocol === "file:" ? { fetch: loadScript } : {};
+    opened = ontositeSearch.openIndex(new URL("search-index.json", location.href), options);
     opened.catch(function () { opened = null; });
     return opened;
   }
@@ -85,8 +108,8 @@
     status.textContent = message;
   }
   input.addEventListener("input", search);
-  // The manifest (or, from disk, the whole index) loads with the page, so
-  // that the first keystroke waits only for the shards it needs.
+  // The manifest loads with the page, so that the first keystroke waits
+  // only for the files it needs.
   open().catch(function () {});
 
   // Arrow keys move between the box and the results; Escape clears.

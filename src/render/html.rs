@@ -348,23 +348,6 @@ pub fn script(site: &Site, out: &mut Vec<u8>) {
     out.extend_from_slice(site.pages.asset("site.js").trim_end().as_bytes());
 }
 
-/// `ui/search-data.js`: the whole search index as a script, for pages
-/// opened from disk.
-pub fn search_data(site: &Site, out: &mut Vec<u8>) {
-    out.extend_from_slice(b"window.ontositeIndex = {\"manifest\":");
-    out.extend_from_slice(site.search_index.manifest.trim_ascii_end());
-    out.extend_from_slice(b",\"files\":{");
-    for (n, (path, bytes)) in site.search_index.files.iter().enumerate() {
-        if n > 0 {
-            out.push(b',');
-        }
-        out.extend_from_slice(serde_json::to_string(path).expect("a path").as_bytes());
-        out.push(b':');
-        out.extend_from_slice(bytes.trim_ascii_end());
-    }
-    out.extend_from_slice(b"}};");
-}
-
 /// A JSON value as templates see it. Not through serde_json's own
 /// `Serialize`: with exact numbers (`arbitrary_precision`) it hands a
 /// number to other serializers as a private one-key map, which a page

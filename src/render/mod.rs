@@ -74,8 +74,10 @@ pub mod files {
     pub const STYLESHEET: &str = "ui/site.css";
     /// The search client as a classic script, and the page script.
     pub const PAGE_SCRIPT: &str = "ui/site.js";
-    /// The whole search index as a script, for pages opened from disk.
-    pub const SEARCH_DATA: &str = "ui/search-data.js";
+    /// Where the search index's files are repeated as scripts, for pages
+    /// opened from disk: `search-index.json` as `ui/search-index.js`,
+    /// `search/n0.json` as `ui/search/n0.js`.
+    pub const SEARCH_SCRIPTS: &str = "ui/";
     /// The vocabulary of ontosite's terms, which `/vocab` answers.
     pub const VOCAB_TTL: &str = "vocab.ttl";
     pub const VOCAB_NT: &str = "vocab.nt";
@@ -260,11 +262,13 @@ pub enum Document<'a> {
     CloudflareRoutes,
     /// A node or row file of the search index, by its number.
     SearchFile(usize),
+    /// A file of the search index as a script, for pages opened from
+    /// disk: the manifest (`None`) or a node or row file.
+    SearchScript(Option<usize>),
     Home,
     HomeAlias,
     Stylesheet,
     PageScript,
-    SearchData,
     /// The vocabulary, the data set's description or the dump, in RDF.
     Graph(Graph, rdf::Syntax),
     WellKnownVoid,
@@ -286,8 +290,8 @@ impl Document<'_> {
         Document::Graph(Graph::Dump, rdf::Syntax::NTriples),
         Document::DumpGz,
         Document::All,
-        Document::SearchData,
         Document::SearchIndex,
+        Document::SearchScript(None),
         Document::Home,
         Document::HomeAlias,
         Document::PageScript,
@@ -342,7 +346,13 @@ impl Document<'_> {
             Document::HomeAlias => files::HOME_ALIAS.to_owned(),
             Document::Stylesheet => files::STYLESHEET.to_owned(),
             Document::PageScript => files::PAGE_SCRIPT.to_owned(),
-            Document::SearchData => files::SEARCH_DATA.to_owned(),
+            Document::SearchScript(file) => {
+                let json = match file {
+                    None => files::SEARCH_INDEX,
+                    Some(i) => &site.search_index.files[*i].0,
+                };
+                search_index::script_path(json)
+            }
             Document::Graph(graph, syntax) => graph.file(*syntax).to_owned(),
             Document::WellKnownVoid => files::WELL_KNOWN_VOID.to_owned(),
             Document::DumpGz => files::DUMP_NT_GZ.to_owned(),
@@ -390,7 +400,13 @@ impl Document<'_> {
                 out.extend_from_slice(site.pages.asset("site.css").trim_end().as_bytes())
             }
             Document::PageScript => html::script(site, out),
-            Document::SearchData => html::search_data(site, out),
+            Document::SearchScript(file) => match file {
+                None => search_index::script(files::SEARCH_INDEX, &site.search_index.manifest, out),
+                Some(i) => {
+                    let (path, bytes) = &site.search_index.files[*i];
+                    search_index::script(path, bytes, out)
+                }
+            },
             Document::Graph(Graph::Index, syntax) => rdf::render_index(site, *syntax, out)?,
             Document::Graph(Graph::Vocabulary, syntax) => vocab::render(site, *syntax, out)?,
             Document::Graph(Graph::DataSet, syntax) => void::render(site, *syntax, out)?,
@@ -452,7 +468,7 @@ pub fn documents<'a>(site: &Site<'a>) -> impl ParallelIterator<Item = Document<'
         .flat_map_iter(|e| ENTITY_FORMATS.iter().map(move |f| Document::Entity(e, f)));
     let search_files = (0..site.search_index.files.len())
         .into_par_iter()
-        .map(Document::SearchFile);
+        .flat_map_iter(|i| [Document::SearchFile(i), Document::SearchScript(Some(i))]);
     let sources = site
         .ontology
         .meta

@@ -132,6 +132,28 @@ pub fn build(base_url: &BaseUrl, corpus: &Corpus) -> Result<SearchIndex, serde_j
     Ok(SearchIndex { manifest, files })
 }
 
+/// Where the script twin of the index file `json` is: `ui/` and its path
+/// with `.js` for `.json`.
+pub fn script_path(json: &str) -> String {
+    format!(
+        "{}{}.js",
+        super::files::SEARCH_SCRIPTS,
+        json.strip_suffix(".json").unwrap_or(json)
+    )
+}
+
+/// The index file `json` as a script that hands its content to the page
+/// (`ontositeSearchFile(path, content)`). A page opened from disk may add
+/// `<script>` elements but not fetch, so it loads only the files a query
+/// needs this way, as it fetches them over HTTP, never the whole index.
+pub fn script(json: &str, bytes: &[u8], out: &mut Vec<u8>) {
+    out.extend_from_slice(b"ontositeSearchFile(");
+    out.extend_from_slice(serde_json::to_string(json).expect("a path").as_bytes());
+    out.push(b',');
+    out.extend_from_slice(bytes.trim_ascii_end());
+    out.extend_from_slice(b");");
+}
+
 /// Every word with its postings, sorted by word.
 fn words<'c>(corpus: &'c Corpus) -> Vec<(&'c str, Postings)> {
     let mut by_word: BTreeMap<&str, Postings> = BTreeMap::new();

@@ -26,7 +26,7 @@ const SITE_WIDE: &[&str] = &[
     "json-context.jsonld",
     "ui/site.css",
     "ui/site.js",
-    "ui/search-data.js",
+    "ui/search-index.js",
     "vocab.ttl",
     "vocab.nt",
     "vocab.jsonld",
