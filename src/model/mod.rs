@@ -49,6 +49,10 @@ pub struct OntologyMeta {
     /// `{base}/{rest}`), where `ontology.json` names one: w3id.org and
     /// purl.org redirect so. `None`: the base URL's own, `{base}/`.
     pub namespace: Option<String>,
+    /// What the pages call each pass-through field (`ontology.json`'s
+    /// `fieldLabels`); a field without one is shown by its key made
+    /// readable.
+    pub field_labels: std::collections::BTreeMap<String, String>,
     /// The language of `name` and `description` where a term has texts in
     /// several (`ontology.json`'s `language`, `en` unless it says).
     pub language: String,
@@ -110,6 +114,17 @@ impl OntologyMeta {
         })
     }
 
+    /// What kind of entity `entity` is, as its JSON-LD `@type` names it:
+    /// the entity type or configured subtype (`CreateAction`), or a term's
+    /// first `rdf:type`, compacted (`owl:Class`). Search results and
+    /// browsing by type show it.
+    pub fn kind(&self, entity: &Entity) -> String {
+        match entity.term.as_ref().and_then(|t| t.types.first()) {
+            Some(type_iri) => namespaces::compact(type_iri),
+            None => self.jsonld_type(entity).to_owned(),
+        }
+    }
+
     /// The sibling whose entities the values of `field` name, if any.
     pub fn sibling_linked_by(&self, field: &str) -> Option<&Sibling> {
         self.siblings
@@ -140,6 +155,7 @@ impl OntologyMeta {
             header: None,
             prefixes: Vec::new(),
             downloads: Vec::new(),
+            field_labels: Default::default(),
         }
     }
 
@@ -204,6 +220,10 @@ pub struct Entity {
     pub iri: Option<String>,
     /// Every other input field, unchanged and in input order.
     pub extra: Map<String, Value>,
+    /// What the input called each entity of a sibling it links to, by the
+    /// link's IRI (`https://products.example/abb` → `ABB`): the API
+    /// publishes the IRI, the page shows the name.
+    pub link_names: std::collections::BTreeMap<String, String>,
     /// What an ontology source states of the entity; `None` for entities
     /// of `input/entities/`.
     pub term: Option<Box<Term>>,

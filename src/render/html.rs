@@ -91,6 +91,10 @@ struct EntityView<'a> {
     /// The entity's other documents, one per entity format.
     representations: Vec<Representation>,
     fields: Vec<Field<'a>>,
+    /// What kind of entity it is (`CreateAction`, `owl:Class`).
+    kind: String,
+    /// The entity's JSON document, as `/{slug}.json` answers it, indented.
+    json: String,
     /// What the page shows of a term of an ontology source.
     term: Option<TermPage<'a>>,
 }
@@ -107,8 +111,10 @@ struct TermPage<'a> {
     synonyms: Vec<TextView<'a>>,
     /// From a root down to the parent.
     breadcrumbs: Vec<TermRef<'a>>,
-    /// Whether `tree.html` shows it: it has a parent or a child.
+    /// Whether the hierarchy's pages show it: it has a parent or a child.
     in_tree: bool,
+    /// The hierarchy's page that shows it.
+    tree_page: String,
     #[serde(flatten)]
     links: TermLinks<'a>,
     statements: Vec<Statement<'a>>,
@@ -117,11 +123,18 @@ struct TermPage<'a> {
 /// One triple about the term, as a row: its predicate, its object.
 #[derive(Serialize)]
 struct Statement<'a> {
+    /// The predicate for people: the name of the term it is where the
+    /// site publishes it, else its IRI's local name, made readable.
+    label: String,
+    /// As a prefixed name where ontosite knows the prefix.
     predicate: String,
     predicate_iri: &'a str,
-    /// The object as text: a literal's value, an IRI, or `_:b1` for a
+    /// The object as text: a literal's value, a published term's name, an
+    /// IRI (prefixed where ontosite knows the prefix), or `_:b1` for a
     /// blank node (which then has rows of its own).
     object: String,
+    /// The object's IRI, where it is one.
+    object_iri: Option<&'a str>,
     language: Option<&'a str>,
     /// Where the object is a published term, its page.
     href: Option<String>,
@@ -156,23 +169,36 @@ impl<'a> TermPage<'a> {
                         .iter()
                         .any(|parent| relations.position(parent).is_some())
             }),
+            tree_page: super::files::TREE_PAGE.to_owned(),
             links: TermLinks::of(site, entity, term, false),
             statements: term
                 .statements
                 .iter()
                 .map(|t| {
+                    let published =
+                        |iri: &str| relations.position(iri).map(|p| &site.ontology.entities[p]);
                     let (object, language, href) = match &t.object {
-                        oxrdf::Term::NamedNode(n) => (
-                            namespaces::compact(n.as_str()),
-                            None,
-                            relations
-                                .position(n.as_str())
-                                .map(|p| format!("{}.html", site.ontology.entities[p].slug)),
-                        ),
+                        oxrdf::Term::NamedNode(n) => match published(n.as_str()) {
+                            Some(target) => (
+                                target.name.clone(),
+                                None,
+                                Some(format!("{}.html", target.slug)),
+                            ),
+                            None => (namespaces::compact(n.as_str()), None, None),
+                        },
                         oxrdf::Term::BlankNode(b) => (format!("_:{}", b.as_str()), None, None),
                         oxrdf::Term::Literal(l) => (l.value().to_owned(), l.language(), None),
                     };
+                    let predicate = t.predicate.as_str();
                     Statement {
+                        label: readable(
+                            published(predicate)
+                                .map_or_else(|| local_name(predicate), |term| term.name.as_str()),
+                        ),
+                        object_iri: match &t.object {
+                            oxrdf::Term::NamedNode(n) => Some(n.as_str()),
+                            _ => None,
+                        },
                         predicate: namespaces::compact(t.predicate.as_str()),
                         predicate_iri: t.predicate.as_str(),
                         object,
@@ -199,13 +225,117 @@ struct Representation {
     url: String,
 }
 
+/// A pass-through field as a row of the page: its label, and its value
+/// as a tree the template renders as nested lists.
 #[derive(Serialize)]
 struct Field<'a> {
-    name: &'a str,
-    value: String,
-    structured: bool,
-    /// Where a field linked into a sibling ontology points.
+    /// The input's key, which the label stands for.
+    key: &'a str,
+    label: String,
+    value: ValueView<'a>,
+}
+
+/// A JSON value for people: a scalar as text (a link into a sibling by the
+/// name the input gave it), an array or object as a list of its items.
+#[derive(Serialize)]
+struct ValueView<'a> {
+    /// An object's key for this item, made readable.
+    label: Option<String>,
+    text: Option<std::borrow::Cow<'a, str>>,
     href: Option<&'a str>,
+    /// Whether the items are an object's (a definition list) rather than
+    /// an array's.
+    keyed: bool,
+    items: Vec<ValueView<'a>>,
+}
+
+impl<'a> ValueView<'a> {
+    fn of(value: &'a Value, label: Option<String>, link: Option<&'a Entity>) -> ValueView<'a> {
+        let leaf = |text: std::borrow::Cow<'a, str>, href: Option<&'a str>| ValueView {
+            label: label.clone(),
+            text: Some(text),
+            href,
+            keyed: false,
+            items: Vec::new(),
+        };
+        match value {
+            Value::String(text) => match link {
+                Some(entity) => leaf(
+                    entity
+                        .link_names
+                        .get(text)
+                        .map_or(text.as_str(), String::as_str)
+                        .into(),
+                    Some(text),
+                ),
+                None => leaf(text.as_str().into(), None),
+            },
+            Value::Array(items) => ValueView {
+                label,
+                text: None,
+                href: None,
+                keyed: false,
+                items: items.iter().map(|v| ValueView::of(v, None, link)).collect(),
+            },
+            Value::Object(fields) => ValueView {
+                label,
+                text: None,
+                href: None,
+                keyed: true,
+                items: fields
+                    .iter()
+                    .map(|(k, v)| ValueView::of(v, Some(readable(k)), None))
+                    .collect(),
+            },
+            Value::Null => leaf("(none)".into(), None),
+            other => leaf(other.to_string().into(), None),
+        }
+    }
+}
+
+/// The last segment of an IRI, after its `#` or last `/`.
+fn local_name(iri: &str) -> &str {
+    let rest = iri.rsplit(['#', '/']).next().unwrap_or(iri);
+    if rest.is_empty() { iri } else { rest }
+}
+
+/// A key or identifier as a label: `actionStatus` and `action_status` as
+/// "Action status". Text that already has spaces is a label and stays.
+pub fn readable(key: &str) -> String {
+    if key.contains(' ') {
+        return key.to_owned();
+    }
+    let mut out = String::with_capacity(key.len() + 4);
+    let chars: Vec<char> = key.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let previous = i.checked_sub(1).map(|p| chars[p]);
+        let next = chars.get(i + 1);
+        if c == '_' || c == '-' {
+            out.push(' ');
+            continue;
+        }
+        // A capital after a lower-case letter or a digit starts a word, and
+        // so does the last capital of a run before a lower-case letter
+        // (`HTTPServer`: "HTTP server").
+        let starts_word = c.is_uppercase()
+            && previous.is_some_and(|p| {
+                p.is_lowercase()
+                    || p.is_ascii_digit()
+                    || (p.is_uppercase() && next.is_some_and(|n| n.is_lowercase()))
+            });
+        if starts_word && !out.ends_with(' ') {
+            out.push(' ');
+        }
+        let acronym = next.is_some_and(|n| n.is_uppercase());
+        if out.is_empty() {
+            out.extend(c.to_uppercase());
+        } else if starts_word && !acronym {
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 pub fn index(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
@@ -259,20 +389,27 @@ pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), Ren
         fields: entity
             .extra
             .iter()
-            .map(|(name, value)| Field {
-                name,
-                value: match value {
-                    Value::String(text) => text.clone(),
-                    other => other.to_string(),
-                },
-                structured: !value.is_string(),
-                href: site
-                    .ontology
-                    .meta
-                    .sibling_linked_by(name)
-                    .and(value.as_str()),
+            .map(|(key, value)| {
+                let meta = &site.ontology.meta;
+                let linked = meta.sibling_linked_by(key).map(|_| entity);
+                Field {
+                    key,
+                    label: meta
+                        .field_labels
+                        .get(key)
+                        .cloned()
+                        .unwrap_or_else(|| readable(key)),
+                    value: ValueView::of(value, None, linked),
+                }
             })
             .collect(),
+        kind: site.ontology.meta.kind(entity),
+        json: {
+            let mut plain = Vec::new();
+            super::json::entity(site, entity, &mut plain)?;
+            let value: Value = serde_json::from_slice(&plain)?;
+            serde_json::to_string_pretty(&value)?
+        },
         term: TermPage::of(site, entity),
     };
     let entity = minijinja::Value::from(minijinja::value::Serde(&view));
@@ -386,4 +523,21 @@ impl Serialize for Plain<'_> {
 /// the element, and JSON allows `<` to be written as \u003c.
 fn script_json(json: &str) -> String {
     json.replace('<', "\\u003c")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::readable;
+
+    #[test]
+    fn keys_read_as_labels() {
+        assert_eq!(readable("vendor"), "Vendor");
+        assert_eq!(readable("actionStatus"), "Action status");
+        assert_eq!(readable("action_status"), "Action status");
+        assert_eq!(readable("subClassOf"), "Sub class of");
+        assert_eq!(readable("HTTPServer"), "HTTP server");
+        assert_eq!(readable("isbn13Code"), "Isbn13 code");
+        assert_eq!(readable("has part"), "has part");
+        assert_eq!(readable("URL"), "URL");
+    }
 }

@@ -503,6 +503,7 @@ mod tests {
             description: "Creates an item.".to_owned(),
             iri: None,
             extra: serde_json::Map::new(),
+            link_names: Default::default(),
             term: None,
             origin: Origin {
                 path: "x.json".into(),

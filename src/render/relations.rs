@@ -225,6 +225,7 @@ mod tests {
                 description: String::new(),
                 iri: Some(iri(slug)),
                 extra: Default::default(),
+                link_names: Default::default(),
                 term: Some(Box::new(Term {
                     parents: parents.iter().map(|p| iri(p)).collect(),
                     ..Term::default()

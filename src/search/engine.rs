@@ -228,6 +228,7 @@ mod tests {
             description: description.to_owned(),
             iri: None,
             extra: serde_json::Map::new(),
+            link_names: Default::default(),
             term: None,
             origin: Origin {
                 path: "t.json".into(),

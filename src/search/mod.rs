@@ -15,7 +15,7 @@ pub mod text;
 pub use engine::{SearchTexts, Searchable, Suffixes, Tier};
 pub use query::{Query, QueryError};
 
-use crate::model::{BaseUrl, Entity, Ontology, OntologyMeta, Slug, namespaces};
+use crate::model::{BaseUrl, Entity, Ontology, OntologyMeta, Slug};
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::sync::OnceLock;
@@ -37,10 +37,7 @@ pub struct Listing {
 
 impl Listing {
     pub fn of(meta: &OntologyMeta, entity: &Entity) -> Listing {
-        let kind = match entity.term.as_ref().and_then(|t| t.types.first()) {
-            Some(type_iri) => namespaces::compact(type_iri),
-            None => meta.jsonld_type(entity).to_owned(),
-        };
+        let kind = meta.kind(entity);
         Listing {
             slug: entity.slug.clone(),
             id: entity.id.clone(),

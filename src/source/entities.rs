@@ -240,6 +240,7 @@ fn entity(value: Value, origin: Origin) -> Result<Entity, Diagnostic> {
         description,
         iri,
         extra: fields,
+        link_names: Default::default(),
         term: None,
         origin,
     })

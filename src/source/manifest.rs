@@ -33,6 +33,7 @@ struct ManifestFile {
     language: Option<String>,
     terms: Option<serde_json::Map<String, serde_json::Value>>,
     table: Option<TableMapping>,
+    field_labels: std::collections::BTreeMap<String, String>,
 }
 
 /// What `ontology.json` says of the ontology source files: which to read,
@@ -64,7 +65,7 @@ fn key_place(text: &str, key: &str) -> (Option<usize>, Option<usize>) {
 }
 
 /// Every field `ontology.json` may have; the first three are required.
-const FIELDS: [&str; 16] = [
+const FIELDS: [&str; 17] = [
     "name",
     "description",
     "entityType",
@@ -81,6 +82,7 @@ const FIELDS: [&str; 16] = [
     "language",
     "terms",
     "table",
+    "fieldLabels",
 ];
 
 impl ManifestFile {
@@ -245,6 +247,14 @@ impl ManifestFile {
             ),
             terms: typed(path, text, "terms", fields.remove("terms"), &mut problems),
             table: typed(path, text, "table", fields.remove("table"), &mut problems),
+            field_labels: typed(
+                path,
+                text,
+                "fieldLabels",
+                fields.remove("fieldLabels"),
+                &mut problems,
+            )
+            .unwrap_or_default(),
         };
         Ok((file, problems))
     }
@@ -488,6 +498,7 @@ pub fn load(
                 header: None,
                 prefixes: Vec::new(),
                 downloads: Vec::new(),
+                field_labels: file.field_labels,
             },
             sources,
         )),

@@ -289,9 +289,13 @@ fn link_siblings(meta: &OntologyMeta, found: &mut [Entity]) -> Vec<Diagnostic> {
                     .at(entity.origin.line, None)
                     .entity(Some(&entity.id))
                 };
+                let link_names = &mut entity.link_names;
                 let mut link = |value: &mut serde_json::Value| match value.as_str() {
                     Some(text) => match sibling.entity_iri(text) {
-                        Ok(iri) => *value = iri.into(),
+                        Ok(iri) => {
+                            link_names.insert(iri.clone(), text.to_owned());
+                            *value = iri.into();
+                        }
                         Err(e) => problems.push(problem(format!("`{text}`: {e}"))),
                     },
                     None => problems.push(problem(format!("{value} is not a string"))),

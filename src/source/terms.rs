@@ -279,6 +279,7 @@ pub fn terms(graph: &Graph, rules: &TermRules, language: &str) -> Terms {
                 description,
                 iri: Some((*iri).to_owned()),
                 extra: Default::default(),
+                link_names: Default::default(),
                 term: Some(Box::new(term)),
                 origin: Origin {
                     path: graph
