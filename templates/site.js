@@ -6,10 +6,6 @@
 // it.
 (function () {
   "use strict";
-  var input = document.getElementById("q");
-  var status = document.getElementById("search-status");
-  var list = document.getElementById("results");
-  if (!input || !status || !list) return;
 
   // From disk: a file of the index is a <script> that calls
   // ontositeSearchFile with its path and content.
@@ -50,6 +46,12 @@
     opened.catch(function () { opened = null; });
     return opened;
   }
+
+  tryIt();
+  var input = document.getElementById("q");
+  var status = document.getElementById("search-status");
+  var list = document.getElementById("results");
+  if (!input || !status || !list) return;
 
   function item(entry) {
     var li = document.createElement("li");
@@ -129,4 +131,65 @@
     }
   });
   if (input.value) search();
+
+  // "Try it" on the API's operations: sends the request and shows the
+  // answer. From disk a page cannot send requests: a search is answered by
+  // the search client (the API's answer, exactly), anything else is
+  // offered as the file it is.
+  function tryIt() {
+    Array.prototype.forEach.call(document.querySelectorAll("form.try"), function (form) {
+      form.addEventListener("submit", function (event) {
+        event.preventDefault();
+        var out = form.querySelector(".answer");
+        var path = form.dataset.path;
+        var params = new URLSearchParams();
+        Array.prototype.forEach.call(form.querySelectorAll("input"), function (field) {
+          var placeholder = "{" + field.name + "}";
+          if (path.indexOf(placeholder) >= 0) path = path.replace(placeholder, encodeURIComponent(field.value));
+          else params.set(field.name, field.value);
+        });
+        var query = params.toString();
+        var url = new URL(path + (query ? "?" + query : ""), root).href;
+        out.textContent = "GET " + url + " …";
+        var answered;
+        if (location.protocol !== "file:") {
+          answered = fetch(url, { headers: { Accept: form.dataset.accept } }).then(function (response) {
+            return response.text().then(function (body) {
+              return { status: response.status, type: response.headers.get("Content-Type") || "", body: body };
+            });
+          });
+        } else if (form.dataset.path === "search") {
+          answered = open().then(function (index) { return index.search(params); }).then(function (answer) {
+            return { status: 200, type: "application/json", body: JSON.stringify(answer) };
+          }, function (error) {
+            if (!error || error.name !== "SearchError") throw error;
+            return { status: 400, type: "application/problem+json", body: JSON.stringify(error.problem) };
+          });
+        } else {
+          var link = document.createElement("a");
+          link.href = path.indexOf(".") >= 0 ? path : path + ".html";
+          link.textContent = link.getAttribute("href");
+          out.replaceChildren("A page opened from disk cannot send requests; the answer is the file ", link, ".");
+          return;
+        }
+        answered.then(function (answer) {
+          var body = answer.body;
+          if (/json/.test(answer.type)) {
+            try { body = JSON.stringify(JSON.parse(body), null, 2); } catch (e) { /* shown as it came */ }
+          }
+          if (body.length > 100000) body = body.slice(0, 100000) + "\n…";
+          var head = document.createElement("p");
+          head.textContent = answer.status + " · " + (answer.type || "no Content-Type");
+          var pre = document.createElement("pre");
+          pre.tabIndex = 0;
+          var code = document.createElement("code");
+          code.textContent = body;
+          pre.append(code);
+          out.replaceChildren(head, pre);
+        }, function (error) {
+          out.textContent = "The request failed: " + error;
+        });
+      });
+    });
+  }
 })();

@@ -341,7 +341,8 @@ pub fn readable(key: &str) -> String {
 pub fn index(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
     let context = context! {
         info => site.info()?,
-        example_query => info::search_example(site),
+        example_query => info::search_example(site.ontology),
+        operations => minijinja::Value::from(minijinja::value::Serde(super::api_docs::operations(site)?)),
         tree => site.relations.has_hierarchy(),
     };
     page(site, "index.html", context, out)

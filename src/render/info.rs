@@ -7,8 +7,8 @@ use std::io::Write;
 
 /// A word to search for in the information document's example: the first
 /// run of letters and digits of the first entity's name, lower-cased.
-pub fn search_example(site: &Site) -> String {
-    site.ontology
+pub fn search_example(ontology: &crate::model::Ontology) -> String {
+    ontology
         .entities
         .first()
         .and_then(|e| {
@@ -50,7 +50,7 @@ pub fn document(site: &Site) -> Result<Value, RenderError> {
                     entry.insert("url".into(), json!(site.url(&format!("{path}?q={{q}}"))));
                     entry.insert(
                         "example".into(),
-                        json!(site.url(&format!("{path}?q={}", search_example(site)))),
+                        json!(site.url(&format!("{path}?q={}", search_example(site.ontology)))),
                     );
                 }
                 Serves::Negotiated => {

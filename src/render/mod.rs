@@ -4,6 +4,7 @@
 //! that the caller owns, so the writer can reuse one buffer a thread across
 //! millions of entity files. Nothing here touches the disk.
 
+mod api_docs;
 mod formats;
 mod host;
 mod html;
@@ -143,6 +144,9 @@ pub struct Site<'a> {
     /// The search index, rendered up front: its files come from one pass
     /// over every entity's words.
     search_index: search_index::SearchIndex,
+    /// The answer to the front page's example search, taken while the
+    /// corpus is at hand.
+    search_example: Option<Vec<u8>>,
     /// The page templates, compiled.
     pages: html::Pages,
     /// The information document, which every page shows parts of, as the
@@ -182,11 +186,14 @@ impl<'a> Site<'a> {
                 *extra_terms.entry(key.as_str()).or_default() |= is_structured(value);
             }
         }
-        let search_index = search_index::build(&ontology.meta.base_url, &Corpus::of(ontology))?;
+        let corpus = Corpus::of(ontology);
+        let search_index = search_index::build(&ontology.meta.base_url, &corpus)?;
+        let search_example = api_docs::search_example(ontology, &corpus)?;
         Ok(Site {
             ontology,
             extra_terms,
             search_index,
+            search_example,
             pages,
             info: std::sync::OnceLock::new(),
             entity_triples: std::sync::OnceLock::new(),

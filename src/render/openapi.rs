@@ -263,11 +263,14 @@ fn common_schemas(site: &Site) -> Value {
     })
 }
 
+/// What the endpoint answers with: the type the host is told, else the
+/// entity format's own, else what the host guesses from the name.
 fn media_type(endpoint: &Endpoint) -> &'static str {
-    match endpoint.content_type {
-        Some(media_type) => media_type,
-        None if endpoint.path.ends_with(".js") => "text/javascript",
-        None => media::JSON,
+    match (endpoint.content_type, endpoint.serves) {
+        (Some(media_type), _) => media_type,
+        (None, Serves::EntityFiles(format)) => format.media_type,
+        (None, _) if endpoint.path.ends_with(".js") => "text/javascript",
+        (None, _) => media::JSON,
     }
 }
 
@@ -382,6 +385,11 @@ fn operation(endpoint: &Endpoint) -> Value {
 }
 
 pub fn render(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+    serde_json::to_writer_pretty(out, &document(site))
+}
+
+/// `openapi.json` as a value; the front page documents the API from it.
+pub fn document(site: &Site) -> Value {
     let meta = &site.ontology.meta;
     let mut paths = Map::new();
     for endpoint in endpoints() {
@@ -400,7 +408,7 @@ pub fn render(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
             json!({ "name": license, "identifier": license }),
         );
     }
-    let document = json!({
+    json!({
         "openapi": "3.1.0",
         "info": info,
         "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
@@ -410,6 +418,5 @@ pub fn render(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
             "schemas": schemas(site),
             "responses": { "NotFound": problem("No resource of this API is at that path.") }
         }
-    });
-    serde_json::to_writer_pretty(out, &document)
+    })
 }

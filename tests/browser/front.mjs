@@ -84,6 +84,27 @@ try {
       await page.setViewportSize({ width: 1100, height: 900 });
       await page.screenshot({ path: join(shots, "front-page.png") });
     }
+    // "Try it" on one entity's JSON and on a search, as a visitor sends
+    // them: what each shows, to compare with the API's own answers.
+    const tried = {};
+    for (const id of ["get__slug__json", "get_search"]) {
+      const form = page.locator(`#${id} form.try`);
+      await form.locator("button").click();
+      await page.waitForFunction((id) => {
+        const out = document.querySelector(`#${id} .answer`);
+        return out && !out.textContent.endsWith("…");
+      }, id);
+      tried[id] = await form.evaluate((form) => {
+        const out = form.querySelector(".answer");
+        const code = out.querySelector("pre code");
+        return {
+          head: out.querySelector("p")?.textContent ?? null,
+          body: code ? code.textContent : null,
+          text: out.textContent,
+          inputs: Object.fromEntries([...form.querySelectorAll("input")].map((i) => [i.name, i.value])),
+        };
+      });
+    }
     const frontAxe = await axe(page);
     const entity = await browser.newPage();
     await entity.goto(new URL(`${firstSlug}.html`, base).href);
@@ -100,7 +121,7 @@ try {
       await phone.screenshot({ path: join(shots, "front-page-phone.png") });
     }
     const entityAxe = await axe(entity);
-    report[way] = { results, focused, firstSlug, axe: { front: frontAxe, entity: entityAxe }, entity: embedded, outside, errors };
+    report[way] = { tried, results, focused, firstSlug, axe: { front: frontAxe, entity: entityAxe }, entity: embedded, outside, errors };
   }
   console.log(JSON.stringify(report));
 } finally {

@@ -81,6 +81,49 @@ fn the_front_page_answers_as_the_api_from_disk_and_from_a_server() {
                 result["ms"].as_f64().unwrap()
             );
         }
+        // "Try it": a search answers as the API does, from disk as from the
+        // server; an entity's JSON is fetched over HTTP, and offered as its
+        // file from disk, where a page cannot send requests.
+        let tried = &seen["tried"];
+        let search = &tried["get_search"];
+        let q = search["inputs"]["q"].as_str().unwrap();
+        let limit = search["inputs"]["limit"].as_str().unwrap();
+        let api: Value = serde_json::from_slice(
+            &client()
+                .get(format!("{}search?q={q}&limit={limit}", server.url))
+                .send()
+                .unwrap()
+                .bytes()
+                .unwrap(),
+        )
+        .unwrap();
+        let shown: Value = serde_json::from_str(search["body"].as_str().unwrap()).unwrap();
+        assert_eq!(shown, api, "{way}: try-it search");
+        assert!(
+            search["head"]
+                .as_str()
+                .unwrap()
+                .starts_with("200 · application/json"),
+            "{way}: {search}"
+        );
+        let entity = &tried["get__slug__json"];
+        let slug = entity["inputs"]["slug"].as_str().unwrap();
+        if way == "http" {
+            let shown: Value = serde_json::from_str(entity["body"].as_str().unwrap()).unwrap();
+            assert_eq!(
+                shown,
+                read_json(&site.join(format!("{slug}.json"))),
+                "{way}: try-it entity"
+            );
+        } else {
+            assert!(
+                entity["text"]
+                    .as_str()
+                    .unwrap()
+                    .contains(&format!("{slug}.json")),
+                "{entity}"
+            );
+        }
         // Arrow down from the box reaches the first result.
         assert_eq!(seen["focused"], seen["firstSlug"], "{way}: keyboard");
         // axe-core, WCAG 2 A and AA: no violation on either page.
@@ -204,13 +247,64 @@ fn templates_can_be_replaced_by_name_and_their_errors_are_placed() {
     }
 }
 
-/// The API section lists every endpoint of the information document, with
-/// its URL and a curl line that runs (the URL quoted for the shell).
+/// The API section documents every operation of `openapi.json` and every
+/// endpoint of the information document, with its URL and a curl line that
+/// runs (the URL quoted for the shell).
 #[test]
 fn the_front_page_lists_every_endpoint() {
     let site = shipped_site();
     let page = std::fs::read_to_string(site.join("index.html")).unwrap();
     let info = read_json(&site.join("api.json"));
+    let openapi = read_json(&site.join("openapi.json"));
+    for (path, item) in openapi["paths"].as_object().unwrap() {
+        let get = &item["get"];
+        let id = get["operationId"].as_str().unwrap();
+        assert!(page.contains(&format!("id=\"{id}\"")), "{path}: no section");
+        // Every parameter and every response's media type is named.
+        for parameter in get["parameters"].as_array().into_iter().flatten() {
+            let name = parameter["name"].as_str().unwrap();
+            assert!(
+                page.contains(&format!("<code>{name}</code>")),
+                "{path}: {name}"
+            );
+        }
+        for (status, response) in get["responses"].as_object().unwrap() {
+            assert!(
+                page.contains(&format!("<dt>{status}</dt>")),
+                "{path}: {status}"
+            );
+            for media_type in response["content"]
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(m, _)| m)
+            {
+                assert!(
+                    page.contains(&format!(
+                        "<code class=\"muted\">{}</code>",
+                        media_type.replace('/', "&#x2f;")
+                    )),
+                    "{path}: {media_type}"
+                );
+            }
+        }
+    }
+    // Real answers of this site: an entity's JSON and a search, as shown.
+    let entity: Value = read_json(&site.join("abbcreateitem.json"));
+    let shown = serde_json::to_string_pretty(&entity).unwrap();
+    let escaped = |text: &str| {
+        text.replace('&', "&amp;")
+            .replace('"', "&quot;")
+            .replace('\'', "&#x27;")
+            .replace('/', "&#x2f;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    assert!(page.contains(&escaped(&shown)), "no example entity");
+    assert!(
+        page.contains(&escaped("\"query\": \"abb\"")),
+        "no example search"
+    );
     let endpoints = info["endpoints"].as_array().unwrap();
     assert!(endpoints.len() >= 10);
     // Numbers of the information document show as numbers.
@@ -228,7 +322,7 @@ fn the_front_page_lists_every_endpoint() {
         let url = endpoint["url"].as_str().unwrap();
         let example = endpoint["example"].as_str().unwrap_or(url);
         assert!(
-            page.contains(&format!("<code>GET {}</code>", escape(path))),
+            page.contains(&format!("<code>{}</code>", escape(path))),
             "{path}"
         );
         assert!(page.contains(&format!(">{}</code>", escape(url))), "{url}");

@@ -1,0 +1,264 @@
+//! The front page's documentation of the API, made at build time from
+//! `openapi.json` (every path, its parameters, its responses and their
+//! media types) and from the site itself: real example answers and what
+//! "try it" needs to send a request.
+
+use super::routes::{Serves, endpoints, media};
+use super::{RenderError, Site, files, info, openapi};
+use crate::model::Ontology;
+use crate::search::{Corpus, Query, Searcher};
+use serde::Serialize;
+use serde_json::Value;
+
+/// Lines of an example answer the page shows; the rest is a click away.
+const EXAMPLE_LINES: usize = 40;
+/// Entities in the example search answer.
+const EXAMPLE_LIMIT: &str = "2";
+
+/// One operation as the page documents it.
+#[derive(Serialize)]
+pub struct Operation {
+    /// Its `operationId`, the anchor of its section.
+    id: String,
+    path: String,
+    summary: String,
+    /// The URL with its parameters as placeholders, and one to try.
+    url: String,
+    example_url: String,
+    parameters: Vec<Parameter>,
+    responses: Vec<Response>,
+    example: Option<Example>,
+    try_it: Option<TryIt>,
+    /// Whether the page shows it open: the two a visitor tries first, one
+    /// entity's JSON and a search.
+    open: bool,
+}
+
+#[derive(Serialize)]
+struct Parameter {
+    name: String,
+    /// `path` or `query`.
+    place: String,
+    required: bool,
+    description: String,
+    /// Its type and bounds in words: "integer from 1 to 1000, default 100".
+    schema: String,
+}
+
+#[derive(Serialize)]
+struct Response {
+    status: String,
+    description: String,
+    media_types: Vec<String>,
+}
+
+/// A real answer of this site, its first lines.
+#[derive(Serialize)]
+struct Example {
+    media_type: &'static str,
+    text: String,
+    /// Lines left out.
+    more: usize,
+}
+
+/// What the page's script needs to send the request: the path relative to
+/// the site (`{slug}.json`), the Accept header, and its inputs.
+#[derive(Serialize)]
+struct TryIt {
+    path: String,
+    accept: &'static str,
+    inputs: Vec<TryInput>,
+}
+
+#[derive(Serialize)]
+struct TryInput {
+    name: &'static str,
+    value: String,
+}
+
+/// The answer of the example search (the information document's), with
+/// `limit` 2: `None` where the site has no entity to search for.
+pub fn search_example(
+    ontology: &Ontology,
+    corpus: &Corpus,
+) -> Result<Option<Vec<u8>>, RenderError> {
+    if ontology.entities.is_empty() {
+        return Ok(None);
+    }
+    let text = info::search_example(ontology);
+    let Ok(query) = Query::from_params(Some(&text), Some(EXAMPLE_LIMIT), None) else {
+        return Ok(None);
+    };
+    let searcher = Searcher::with_corpus(&ontology.meta.base_url, corpus);
+    Ok(Some(super::json::search_answer(
+        &searcher,
+        &query,
+        &searcher.search(&query),
+    )?))
+}
+
+/// Every operation of `openapi.json`, in its order.
+pub fn operations(site: &Site) -> Result<Vec<Operation>, RenderError> {
+    let openapi = openapi::document(site);
+    let first = site.ontology.entities.first();
+    let query = info::search_example(site.ontology);
+    let mut operations = Vec::new();
+    for endpoint in endpoints() {
+        let Some(get) = openapi["paths"][endpoint.path].get("get") else {
+            continue;
+        };
+        let relative = endpoint.path.trim_start_matches('/');
+        let example_path = match (endpoint.serves, first) {
+            (Serves::Search, _) => format!("{relative}?q={query}"),
+            (_, Some(entity)) => relative.replace("{slug}", entity.slug.as_str()),
+            (_, None) => relative.to_owned(),
+        };
+        let media_type = answer_type(endpoint.serves, endpoint.content_type);
+        let example = match (endpoint.serves, first) {
+            (Serves::EntityFiles(format), Some(entity)) if format.media_type != media::HTML => {
+                let mut out = Vec::new();
+                (format.render)(site, entity, &mut out)?;
+                Some(Example::of(format.media_type, &out))
+            }
+            (Serves::Search, _) => site
+                .search_example
+                .as_deref()
+                .map(|answer| Example::of(media::JSON, answer)),
+            (Serves::Rewrite { file, .. }, _) if file == files::INFO => {
+                let mut out = Vec::new();
+                info::render(site, &mut out)?;
+                Some(Example::of(media::JSON, &out))
+            }
+            _ => None,
+        };
+        // Only what answers in bounded size may be tried from the page:
+        // one entity, a search, the information document.
+        let try_it = match endpoint.serves {
+            Serves::EntityFiles(_) | Serves::Negotiated if first.is_some() => Some(TryIt {
+                path: relative.to_owned(),
+                accept: media_type,
+                inputs: vec![TryInput {
+                    name: "slug",
+                    value: first.map(|e| e.slug.to_string()).unwrap_or_default(),
+                }],
+            }),
+            Serves::Search => Some(TryIt {
+                path: relative.to_owned(),
+                accept: media::JSON,
+                inputs: vec![
+                    TryInput {
+                        name: "q",
+                        value: query.clone(),
+                    },
+                    TryInput {
+                        name: "limit",
+                        value: "10".into(),
+                    },
+                ],
+            }),
+            _ if example.is_some() => Some(TryIt {
+                path: relative.to_owned(),
+                accept: media_type,
+                inputs: Vec::new(),
+            }),
+            _ => None,
+        };
+        operations.push(Operation {
+            id: text(&get["operationId"]),
+            path: endpoint.path.to_owned(),
+            summary: text(&get["summary"]),
+            url: site.url(&match endpoint.serves {
+                Serves::Search => format!("{relative}?q={{q}}"),
+                _ => relative.to_owned(),
+            }),
+            example_url: site.url(&example_path),
+            parameters: get["parameters"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(Parameter::of)
+                .collect(),
+            responses: get["responses"]
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(status, response)| Response {
+                    status: status.clone(),
+                    description: text(&response["description"]),
+                    media_types: response["content"]
+                        .as_object()
+                        .map(|c| c.keys().cloned().collect())
+                        .unwrap_or_default(),
+                })
+                .collect(),
+            example,
+            try_it,
+            open: match endpoint.serves {
+                Serves::Search => true,
+                Serves::EntityFiles(format) => {
+                    format.extension == super::ENTITY_FORMATS[0].extension
+                }
+                _ => false,
+            },
+        });
+    }
+    Ok(operations)
+}
+
+/// The media type a request for the endpoint should accept.
+fn answer_type(serves: Serves, declared: Option<&'static str>) -> &'static str {
+    match (serves, declared) {
+        (_, Some(media_type)) => media_type,
+        (Serves::EntityFiles(format), None) => format.media_type,
+        (Serves::Negotiated, None) => media::JSON,
+        _ => media::JSON,
+    }
+}
+
+fn text(value: &Value) -> String {
+    value.as_str().unwrap_or_default().to_owned()
+}
+
+impl Parameter {
+    fn of(parameter: &Value) -> Parameter {
+        let schema = &parameter["schema"];
+        let mut words = vec![text(&schema["type"])];
+        match (schema.get("minimum"), schema.get("maximum")) {
+            (Some(min), Some(max)) => words.push(format!("from {min} to {max}")),
+            (Some(min), None) => words.push(format!("from {min}")),
+            _ => {}
+        }
+        if let Some(default) = schema.get("default") {
+            words.push(format!("default {default}"));
+        }
+        if schema.get("pattern").is_some() {
+            words.push("lower-case letters and digits, not a reserved name".into());
+        }
+        Parameter {
+            name: text(&parameter["name"]),
+            place: text(&parameter["in"]),
+            required: parameter["required"].as_bool().unwrap_or(false),
+            description: text(&parameter["description"]),
+            schema: words.join(", "),
+        }
+    }
+}
+
+impl Example {
+    /// The first lines of an answer: JSON indented, as a reader would
+    /// format it, RDF as it is.
+    fn of(media_type: &'static str, answer: &[u8]) -> Example {
+        let text = match serde_json::from_slice::<Value>(answer) {
+            Ok(value) if media_type.contains("json") => {
+                serde_json::to_string_pretty(&value).unwrap_or_default()
+            }
+            _ => String::from_utf8_lossy(answer).trim_end().to_owned(),
+        };
+        let lines: Vec<&str> = text.lines().collect();
+        Example {
+            media_type,
+            text: lines[..lines.len().min(EXAMPLE_LINES)].join("\n"),
+            more: lines.len().saturating_sub(EXAMPLE_LINES),
+        }
+    }
+}
