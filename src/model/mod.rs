@@ -306,6 +306,7 @@ pub const RESERVED_SLUGS: &[&str] = &[
     "404",
     "all",
     "api",
+    "browse",
     "context",
     "dump",
     "functions",

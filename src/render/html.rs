@@ -16,12 +16,14 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// Every template, by the name a user's override must have.
-pub const TEMPLATES: [(&str, &str); 7] = [
+pub const TEMPLATES: [(&str, &str); 9] = [
     ("layout.html", include_str!("../../templates/layout.html")),
     ("index.html", include_str!("../../templates/index.html")),
     ("entity.html", include_str!("../../templates/entity.html")),
     ("vocab.html", include_str!("../../templates/vocab.html")),
     ("tree.html", include_str!("../../templates/tree.html")),
+    ("browse.html", include_str!("../../templates/browse.html")),
+    ("list.html", include_str!("../../templates/list.html")),
     ("site.css", include_str!("../../templates/site.css")),
     ("site.js", include_str!("../../templates/site.js")),
 ];
@@ -155,6 +157,7 @@ impl<'a> TermPage<'a> {
                 .filter(|t| t.value != shown)
                 .collect()
         };
+        let tree_page = position.and_then(|p| site.tree_pages().page_of(p));
         Some(TermPage {
             types: term.types.iter().map(|t| namespaces::compact(t)).collect(),
             labels: others(&term.labels, &entity.name),
@@ -162,14 +165,8 @@ impl<'a> TermPage<'a> {
             synonyms: TextView::all(&term.synonyms),
             breadcrumbs: position
                 .map_or_else(Vec::new, |p| at(&relations.breadcrumbs(site.ontology, p))),
-            in_tree: position.is_some_and(|p| {
-                !relations.children(p).is_empty()
-                    || term
-                        .parents
-                        .iter()
-                        .any(|parent| relations.position(parent).is_some())
-            }),
-            tree_page: super::files::TREE_PAGE.to_owned(),
+            in_tree: tree_page.is_some(),
+            tree_page: super::browse::TreePages::file(tree_page.unwrap_or(0)),
             links: TermLinks::of(site, entity, term, false),
             statements: term
                 .statements
@@ -340,21 +337,29 @@ pub fn readable(key: &str) -> String {
 
 pub fn index(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
     let context = context! {
-        info => site.info()?,
         example_query => info::search_example(site.ontology),
         operations => minijinja::Value::from(minijinja::value::Serde(super::api_docs::operations(site)?)),
         tree => site.relations.has_hierarchy(),
     };
-    page(site, "index.html", context, out)
+    page(site, "index.html", "", context, out)
 }
 
-/// Renders the page template `name` into `out`.
-fn page(
+/// Renders the page template `name` into `out`. Every page sees `info`
+/// and `root`, the way back to the site root from the page's folder
+/// (`../` from `browse/`), which keeps links relative for `file://`.
+pub fn page(
     site: &Site,
     name: &str,
+    root: &str,
     context: minijinja::Value,
     out: &mut Vec<u8>,
 ) -> Result<(), RenderError> {
+    let context = context! {
+        info => site.info()?,
+        root => root,
+        hierarchy => site.relations.has_hierarchy(),
+        ..context
+    };
     let template = site
         .pages
         .env
@@ -414,8 +419,8 @@ pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), Ren
         term: TermPage::of(site, entity),
     };
     let entity = minijinja::Value::from(minijinja::value::Serde(&view));
-    let context = context! { info => site.info()?, entity => entity, jsonld => ld };
-    page(site, "entity.html", context, out)
+    let context = context! { entity => entity, jsonld => ld };
+    page(site, "entity.html", "", context, out)
 }
 
 /// One term in the hierarchy's page.
@@ -428,53 +433,76 @@ struct TreeItem<'a> {
     branch: bool,
     repeat: bool,
     close: usize,
+    /// For a term named again, the page that expands it, where another.
+    here: Option<String>,
+    /// How many terms it has directly under it.
+    children: usize,
 }
 
-/// `tree.html`: the hierarchy from its roots, as nested lists that open
-/// level by level, and the terms outside it.
-pub fn tree(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
+/// A page of the hierarchy (`tree.html`, `tree-2.html`, …): the tree from
+/// its roots as nested lists that open level by level, a page's first
+/// rows its ancestors again; the last page names the terms outside it.
+pub fn tree(site: &Site, n: usize, out: &mut Vec<u8>) -> Result<(), RenderError> {
+    use super::browse::{PAGE_ENTRIES, TreePages};
     let entities = &site.ontology.entities;
-    let mut placed = vec![false; entities.len()];
-    let rows: Vec<TreeItem> = site
-        .relations
-        .tree(site.ontology)
-        .into_iter()
-        .map(|row| {
+    let pages = site.tree_pages();
+    let rows: Vec<TreeItem> = pages
+        .rows(n)
+        .iter()
+        .map(|paged| {
+            let row = paged.row;
             let entity = &entities[row.position];
-            placed[row.position] = true;
             TreeItem {
                 slug: entity.slug.as_str(),
                 name: &entity.name,
                 deprecated: entity.term.as_ref().is_some_and(|t| t.deprecated),
                 depth: row.depth,
                 branch: row.branch,
-                repeat: row.repeat,
+                // An ancestor shown again for context keeps no anchor.
+                repeat: row.repeat || paged.context,
                 close: row.close,
+                children: site.relations.children(row.position).len(),
+                here: (row.repeat && !paged.context)
+                    .then(|| pages.page_of(row.position))
+                    .flatten()
+                    .filter(|&p| p != n)
+                    .map(TreePages::file),
             }
         })
         .collect();
-    let loose: Vec<TermRef> = (0..entities.len())
-        .filter(|&p| entities[p].term.is_some() && !placed[p])
-        .map(|p| TermRef::at(site, p))
-        .collect();
-    let context = context! {
-        info => site.info()?,
-        roots => rows.iter().filter(|r| r.depth == 0).count(),
-        rows => minijinja::Value::from(minijinja::value::Serde(&rows)),
-        loose => minijinja::Value::from(minijinja::value::Serde(&loose)),
+    let last = n + 1 == pages.count();
+    let loose: Vec<usize> = if last {
+        (0..entities.len())
+            .filter(|&p| entities[p].term.is_some() && pages.page_of(p).is_none())
+            .collect()
+    } else {
+        Vec::new()
     };
-    page(site, "tree.html", context, out)
+    let listed: Vec<TermRef> = if loose.len() <= PAGE_ENTRIES {
+        loose.iter().map(|&p| TermRef::at(site, p)).collect()
+    } else {
+        Vec::new()
+    };
+    let context = context! {
+        page => n + 1,
+        pages => pages.count(),
+        previous => n.checked_sub(1).map(TreePages::file),
+        next => (!last).then(|| TreePages::file(n + 1)),
+        rows => minijinja::Value::from(minijinja::value::Serde(&rows)),
+        loose_count => loose.len(),
+        loose => minijinja::Value::from(minijinja::value::Serde(&listed)),
+    };
+    page(site, "tree.html", "", context, out)
 }
 
 /// `vocab.html`: the vocabulary's terms, for people.
 pub fn vocabulary(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
     let context = context! {
-        info => site.info()?,
         iri => super::vocab::iri_of(site),
         namespace => site.vocabulary(),
         terms => minijinja::Value::from(minijinja::value::Serde(super::vocab::terms(site))),
     };
-    page(site, "vocab.html", context, out)
+    page(site, "vocab.html", "", context, out)
 }
 
 /// `ui/site.js`: the search client as a classic script (a page opened from

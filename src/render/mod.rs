@@ -5,6 +5,7 @@
 //! millions of entity files. Nothing here touches the disk.
 
 mod api_docs;
+mod browse;
 mod formats;
 mod host;
 mod html;
@@ -157,6 +158,10 @@ pub struct Site<'a> {
     entity_triples: std::sync::OnceLock<usize>,
     /// How the terms of an ontology source link to each other.
     relations: relations::Relations,
+    /// The orders the browsing pages list the entities in.
+    browse: std::sync::OnceLock<browse::Browse>,
+    /// The hierarchy's rows, cut into pages.
+    tree_pages: std::sync::OnceLock<browse::TreePages>,
     /// Whether the site publishes the terms of an ontology source.
     pub(crate) has_terms: bool,
     /// The paths at which entities' own IRIs in the site's namespace
@@ -198,6 +203,8 @@ impl<'a> Site<'a> {
             info: std::sync::OnceLock::new(),
             entity_triples: std::sync::OnceLock::new(),
             relations: relations::Relations::of(ontology),
+            browse: std::sync::OnceLock::new(),
+            tree_pages: std::sync::OnceLock::new(),
             has_terms: ontology.entities.iter().any(|e| e.term.is_some()),
             aliases: negotiation::Aliases::of(
                 &ontology.meta.resolved_namespace(),
@@ -229,6 +236,22 @@ impl<'a> Site<'a> {
     /// The IRI of one of ontosite's terms.
     fn term(&self, name: &str) -> String {
         format!("{}{name}", self.vocabulary())
+    }
+
+    fn browse(&self) -> &browse::Browse {
+        self.browse
+            .get_or_init(|| browse::Browse::of(self.ontology))
+    }
+
+    fn tree_pages(&self) -> &browse::TreePages {
+        self.tree_pages.get_or_init(|| {
+            let rows = if self.relations.has_hierarchy() {
+                self.relations.tree(self.ontology)
+            } else {
+                Vec::new()
+            };
+            browse::TreePages::of(rows, self.ontology.entities.len())
+        })
     }
 
     fn info(&self) -> Result<minijinja::Value, RenderError> {
@@ -281,8 +304,10 @@ pub enum Document<'a> {
     WellKnownVoid,
     DumpGz,
     VocabularyPage,
-    /// The hierarchy's page, where the terms have one.
-    TreePage,
+    /// A page of the hierarchy, where the terms have one.
+    TreePage(usize),
+    /// A page that lists entities by name or by type.
+    Browse(browse::BrowsePage),
     /// One entity in one of its formats.
     Entity(&'a Entity, &'static EntityFormat),
     /// An ontology source file, published as it is.
@@ -364,7 +389,8 @@ impl Document<'_> {
             Document::WellKnownVoid => files::WELL_KNOWN_VOID.to_owned(),
             Document::DumpGz => files::DUMP_NT_GZ.to_owned(),
             Document::VocabularyPage => files::VOCAB_PAGE.to_owned(),
-            Document::TreePage => files::TREE_PAGE.to_owned(),
+            Document::TreePage(n) => browse::TreePages::file(*n),
+            Document::Browse(page) => page.path(),
             Document::Entity(e, format) => format.file(e),
             Document::Source(download) => download.name.clone(),
         }
@@ -422,7 +448,8 @@ impl Document<'_> {
             // Binary: no newline after it.
             Document::DumpGz => return void::dump_gz(site, out),
             Document::VocabularyPage => html::vocabulary(site, out)?,
-            Document::TreePage => html::tree(site, out)?,
+            Document::TreePage(n) => html::tree(site, *n, out)?,
+            Document::Browse(page) => browse::render(site, *page, out)?,
             Document::Entity(e, format) => (format.render)(site, e, out)?,
             // The one document copied, not rendered: the source file as
             // the publisher wrote it, byte for byte.
@@ -482,14 +509,17 @@ pub fn documents<'a>(site: &Site<'a>) -> impl ParallelIterator<Item = Document<'
         .downloads
         .par_iter()
         .map(Document::Source);
-    let tree = site
-        .relations
-        .has_hierarchy()
-        .then_some(Document::TreePage)
-        .into_par_iter();
+    let tree_pages = if site.relations.has_hierarchy() {
+        site.tree_pages().count()
+    } else {
+        0
+    };
+    let tree = (0..tree_pages).into_par_iter().map(Document::TreePage);
+    let browse = site.browse().pages().into_par_iter().map(Document::Browse);
     Document::SITE_WIDE
         .into_par_iter()
         .chain(tree)
+        .chain(browse)
         .chain(sources)
         .chain(search_files)
         .chain(per_entity)

@@ -7,7 +7,7 @@ use oxrdf::{NamedOrBlankNode, Term as Node};
 use std::collections::HashMap;
 
 /// One term in the hierarchy's nested list.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TreeRow {
     pub position: usize,
     /// 0 for a root.

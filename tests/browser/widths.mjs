@@ -1,10 +1,12 @@
 // Opens HTML pages of a built site at a phone's size and reports the pages
 // wider than the viewport (a page that scrolls sideways).
 //
-//   node widths.mjs --chromium PATH --dist DIR --width 390 -- PAGE...
+//   node widths.mjs --chromium PATH --dist DIR --width 390 [--axe] -- PAGE...
 //
-// Prints { "checked": N, "wider": [{ "page", "width" }] }.
+// With --axe, also runs axe-core (WCAG 2 A and AA rules) on each page.
+// Prints { "checked": N, "wider": [{ "page", "width" }], "axe": [{ "page", "id", "nodes" }] }.
 import { chromium } from "playwright-core";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -19,6 +21,8 @@ const browser = await chromium.launch({
 });
 const pages = args.slice(args.indexOf("--") + 1);
 const wider = [];
+const violations = [];
+const axePath = args.includes("--axe") ? createRequire(import.meta.url).resolve("axe-core/axe.min.js") : null;
 // Two tabs share the work; each page is laid out with its stylesheet.
 const tabs = await Promise.all([0, 1].map(async () => {
   const context = await browser.newContext({ viewport: { width, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
@@ -31,7 +35,15 @@ await Promise.all(tabs.map(async (tab) => {
     await tab.goto(pathToFileURL(join(dist, name)).href, { waitUntil: "load" });
     const scrolled = await tab.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth));
     if (scrolled > width) wider.push({ page: name, width: scrolled });
+    if (axePath) {
+      await tab.addScriptTag({ path: axePath });
+      const found = await tab.evaluate(async () => {
+        const result = await axe.run(document, { runOnly: ["wcag2a", "wcag2aa"] });
+        return result.violations.map((v) => ({ id: v.id, nodes: v.nodes.length }));
+      });
+      for (const v of found) violations.push({ page: name, ...v });
+    }
   }
 }));
 await browser.close();
-console.log(JSON.stringify({ checked: pages.length, wider }));
+console.log(JSON.stringify({ checked: pages.length, wider, axe: violations }));

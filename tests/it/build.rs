@@ -54,13 +54,22 @@ fn shipped_ontology_builds_every_file_and_they_agree() {
     let files = snapshot(&out);
 
     // File counts: one per entity and format (JSON, JSON-LD, Turtle,
-    // N-Triples, page), the site-wide
-    // ones, the search index's nodes and rows, the marker.
+    // N-Triples, page), the site-wide ones, the search index's nodes and
+    // rows and their script twins, the browsing pages, the marker.
     let search_files = files.keys().filter(|f| f.starts_with("search/")).count();
+    let search_scripts = files.keys().filter(|f| f.starts_with("ui/search/")).count();
+    assert_eq!(search_scripts, search_files, "a script twin per index file");
+    let browse_pages = files.keys().filter(|f| f.starts_with("browse/")).count();
+    // The index, five pages by name, and two or more per type.
+    assert_eq!(browse_pages, 1 + 5 + 2 + 2 + 2, "browse pages");
     let entity_files: Vec<&String> = files
         .keys()
         .filter(|f| {
-            !SITE_WIDE.contains(&f.as_str()) && !f.starts_with('.') && !f.starts_with("search/")
+            !SITE_WIDE.contains(&f.as_str())
+                && !f.starts_with('.')
+                && !f.starts_with("search/")
+                && !f.starts_with("ui/search/")
+                && !f.starts_with("browse/")
         })
         .collect();
     assert_eq!(
@@ -84,7 +93,12 @@ fn shipped_ontology_builds_every_file_and_they_agree() {
     // And the marker and `.well-known/void`.
     assert_eq!(
         files.len(),
-        ontosite::render::ENTITY_FORMATS.len() * 2258 + SITE_WIDE.len() + search_files + 2
+        ontosite::render::ENTITY_FORMATS.len() * 2258
+            + SITE_WIDE.len()
+            + search_files
+            + search_scripts
+            + browse_pages
+            + 2
     );
 
     // Every JSON document parses.

@@ -335,7 +335,6 @@ fn the_front_page_lists_every_endpoint() {
 /// 404 page and the entity pages with the longest words, in Chromium.
 #[test]
 fn no_page_scrolls_sideways_on_a_phone() {
-    let chromium = chromium();
     let site = shipped_site();
     let ontology = ontosite::source::load(&shipped_input(), None).unwrap();
     let longest_word = |e: &&ontosite::model::Entity| {
@@ -348,9 +347,16 @@ fn no_page_scrolls_sideways_on_a_phone() {
     };
     let mut entities: Vec<_> = ontology.entities.iter().collect();
     entities.sort_by_key(|e| std::cmp::Reverse(longest_word(e)));
-    let mut pages: Vec<String> = ["index.html", "home.html", "404.html"]
-        .map(String::from)
-        .into();
+    let mut pages: Vec<String> = [
+        "index.html",
+        "home.html",
+        "404.html",
+        "browse/index.html",
+        "browse/names-1.html",
+        "browse/type-1-1.html",
+    ]
+    .map(String::from)
+    .into();
     pages.extend(entities.iter().take(30).map(|e| format!("{}.html", e.slug)));
     pages.extend(
         ontology
@@ -359,13 +365,20 @@ fn no_page_scrolls_sideways_on_a_phone() {
             .step_by(150)
             .map(|e| format!("{}.html", e.slug)),
     );
+    assert_pages_fit_a_phone(site, &pages);
+}
+
+/// No page of `pages` (relative to `site`) is wider than a phone's 390 px
+/// viewport in Chromium, and axe-core (WCAG 2 A and AA) finds nothing.
+pub fn assert_pages_fit_a_phone(site: &Path, pages: &[String]) {
     let mut args: Vec<std::ffi::OsString> = vec![
         "--chromium".into(),
-        chromium.into(),
+        chromium().into(),
         "--dist".into(),
         site.into(),
         "--width".into(),
         "390".into(),
+        "--axe".into(),
         "--".into(),
     ];
     args.extend(pages.iter().map(Into::into));
@@ -377,4 +390,5 @@ fn no_page_scrolls_sideways_on_a_phone() {
         serde_json::json!([]),
         "pages wider than 390 px"
     );
+    assert_eq!(report["axe"], serde_json::json!([]), "axe-core violations");
 }

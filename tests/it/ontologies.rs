@@ -74,15 +74,36 @@ fn search(server: &Server, q: &str) -> Vec<String> {
         .collect()
 }
 
-/// `tree.html`, checked to be nested lists that close what they open, with
-/// each term expanded once (one `id` each).
+/// The hierarchy's pages (`tree.html`, `tree-2.html`, …) joined, each
+/// checked to be nested lists that close what they open and to link the
+/// next, with each term expanded once over all (one `id` each).
 fn tree_page(site: &Path) -> String {
-    let tree = std::fs::read_to_string(site.join("tree.html")).unwrap();
-    for tag in ["ul", "li", "details", "summary"] {
-        let opened =
-            tree.matches(&format!("<{tag}>")).count() + tree.matches(&format!("<{tag} ")).count();
-        let closed = tree.matches(&format!("</{tag}>")).count();
-        assert_eq!(opened, closed, "<{tag}> opened {opened}, closed {closed}");
+    let mut tree = String::new();
+    for n in 1.. {
+        let file = if n == 1 {
+            "tree.html".to_owned()
+        } else {
+            format!("tree-{n}.html")
+        };
+        let Ok(page) = std::fs::read_to_string(site.join(&file)) else {
+            break;
+        };
+        for tag in ["ul", "li", "details", "summary"] {
+            let opened = page.matches(&format!("<{tag}>")).count()
+                + page.matches(&format!("<{tag} ")).count();
+            let closed = page.matches(&format!("</{tag}>")).count();
+            assert_eq!(
+                opened, closed,
+                "{file}: <{tag}> opened {opened}, closed {closed}"
+            );
+        }
+        let more = site.join(format!("tree-{}.html", n + 1)).exists();
+        assert_eq!(
+            page.contains(&format!("href=\"tree-{}.html\" rel=\"next\"", n + 1)),
+            more,
+            "{file}"
+        );
+        tree.push_str(&page);
     }
     let mut ids: Vec<&str> = tree
         .match_indices("<li id=\"")
@@ -305,7 +326,7 @@ fn a_skos_scheme_keeps_its_languages_and_broader_concepts() {
     sorted.sort_by_key(|h| tree.find(*h));
     assert_eq!(order, sorted, "{tree}");
     assert!(tree.contains("dark red</a>"), "{tree}");
-    assert!(page.contains(r#"<a href="tree.html#red">See it in the hierarchy</a>"#));
+    assert!(page.contains(r#"<a href="tree.html#red">See it in the tree</a>"#));
     assert!(
         std::fs::read_to_string(site.join("home.html"))
             .unwrap()
@@ -607,11 +628,19 @@ fn pato_obo_gives_the_terms_of_its_owl_release() {
             r#"{"name": "PATO", "baseUrl": "https://pato.test"}"#,
         ),
     );
-    // Every PATO term is in the hierarchy's page once with its id, the
-    // terms under several parents named again.
+    // Every PATO term is in the hierarchy's pages once with its id, the
+    // terms under several parents named again; the terms outside it (more
+    // than a page's worth) are counted there and listed under Browse.
     let tree = tree_page(&obo);
+    let outside = " terms with neither parents nor children</summary>";
+    let at = tree.find(outside).expect("the terms outside the tree");
+    let count: usize = tree[..at].rsplit('>').next().unwrap().parse().unwrap();
+    assert!(count > 500, "{count}");
+    assert!(
+        tree.contains("listed by name and by type under <a href=\"browse/index.html\">Browse</a>")
+    );
     assert_eq!(
-        tree.matches("<li id=\"").count(),
+        tree.matches("<li id=\"").count() + count,
         all.len(),
         "one id per term"
     );
@@ -790,4 +819,47 @@ fn a_table_column_left_unmapped_and_a_bad_iri_are_errors() {
         err.contains("edam.tsv:4:1: `not an iri` is not an IRI"),
         "{err}"
     );
+}
+
+/// Every kind of page of an ontology with a hierarchy (schema.org): the
+/// front page, a class and a property, the tree's pages, the browsing
+/// pages, fit a phone and pass axe-core; the API section documents it.
+#[test]
+fn schema_org_s_pages_fit_a_phone_and_pass_axe() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = shared_ontology("schemaorg-30.0-current-https.ttl");
+    let input = input_with(
+        dir.path(),
+        &source,
+        r#"{"name": "schema.org", "baseUrl": "https://schema.test"}"#,
+    );
+    let site = built(dir.path(), &input);
+    assert!(
+        site.join("tree-2.html").exists(),
+        "the tree runs over pages"
+    );
+    let person = std::fs::read_to_string(site.join("person.html")).unwrap();
+    // Parents and what links here by name, the JSON answer shown.
+    assert!(
+        person.contains(
+            r#"<a href="thing.html" title="https:&#x2f;&#x2f;schema.org&#x2f;Thing">Thing</a>"#
+        ),
+        "{person}"
+    );
+    assert!(person.contains("<dt>What links here</dt>"));
+    assert!(person.contains("The JSON answer of"));
+    let pages: Vec<String> = [
+        "index.html",
+        "person.html",
+        "name.html",
+        "thing.html",
+        "tree.html",
+        "tree-2.html",
+        "browse/index.html",
+        "browse/names-1.html",
+        "browse/type-1-1.html",
+    ]
+    .map(String::from)
+    .into();
+    crate::front::assert_pages_fit_a_phone(&site, &pages);
 }

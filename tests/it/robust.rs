@@ -115,7 +115,8 @@ fn very_long_words_build_and_are_found() {
     );
     let files = snapshot(&out);
     let bytes: usize = files.values().map(Vec::len).sum();
-    assert!(files.len() < 200, "{} files", files.len());
+    // Each index file has its script twin for pages opened from disk.
+    assert!(files.len() < 400, "{} files", files.len());
     assert!(bytes < 10_000_000, "{bytes} bytes");
     let ontology = ontosite::source::load(&input, None).unwrap();
     let searcher = ontosite::search::Searcher::new(&ontology);

@@ -1,0 +1,313 @@
+//! Browsing without search: every entity by name and by type in static
+//! pages of bounded size linked by a pager, and the hierarchy's tree split
+//! into pages the same way, so that no page grows with the ontology.
+
+use super::relations::TreeRow;
+use super::{RenderError, Site, html};
+use crate::model::Ontology;
+use serde::Serialize;
+
+/// Entities a list page holds.
+pub const PAGE_ENTRIES: usize = 500;
+/// Rows of the tree a page holds, its ancestors' rows aside.
+pub const TREE_ROWS: usize = 1000;
+/// The folder of the browsing pages.
+pub const DIR: &str = "browse";
+
+/// The orders the pages list the entities in, made once per site.
+pub struct Browse {
+    names: EntityList,
+    /// Each kind of entity (`CreateAction`, `owl:Class`) with its
+    /// entities, the most frequent kind first.
+    kinds: Vec<(String, EntityList)>,
+}
+
+/// Entities in name order, and where each initial starts.
+struct EntityList {
+    positions: Vec<u32>,
+    /// The first page of each initial (`A`, `B`, … and `#` for the rest).
+    initials: Vec<(String, usize)>,
+}
+
+/// One browsing page.
+#[derive(Debug, Clone, Copy)]
+pub enum BrowsePage {
+    /// `browse/index.html`: the lists and the kinds, with counts.
+    Index,
+    /// Page `n` (from 0) of every entity by name.
+    Names(usize),
+    /// Page `n` of kind `k`'s entities.
+    Kind(usize, usize),
+}
+
+impl Browse {
+    pub fn of(ontology: &Ontology) -> Browse {
+        let entities = &ontology.entities;
+        let mut order: Vec<u32> = (0..entities.len() as u32).collect();
+        // Positions are in slug order, so equal names keep it.
+        order.sort_by_cached_key(|&p| entities[p as usize].name.to_lowercase());
+        let mut kinds: Vec<(String, Vec<u32>)> = Vec::new();
+        let mut numbers: std::collections::HashMap<String, usize> = Default::default();
+        for &p in &order {
+            let kind = ontology.meta.kind(&entities[p as usize]);
+            let k = *numbers.entry(kind.clone()).or_insert_with(|| {
+                kinds.push((kind, Vec::new()));
+                kinds.len() - 1
+            });
+            kinds[k].1.push(p);
+        }
+        kinds.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
+        let list = |positions: Vec<u32>| EntityList::of(ontology, positions);
+        Browse {
+            names: list(order),
+            kinds: kinds.into_iter().map(|(k, p)| (k, list(p))).collect(),
+        }
+    }
+
+    /// Every page, the index first.
+    pub fn pages(&self) -> Vec<BrowsePage> {
+        let mut pages = vec![BrowsePage::Index];
+        pages.extend((0..self.names.page_count()).map(BrowsePage::Names));
+        for (k, (_, list)) in self.kinds.iter().enumerate() {
+            pages.extend((0..list.page_count()).map(|n| BrowsePage::Kind(k, n)));
+        }
+        pages
+    }
+}
+
+impl EntityList {
+    fn of(ontology: &Ontology, positions: Vec<u32>) -> EntityList {
+        let mut initials: Vec<(String, usize)> = Vec::new();
+        for (at, &p) in positions.iter().enumerate() {
+            let initial = match ontology.entities[p as usize].name.chars().next() {
+                Some(c) if c.is_alphabetic() => c.to_uppercase().collect(),
+                _ => "#".to_owned(),
+            };
+            if !initials.iter().any(|(i, _)| *i == initial) {
+                initials.push((initial, at / PAGE_ENTRIES));
+            }
+        }
+        EntityList {
+            positions,
+            initials,
+        }
+    }
+
+    fn page_count(&self) -> usize {
+        self.positions.len().div_ceil(PAGE_ENTRIES).max(1)
+    }
+}
+
+impl BrowsePage {
+    /// Its path relative to the site root; page numbers count from 1.
+    pub fn path(self) -> String {
+        match self {
+            BrowsePage::Index => format!("{DIR}/index.html"),
+            BrowsePage::Names(n) => format!("{DIR}/names-{}.html", n + 1),
+            BrowsePage::Kind(k, n) => format!("{DIR}/type-{}-{}.html", k + 1, n + 1),
+        }
+    }
+}
+
+/// A link from one browsing page to another, by file name.
+#[derive(Serialize)]
+struct PageLink {
+    label: String,
+    href: String,
+    current: bool,
+}
+
+#[derive(Serialize)]
+struct Entry<'a> {
+    slug: &'a str,
+    name: &'a str,
+    kind: String,
+    summary: String,
+}
+
+#[derive(Serialize)]
+struct KindView<'a> {
+    name: &'a str,
+    count: usize,
+    href: String,
+}
+
+/// The page's file name within `browse/`.
+fn file(page: BrowsePage) -> String {
+    page.path()[DIR.len() + 1..].to_owned()
+}
+
+pub fn render(site: &Site, page: BrowsePage, out: &mut Vec<u8>) -> Result<(), RenderError> {
+    let browse = site.browse();
+    let kinds: Vec<KindView> = browse
+        .kinds
+        .iter()
+        .enumerate()
+        .map(|(k, (name, list))| KindView {
+            name,
+            count: list.positions.len(),
+            href: file(BrowsePage::Kind(k, 0)),
+        })
+        .collect();
+    let (title, list, at, make): (String, &EntityList, usize, &dyn Fn(usize) -> BrowsePage) =
+        match page {
+            BrowsePage::Index => {
+                let context = minijinja::context! {
+                    kinds => minijinja::Value::from(minijinja::value::Serde(&kinds)),
+                    names => file(BrowsePage::Names(0)),
+                    initials => minijinja::Value::from(minijinja::value::Serde(links(&browse.names, &|n| BrowsePage::Names(n), usize::MAX))),
+                    tree => site.relations.has_hierarchy(),
+                };
+                return html::page(site, "browse.html", "../", context, out);
+            }
+            BrowsePage::Names(n) => (
+                "Every entity by name".to_owned(),
+                &browse.names,
+                n,
+                &BrowsePage::Names,
+            ),
+            BrowsePage::Kind(k, n) => {
+                let (name, list) = &browse.kinds[k];
+                (format!("Every {name} by name"), list, n, &move |n| {
+                    BrowsePage::Kind(k, n)
+                })
+            }
+        };
+    let entities = &site.ontology.entities;
+    let start = at * PAGE_ENTRIES;
+    let entries: Vec<Entry> = list.positions
+        [start.min(list.positions.len())..(start + PAGE_ENTRIES).min(list.positions.len())]
+        .iter()
+        .map(|&p| {
+            let entity = &entities[p as usize];
+            Entry {
+                slug: entity.slug.as_str(),
+                name: &entity.name,
+                kind: site.ontology.meta.kind(entity),
+                summary: crate::search::text::summary(&entity.description),
+            }
+        })
+        .collect();
+    let count = list.page_count();
+    // A window of pages around this one; the ends and the initials reach
+    // the rest, so the pager stays small at any size.
+    let window: Vec<PageLink> = (at.saturating_sub(3)..(at + 4).min(count))
+        .map(|n| PageLink {
+            label: (n + 1).to_string(),
+            href: file(make(n)),
+            current: n == at,
+        })
+        .collect();
+    let context = minijinja::context! {
+        title => title,
+        page => at + 1,
+        pages => count,
+        total => list.positions.len(),
+        first => file(make(0)),
+        last => file(make(count - 1)),
+        previous => at.checked_sub(1).map(|n| file(make(n))),
+        next => (at + 1 < count).then(|| file(make(at + 1))),
+        window => minijinja::Value::from(minijinja::value::Serde(&window)),
+        initials => minijinja::Value::from(minijinja::value::Serde(links(list, make, at))),
+        entries => minijinja::Value::from(minijinja::value::Serde(&entries)),
+        kinds => minijinja::Value::from(minijinja::value::Serde(&kinds)),
+    };
+    html::page(site, "list.html", "../", context, out)
+}
+
+/// Links to the first page of each initial of `list`.
+fn links(list: &EntityList, make: &dyn Fn(usize) -> BrowsePage, at: usize) -> Vec<PageLink> {
+    list.initials
+        .iter()
+        .map(|(initial, n)| PageLink {
+            label: initial.clone(),
+            href: file(make(*n)),
+            current: *n == at,
+        })
+        .collect()
+}
+
+/// The hierarchy's rows cut into pages of at most [`TREE_ROWS`], each page
+/// opening with its first row's ancestors (shown again, as context), and
+/// where each term is expanded: the page and its row.
+pub struct TreePages {
+    pages: Vec<Vec<PagedRow>>,
+    /// For each entity position, the page (from 0) that expands it.
+    page_of: Vec<Option<u32>>,
+}
+
+/// A row of one tree page.
+#[derive(Clone, Copy)]
+pub struct PagedRow {
+    pub row: TreeRow,
+    /// Whether it is an ancestor repeated at the top of the page.
+    pub context: bool,
+}
+
+impl TreePages {
+    pub fn of(rows: Vec<TreeRow>, entities: usize) -> TreePages {
+        let mut pages: Vec<Vec<PagedRow>> = Vec::new();
+        let mut page_of = vec![None; entities];
+        // The open branches above the current row.
+        let mut ancestors: Vec<TreeRow> = Vec::new();
+        for (i, row) in rows.into_iter().enumerate() {
+            if i % TREE_ROWS == 0 {
+                pages.push(
+                    ancestors
+                        .iter()
+                        .map(|&row| PagedRow { row, context: true })
+                        .collect(),
+                );
+            }
+            let page = pages.len() - 1;
+            if !row.repeat && page_of[row.position].is_none() {
+                page_of[row.position] = Some(page as u32);
+            }
+            pages[page].push(PagedRow {
+                row,
+                context: false,
+            });
+            ancestors.truncate(row.depth);
+            if row.branch {
+                ancestors.push(row);
+            }
+        }
+        // Each page closes what it opens: a branch is one only where its
+        // first child follows on the same page.
+        for page in &mut pages {
+            for i in 0..page.len() {
+                let next = page.get(i + 1).map(|r| r.row.depth);
+                let branch = page[i].row.branch && next.is_some_and(|d| d > page[i].row.depth);
+                page[i].row.branch = branch;
+                page[i].row.close = page[i].row.depth + usize::from(branch) - next.unwrap_or(0);
+            }
+        }
+        TreePages { pages, page_of }
+    }
+
+    pub fn count(&self) -> usize {
+        self.pages.len().max(1)
+    }
+
+    pub fn rows(&self, page: usize) -> &[PagedRow] {
+        self.pages.get(page).map_or(&[], Vec::as_slice)
+    }
+
+    /// The page that expands the entity at `position`, if the tree shows it.
+    pub fn page_of(&self, position: usize) -> Option<usize> {
+        self.page_of
+            .get(position)
+            .copied()
+            .flatten()
+            .map(|p| p as usize)
+    }
+
+    /// The file of tree page `n`: `tree.html`, then `tree-2.html`, ….
+    pub fn file(n: usize) -> String {
+        if n == 0 {
+            super::files::TREE_PAGE.to_owned()
+        } else {
+            format!("tree-{}.html", n + 1)
+        }
+    }
+}
