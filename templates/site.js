@@ -75,6 +75,41 @@
     return li;
   }
 
+  // "More results": the next page of the same query, added to the list.
+  var more = document.getElementById("more");
+  var next = null;
+  function counted(total, shown) {
+    return total + (total === 1 ? " entity matches" : " entities match") +
+      (total > shown ? "; the first " + shown + " are shown." : ".");
+  }
+  if (more) {
+    more.addEventListener("click", function () {
+      var from = next;
+      if (!from) return;
+      var ticket = latest;
+      more.disabled = true;
+      open()
+        .then(function (index) { return index.search(new URLSearchParams({ q: from.text, offset: String(from.offset) })); })
+        .then(function (answer) {
+          if (ticket !== latest) return;
+          var first = list.children.length;
+          list.append.apply(list, answer.items.map(item));
+          status.textContent = counted(answer.total, list.children.length);
+          setNext(from.text, answer);
+          // The reader carries on from the first new result.
+          var added = list.children[first];
+          if (added) added.querySelector("a").focus();
+        })
+        .catch(function (error) { status.textContent = "Search failed: " + error; })
+        .finally(function () { more.disabled = false; });
+    });
+  }
+  function setNext(text, answer) {
+    var shown = answer ? answer.offset + answer.items.length : 0;
+    next = answer && shown < answer.total ? { text: text, offset: shown } : null;
+    if (more) more.hidden = next === null;
+  }
+
   // Answers may arrive out of order while typing: only the latest counts.
   var latest = 0;
   function search() {
@@ -90,9 +125,9 @@
         if (ticket !== latest) return;
         show(answer.items, text, answer.total === 0
           ? "No entity matches “" + text + "”."
-          : answer.total + (answer.total === 1 ? " entity matches" : " entities match") +
-            (answer.total > answer.items.length ? "; the first " + answer.items.length + " are shown." : "."),
+          : counted(answer.total, answer.items.length),
           answer.total);
+        setNext(text, answer);
       })
       .catch(function (error) {
         if (ticket !== latest) return;
@@ -104,6 +139,7 @@
 
   // The list, its status line, and what they answer (for tests and tools).
   function show(items, text, message, total) {
+    setNext(text, null);
     list.replaceChildren.apply(list, items.map(item));
     list.dataset.query = text;
     if (total === undefined) delete list.dataset.total; else list.dataset.total = String(total);

@@ -75,6 +75,18 @@ try {
     const results = [];
     // Each query typed fresh, the first one on a page that has loaded nothing yet.
     for (const query of queries) results.push(await search(page, query));
+    // "More results" after the second query: the list grows by a page.
+    const first = await search(page, queries[1]);
+    let moreShown = null;
+    if (await page.locator("#more").isVisible()) {
+      await page.locator("#more").click();
+      await page.waitForFunction((n) => document.querySelectorAll("#results > li").length > n, first.slugs.length);
+      moreShown = await page.evaluate(() => ({
+        slugs: [...document.querySelectorAll("#results a")].map((a) => a.dataset.slug),
+        status: document.getElementById("search-status").textContent,
+        focused: document.activeElement?.dataset?.slug ?? null,
+      }));
+    }
     await search(page, queries[0]);
     await page.focus("#q");
     await page.keyboard.press("ArrowDown");
@@ -121,7 +133,7 @@ try {
       await phone.screenshot({ path: join(shots, "front-page-phone.png") });
     }
     const entityAxe = await axe(entity);
-    report[way] = { tried, results, focused, firstSlug, axe: { front: frontAxe, entity: entityAxe }, entity: embedded, outside, errors };
+    report[way] = { moreShown, tried, results, focused, firstSlug, axe: { front: frontAxe, entity: entityAxe }, entity: embedded, outside, errors };
   }
   console.log(JSON.stringify(report));
 } finally {

@@ -124,6 +124,37 @@ fn the_front_page_answers_as_the_api_from_disk_and_from_a_server() {
                 "{entity}"
             );
         }
+        // "More results" adds the API's next page to the first.
+        let more = &seen["moreShown"];
+        let q: String = url::form_urlencoded::byte_serialize(QUERIES[1].as_bytes()).collect();
+        let api: Value = serde_json::from_slice(
+            &client()
+                .get(format!("{}search?q={q}&limit=200", server.url))
+                .send()
+                .unwrap()
+                .bytes()
+                .unwrap(),
+        )
+        .unwrap();
+        assert!(
+            api["total"].as_u64().unwrap() > 100,
+            "{QUERIES:?}[1] finds a page and more"
+        );
+        let expected: Vec<&Value> = api["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| &i["slug"])
+            .collect();
+        assert_eq!(
+            more["slugs"].as_array().unwrap().iter().collect::<Vec<_>>(),
+            expected,
+            "{way}: more results"
+        );
+        assert_eq!(
+            more["focused"], *expected[100],
+            "{way}: focus on the first added"
+        );
         // Arrow down from the box reaches the first result.
         assert_eq!(seen["focused"], seen["firstSlug"], "{way}: keyboard");
         // axe-core, WCAG 2 A and AA: no violation on either page.
