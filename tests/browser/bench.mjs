@@ -1,0 +1,104 @@
+// The front door's figures in Chromium, for `cargo bench --bench front`:
+//
+//   node bench.mjs --chromium PATH --dist DIR [--server URL] [--rounds N] -- QUERY...
+//
+// For each way in (file:// and, with --server, http://) and each round: a
+// fresh page (nothing cached) is opened and timed to its load event and to
+// the moment the search box can answer (the manifest loaded); then each
+// QUERY is typed on a fresh page as a reader would, and the time from the
+// input event to the results list showing its answer is taken, once cold
+// (the first query of the page) and once again warm. Also the bytes the
+// page fetched for a cold query, and the page's own HTML, CSS and script
+// gzipped. Prints one JSON report with medians.
+import { chromium } from "playwright-core";
+import { pathToFileURL } from "node:url";
+import { readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import { join } from "node:path";
+
+const args = process.argv.slice(2);
+const option = (name) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+};
+const dist = option("--dist");
+const rounds = Number(option("--rounds") ?? 5);
+const queries = args.slice(args.indexOf("--") + 1);
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor((s.length - 1) / 2)] : null;
+};
+const browser = await chromium.launch({
+  executablePath: option("--chromium") ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+
+const type = (page, query) =>
+  page.evaluate(async (query) => {
+    const input = document.getElementById("q");
+    const list = document.getElementById("results");
+    const started = performance.now();
+    const answered = new Promise((resolve) => {
+      const done = () => list.dataset.query === query && resolve();
+      new MutationObserver(done).observe(list, { attributes: true, childList: true });
+    });
+    input.value = query;
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    await answered;
+    return { ms: performance.now() - started, total: Number(list.dataset.total ?? -1) };
+  }, query);
+
+// A fresh browser context: no cache, no loaded scripts.
+async function freshPage(url) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  let bytes = 0;
+  page.on("response", async (response) => {
+    try { bytes += (await response.body()).length; } catch { /* a redirect has no body */ }
+  });
+  const started = Date.now();
+  await page.goto(url, { waitUntil: "load" });
+  const load = await page.evaluate(() => performance.getEntriesByType("navigation")[0].loadEventEnd);
+  return { context, page, load, opened: Date.now() - started, bytes: () => bytes };
+}
+
+const report = { pageBytesGzipped: 0, ways: {} };
+for (const name of ["index.html", "ui/site.css", "ui/site.js"]) {
+  report.pageBytesGzipped += gzipSync(readFileSync(join(dist, name)), { level: 9 }).length;
+}
+const ways = [["file", pathToFileURL(join(dist, "index.html")).href]];
+if (option("--server")) ways.push(["http", new URL("index.html", option("--server")).href]);
+try {
+  for (const [way, url] of ways) {
+    const loads = [];
+    const perQuery = Object.fromEntries(queries.map((q) => [q, { cold: [], warm: [], total: null, bytes: [] }]));
+    for (let round = 0; round < rounds; round++) {
+      for (const query of queries) {
+        const fresh = await freshPage(url);
+        loads.push(fresh.load);
+        const before = fresh.bytes();
+        const cold = await type(fresh.page, query);
+        await type(fresh.page, "");
+        const warm = await type(fresh.page, query);
+        const entry = perQuery[query];
+        entry.cold.push(cold.ms);
+        entry.warm.push(warm.ms);
+        entry.total = cold.total;
+        entry.bytes.push(fresh.bytes() - before);
+        await fresh.context.close();
+      }
+    }
+    report.ways[way] = {
+      loadMs: median(loads),
+      queries: Object.fromEntries(Object.entries(perQuery).map(([q, e]) => [q, {
+        total: e.total,
+        coldMs: median(e.cold),
+        warmMs: median(e.warm),
+        bytesAfterLoad: median(e.bytes),
+      }])),
+    };
+  }
+  console.log(JSON.stringify(report));
+} finally {
+  await browser.close();
+}
