@@ -5,8 +5,14 @@
 //! weight gzipped (`tests/browser/bench.mjs` measures; this prints).
 //!
 //! `ONTOSITE_BENCH_ENTITIES` sets the synthetic size (1,000,000), and
-//! `ONTOSITE_BENCH_WORK` where the sites are built (`target/bench-front`;
-//! a tmpfs such as `/dev/shm` keeps a million-entity build off the disk).
+//! `ONTOSITE_BENCH_WORK` where the sites are built (`target/bench-front`).
+//!
+//! A whole million-entity site is five million files, more than this
+//! machine's tmpfs holds (20,000 entities take 587 MB of it), so the large
+//! site is built without its entity files and its whole-site lists and
+//! dumps (`/all`, `index.json`, `dump.nt`, …): every other document,
+//! rendered by the library exactly as `ontosite build` renders it. What is
+//! measured (the front page, search, browsing) reads nothing else.
 
 mod common;
 
@@ -39,17 +45,22 @@ fn main() {
     println!("|---|---|---:|---|---:|---:|---:|---:|");
     let shipped = work.join("shipped");
     build(&root.join("input"), &shipped);
-    let weight = measure("shipped (2,258)", &shipped, &SHIPPED_QUERIES);
+    let weight = measure("shipped (2,258)", &shipped, &SHIPPED_QUERIES, true);
     let input = synthetic(&work, entities);
     let large = work.join("large");
     let started = Instant::now();
-    build(&input, &large);
+    build_without_entity_files(&input, &large);
     let built = started.elapsed();
     let _ = std::fs::remove_dir_all(&input);
-    measure(&format!("synthetic ({entities})"), &large, &QUERIES);
+    // `serve` searches from `/all`, which the large site leaves out (at a
+    // million entities `serve` is issue 15's): from disk only.
+    measure(&format!("synthetic ({entities})"), &large, &QUERIES, false);
     println!();
     println!("the page's own HTML, CSS and script, gzipped: {weight} B");
-    println!("the synthetic build took {:.1} s", built.as_secs_f64());
+    println!(
+        "the synthetic site without its entity files: loaded and written in {:.1} s",
+        built.as_secs_f64()
+    );
     let _ = std::fs::remove_dir_all(&work);
 }
 
@@ -64,20 +75,48 @@ fn build(input: &Path, out: &Path) {
     assert!(status.success(), "the build failed");
 }
 
+/// Every document of the site but the entity files and the whole-site
+/// lists and dumps, as the build renders them.
+fn build_without_entity_files(input: &Path, out: &Path) {
+    use ontosite::render::{Document, Site, documents};
+    use rayon::prelude::*;
+    let ontology = ontosite::source::load(input, None).expect("the synthetic input loads");
+    let site = Site::new(&ontology).expect("a site");
+    documents(&site)
+        .filter(|d| {
+            !matches!(
+                d,
+                Document::Entity(..)
+                    | Document::Graph(..)
+                    | Document::DumpGz
+                    | Document::All
+                    | Document::Index
+                    | Document::IndexLd
+            )
+        })
+        .for_each_init(Vec::new, |buffer, document| {
+            document.render(&site, buffer).expect("renders");
+            let path = out.join(document.path(&site));
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, &buffer).unwrap();
+        });
+}
+
 /// Prints a site's rows; returns the page's weight.
-fn measure(label: &str, site: &Path, queries: &[&str]) -> u64 {
+fn measure(label: &str, site: &Path, queries: &[&str], serve: bool) -> u64 {
     let started = Instant::now();
-    let server = Server::start(site);
+    let server = serve.then(|| Server::start(site));
     let ready = started.elapsed();
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let output = Command::new("node")
+    let mut command = Command::new("node");
+    command
         .arg(root.join("tests/browser/bench.mjs"))
         .args(["--chromium", &chromium(), "--rounds", "5", "--dist"])
-        .arg(site)
-        .args(["--server", &server.url, "--"])
-        .args(queries)
-        .output()
-        .unwrap();
+        .arg(site);
+    if let Some(server) = &server {
+        command.args(["--server", &server.url]);
+    }
+    let output = command.arg("--").args(queries).output().unwrap();
     assert!(
         output.status.success(),
         "{}",
@@ -96,7 +135,12 @@ fn measure(label: &str, site: &Path, queries: &[&str]) -> u64 {
             );
         }
     }
-    println!("| {label} | serve | ready in {} ms | | | | | |", ready.as_millis());
+    if serve {
+        println!(
+            "| {label} | serve | ready in {} ms | | | | | |",
+            ready.as_millis()
+        );
+    }
     report["pageBytesGzipped"].as_u64().unwrap()
 }
 

@@ -80,6 +80,7 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<Ontology, Diagno
     problems.extend(cross_checks(&mut found));
     if let Some(meta) = &meta {
         problems.extend(configured_keys(meta, &found));
+        problems.extend(labelled_fields(input, meta, &found));
         problems.extend(link_siblings(meta, &mut found));
     }
     // One order for every report: by file, then line.
@@ -239,6 +240,22 @@ fn read_sources(meta: &mut OntologyMeta, sources: &manifest::Sources) -> Read {
         header: made.header,
         problems,
     }
+}
+
+/// A label in `fieldLabels` for a field no entity has would label
+/// nothing: a misspelt key, which is reported rather than ignored.
+fn labelled_fields(input: &Path, meta: &OntologyMeta, found: &[Entity]) -> Vec<Diagnostic> {
+    meta.field_labels
+        .keys()
+        .filter(|key| !found.iter().any(|e| e.extra.contains_key(key.as_str())))
+        .map(|key| {
+            Diagnostic::new(
+                &input.join(MANIFEST_FILE),
+                format!("`fieldLabels` labels the field `{key}`, which no entity has"),
+                "correct the field's name, or remove its label",
+            )
+        })
+        .collect()
 }
 
 /// An entity field named like a property that `ontology.json` gives every

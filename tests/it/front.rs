@@ -423,3 +423,72 @@ pub fn assert_pages_fit_a_phone(site: &Path, pages: &[String]) {
     );
     assert_eq!(report["axe"], serde_json::json!([]), "axe-core violations");
 }
+
+/// An entity page reads like an item: fields by their labels, a link into
+/// a sibling by the name the input gave it, structured values as nested
+/// lists, the entity's JSON answer itself; a label for a field no entity
+/// has is an error naming `ontology.json`.
+#[test]
+fn entity_pages_show_labels_names_nested_values_and_the_json_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input");
+    std::fs::create_dir_all(input.join("entities")).unwrap();
+    let manifest = |labels: &str| {
+        format!(
+            r#"{{"name": "T", "description": "T", "entityType": "Action", "baseUrl": "https://t.test",
+            "siblings": [{{"name": "products", "baseUrl": "https://products.test", "linkedBy": ["vendor"]}}],
+            "fieldLabels": {labels}}}"#
+        )
+    };
+    std::fs::write(
+        input.join("ontology.json"),
+        manifest(r#"{"operation": "What it does"}"#),
+    )
+    .unwrap();
+    std::fs::write(
+        input.join("entities/acme.json"),
+        r#"{"id": "AcmeCreate", "name": "Acme - Create", "description": "Creates.", "vendor": "Acme Corp",
+            "operation": "Create", "actionStatus": "ready", "limits": {"perMinute": 60, "scopes": ["read", "write"]}}"#,
+    )
+    .unwrap();
+    let out = dir.path().join("dist");
+    build_ok(&input, &out);
+    let page = std::fs::read_to_string(out.join("acmecreate.html")).unwrap();
+    assert!(
+        page.contains(r#"<dt title="operation">What it does</dt>"#),
+        "{page}"
+    );
+    assert!(
+        page.contains(r#"<dt title="actionStatus">Action status</dt>"#),
+        "{page}"
+    );
+    assert!(
+        page.contains(r#"<a href="https:&#x2f;&#x2f;products.test&#x2f;acmecorp" title="https:&#x2f;&#x2f;products.test&#x2f;acmecorp">Acme Corp</a>"#),
+        "{page}"
+    );
+    assert!(
+        page.contains(r#"<dl class="nested"><dt>Per minute</dt><dd>60</dd><dt>Scopes</dt><dd><ul class="nested"><li>read</li><li>write</li></ul></dd></dl>"#),
+        "{page}"
+    );
+    let json: serde_json::Value = read_json(&out.join("acmecreate.json"));
+    let shown = serde_json::to_string_pretty(&json)
+        .unwrap()
+        .replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('/', "&#x2f;");
+    assert!(page.contains(&shown), "{page}");
+
+    std::fs::write(
+        input.join("ontology.json"),
+        manifest(r#"{"operatoin": "What it does"}"#),
+    )
+    .unwrap();
+    let output = build(&input, &dir.path().join("other"), &[]);
+    assert!(!output.status.success());
+    let message = stderr(&output);
+    assert!(message.contains("ontology.json"), "{message}");
+    assert!(
+        message.contains("`fieldLabels` labels the field `operatoin`, which no entity has"),
+        "{message}"
+    );
+}
