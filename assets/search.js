@@ -139,19 +139,27 @@ class Index {
   }
 
   /**
-   * Entity -> field mask of the words that start with `term`. The node
-   * that answered is added to `answered`.
+   * The entities with a word that starts with `term`, and for each the
+   * fields such words are in: `{ entities, masks }`, `masks` indexed by
+   * entity (0 for none), so that a query matching every entity of a large
+   * site takes linear time. The node that answered is added to `answered`.
    */
   async termMasks(term, answered) {
-    const masks = new Map();
+    const found = { entities: [], masks: null };
     const node = this.node(term);
-    if (node === null) return masks;
+    if (node === null) return found;
     answered.push(node);
     const file = await this.file(node);
+    const masks = new Uint8Array(this.manifest.total);
     const add = (postings) => {
-      for (const [entity, mask] of decode(postings)) {
-        const fields = mask & ~EXACT;
-        if (fields !== 0) masks.set(entity, (masks.get(entity) ?? 0) | fields);
+      let entity = 0;
+      for (let i = 0; i < postings.length; i++) {
+        const n = postings[i];
+        entity += Math.floor(n / 16);
+        const fields = n % 16 & ~EXACT;
+        if (fields === 0) continue;
+        if (masks[entity] === 0) found.entities.push(entity);
+        masks[entity] |= fields;
       }
     };
     if (node.leaf) {
@@ -159,7 +167,8 @@ class Index {
     } else {
       add(file.all);
     }
-    return masks;
+    found.masks = masks;
+    return found;
   }
 
   /** Entities whose joined ID, label or synonym, or slug, equals `joined`. */
@@ -202,13 +211,16 @@ class Index {
       this.exact(query.terms.join("")),
       ...query.terms.map((term) => this.termMasks(term, answered)),
     ]);
-    const smallest = perTerm.reduce((a, b) => (b.size < a.size ? b : a));
-    const hits = [];
-    for (const entity of smallest.keys()) {
-      let [matched, allName, allNameOrId] = [true, true, true];
-      for (const masks of perTerm) {
-        const mask = masks.get(entity);
-        if (mask === undefined) {
+    const smallest = perTerm.reduce((a, b) => (b.entities.length < a.entities.length ? b : a));
+    // The order is (deprecated last, tier, entity): a bucket per
+    // (deprecated, tier), each sorted by entity, taken in turn.
+    const buckets = Array.from({ length: 8 }, () => []);
+    for (const entity of smallest.entities) {
+      let [allName, allNameOrId] = [true, true];
+      let matched = true;
+      for (const { masks } of perTerm) {
+        const mask = masks[entity];
+        if (mask === 0) {
           matched = false;
           break;
         }
@@ -217,23 +229,36 @@ class Index {
       }
       if (!matched) continue;
       const tier = exact.has(entity) ? 0 : allName ? 1 : allNameOrId ? 2 : 3;
-      hits.push([this.deprecated.has(entity) ? 1 : 0, tier, entity]);
+      buckets[(this.deprecated.has(entity) ? 4 : 0) + tier].push(entity);
     }
-    hits.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
-    const end = Math.min(query.offset + query.limit, hits.length);
-    const page = query.offset < end ? hits.slice(query.offset, end) : [];
+    const total = buckets.reduce((sum, b) => sum + b.length, 0);
+    const end = Math.min(query.offset + query.limit, total);
+    const page = [];
+    let skipped = 0;
+    for (const bucket of buckets) {
+      if (page.length >= end - query.offset) break;
+      if (skipped + bucket.length <= query.offset) {
+        skipped += bucket.length;
+        continue;
+      }
+      const sorted = Uint32Array.from(bucket).sort();
+      for (let i = Math.max(0, query.offset - skipped); i < sorted.length && page.length < end - query.offset; i++) {
+        page.push(sorted[i]);
+      }
+      skipped += bucket.length;
+    }
     const base = this.manifest.baseUrl;
-    const rows = page.length > 0 ? await this.rows(page.map(([, , entity]) => entity), answered) : [];
+    const rows = page.length > 0 ? await this.rows(page, answered) : [];
     const items = rows.map(([id, name, type, summary, explicitSlug]) => {
       const slug = explicitSlug ?? derivedSlug(id);
       const links = Object.fromEntries(this.manifest.links.map((extension) => [extension, `${base}${slug}.${extension}`]));
       return { slug, id, name, type: this.manifest.types[type], summary, links };
     });
     const next =
-      end < hits.length
+      end < total
         ? `${base}search?${new URLSearchParams({ q: query.text, limit: String(query.limit), offset: String(end) })}`
         : null;
-    return { query: query.text, total: hits.length, limit: query.limit, offset: query.offset, items, next };
+    return { query: query.text, total, limit: query.limit, offset: query.offset, items, next };
   }
 }
 
