@@ -11,7 +11,10 @@ import { pathToFileURL } from "node:url";
 import { join } from "node:path";
 
 const args = process.argv.slice(2);
-const option = (name) => args[args.indexOf(name) + 1];
+const option = (name) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+};
 const out = option("--out");
 const sets = args.filter((a) => a.includes("=") && !a.startsWith("--"));
 const browser = await chromium.launch({
@@ -20,7 +23,8 @@ const browser = await chromium.launch({
 });
 try {
   for (const set of sets) {
-    const [name, rest] = set.split("=");
+    const name = set.slice(0, set.indexOf("="));
+    const rest = set.slice(set.indexOf("=") + 1);
     const at = rest.lastIndexOf(":");
     const site = rest.slice(0, at);
     for (const spec of rest.slice(at + 1).split(",")) {

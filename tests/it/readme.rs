@@ -1,7 +1,7 @@
 //! The README's examples run against the shipped data: its example entity
 //! is one of the shipped entities, its queries find something, what it
 //! says a query matches holds, its build summary has today's counts, and
-//! its list of reserved slugs is the code's.
+//! its list of reserved slugs is the code's, and what it links exists.
 
 use crate::serve::shipped_site;
 use crate::util::*;
@@ -119,4 +119,25 @@ fn the_readme_examples_hold_for_the_shipped_data() {
         .split_whitespace()
         .collect();
     assert_eq!(listed, ontosite::model::RESERVED_SLUGS);
+}
+
+/// Every image and local link of the README exists: its screenshots, the
+/// documents it points to.
+#[test]
+fn the_readme_s_images_and_local_links_exist() {
+    let text = readme();
+    let link = Regex::new(r"\]\(([^)#\s]+)\)").unwrap();
+    let mut checked = 0;
+    for found in link.captures_iter(&text) {
+        let target = &found[1];
+        if target.contains("://") {
+            continue;
+        }
+        assert!(
+            root().join(target).exists(),
+            "the README links {target}, which is missing"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 10, "{checked} local links");
 }
