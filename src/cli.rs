@@ -79,7 +79,8 @@ pub struct BuildArgs {
     pub out: PathBuf,
 
     /// Templates that replace the built-in pages by name: layout.html,
-    /// index.html, entity.html, site.css, site.js.
+    /// index.html, entity.html, vocab.html, tree.html, browse.html,
+    /// list.html, site.css, site.js.
     #[arg(long, value_name = "DIR")]
     pub templates: Option<PathBuf>,
 }

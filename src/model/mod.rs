@@ -120,9 +120,15 @@ impl OntologyMeta {
     /// browsing by type show it.
     pub fn kind(&self, entity: &Entity) -> String {
         match entity.term.as_ref().and_then(|t| t.types.first()) {
-            Some(type_iri) => namespaces::compact(type_iri),
+            Some(type_iri) => self.compact(type_iri),
             None => self.jsonld_type(entity).to_owned(),
         }
+    }
+
+    /// `iri` as a prefixed name where ontosite or the source knows its
+    /// namespace (`rdfs:Class`, `schema:Person`), for people to read.
+    pub fn compact(&self, iri: &str) -> String {
+        namespaces::compact_with(iri, &self.prefixes)
     }
 
     /// The sibling whose entities the values of `field` name, if any.

@@ -31,8 +31,16 @@ pub const PREFIXES: &[(&str, &str)] = &[
 /// `iri` as a prefixed name (`rdfs:label`) where ontosite knows its
 /// namespace, else the IRI itself.
 pub fn compact(iri: &str) -> String {
-    PREFIXES
-        .iter()
+    compact_with(iri, &[])
+}
+
+/// `iri` as a prefixed name with ontosite's prefixes, else with the
+/// prefixes a source declares (`declared`: name, namespace), else the IRI.
+pub fn compact_with(iri: &str, declared: &[(String, String)]) -> String {
+    let known = PREFIXES.iter().map(|&(p, n)| (p, n));
+    let declared = declared.iter().map(|(p, n)| (p.as_str(), n.as_str()));
+    known
+        .chain(declared)
         .find_map(|(prefix, namespace)| {
             let local = iri.strip_prefix(namespace)?;
             let plain = !local.is_empty()

@@ -9,7 +9,7 @@
 use super::formats::ENTITY_FORMATS;
 use super::json::{TermLinks, TermRef, TextView};
 use super::{RenderError, Site, info, jsonld};
-use crate::model::{Entity, Text, namespaces};
+use crate::model::{Entity, Text};
 use minijinja::{Environment, context};
 use serde::Serialize;
 use serde_json::Value;
@@ -159,7 +159,11 @@ impl<'a> TermPage<'a> {
         };
         let tree_page = position.and_then(|p| site.tree_pages().page_of(p));
         Some(TermPage {
-            types: term.types.iter().map(|t| namespaces::compact(t)).collect(),
+            types: term
+                .types
+                .iter()
+                .map(|t| site.ontology.meta.compact(t))
+                .collect(),
             labels: others(&term.labels, &entity.name),
             descriptions: others(&term.descriptions, &entity.description),
             synonyms: TextView::all(&term.synonyms),
@@ -181,7 +185,7 @@ impl<'a> TermPage<'a> {
                                 None,
                                 Some(format!("{}.html", target.slug)),
                             ),
-                            None => (namespaces::compact(n.as_str()), None, None),
+                            None => (site.ontology.meta.compact(n.as_str()), None, None),
                         },
                         oxrdf::Term::BlankNode(b) => (format!("_:{}", b.as_str()), None, None),
                         oxrdf::Term::Literal(l) => (l.value().to_owned(), l.language(), None),
@@ -196,7 +200,7 @@ impl<'a> TermPage<'a> {
                             oxrdf::Term::NamedNode(n) => Some(n.as_str()),
                             _ => None,
                         },
-                        predicate: namespaces::compact(t.predicate.as_str()),
+                        predicate: site.ontology.meta.compact(t.predicate.as_str()),
                         predicate_iri: t.predicate.as_str(),
                         object,
                         language,

@@ -29,7 +29,7 @@ pub struct Listing {
     pub name: String,
     /// What kind of entity it is, as its JSON-LD `@type` names it: the
     /// entity type or configured subtype (`CreateAction`), or a term's
-    /// first `rdf:type`, compacted (`owl:Class`).
+    /// first `rdf:type`, compacted (`owl:Class`, `schema:Person`).
     pub kind: String,
     /// The start of its description ([`text::summary`]).
     pub summary: String,

@@ -206,3 +206,17 @@ fn the_command_line_reads_as_a_person_expects() {
         String::from_utf8_lossy(&output.stdout)
     );
 }
+
+/// `build --help` names every template `--templates` may replace.
+#[test]
+fn build_help_names_every_template() {
+    let output = ontosite().args(["build", "--help"]).output().unwrap();
+    let help = String::from_utf8(output.stdout)
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for (name, _) in ontosite::render::TEMPLATES {
+        assert!(help.contains(name), "{name}: {help}");
+    }
+}
