@@ -18,9 +18,8 @@ mod common;
 
 use common::{machine, synthetic};
 use serde_json::Value;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::Instant;
 
 /// Queries a reader types: one vendor, two words matching many, a prefix.
@@ -156,18 +155,7 @@ struct Server {
 
 impl Server {
     fn start(site: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ontosite"))
-            .args(["serve", "--port", "0", "--dir"])
-            .arg(site)
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let line = BufReader::new(child.stdout.take().unwrap())
-            .lines()
-            .next()
-            .unwrap()
-            .unwrap();
-        let url = line.split_whitespace().nth(2).unwrap().to_owned();
+        let (child, url) = common::serve(site);
         Server { child, url }
     }
 }

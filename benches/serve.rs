@@ -9,10 +9,9 @@
 mod common;
 
 use common::machine;
-use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::Duration;
 
 const ROUNDS: usize = 3;
@@ -125,24 +124,11 @@ struct Server {
 
 impl Server {
     fn ontosite(site: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ontosite"))
-            .args(["serve", "--port", "0", "--dir"])
-            .arg(site)
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let line = BufReader::new(child.stdout.take().unwrap())
-            .lines()
-            .next()
-            .unwrap()
-            .unwrap();
-        let url = line
-            .split_whitespace()
-            .nth(2)
-            .unwrap()
-            .trim_end_matches('/')
-            .to_owned();
-        Server { child, url }
+        let (child, url) = common::serve(site);
+        Server {
+            child,
+            url: url.trim_end_matches('/').to_owned(),
+        }
     }
 
     /// nginx as a static host would run it: the same files, the same

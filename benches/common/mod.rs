@@ -44,3 +44,22 @@ pub fn machine() -> String {
         .unwrap_or(1);
     format!("{cores} cores, {cpu}")
 }
+
+/// Starts `ontosite serve` on a free port for `site`; returns the process
+/// and the URL it prints (`http://127.0.0.1:PORT/`).
+pub fn serve(site: &Path) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ontosite"))
+        .args(["serve", "--port", "0", "--dir"])
+        .arg(site)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let line = std::io::BufReader::new(child.stdout.take().unwrap())
+        .lines()
+        .next()
+        .unwrap()
+        .unwrap();
+    let url = line.split_whitespace().nth(2).unwrap().to_owned();
+    (child, url)
+}
