@@ -1,8 +1,10 @@
 // The front door's figures in Chromium, for `cargo bench --bench front`:
 //
-//   node bench.mjs --chromium PATH --dist DIR [--server URL] [--rounds N] -- QUERY...
+//   node bench.mjs --chromium PATH --dist DIR [--server URL] [--static] [--rounds N] -- QUERY...
 //
-// For each way in (file:// and, with --server, http://) and each round: a
+// For each way in (file://; with --server, that server; with --static, a
+// plain static file server over DIR, as a CDN serves the site) and each
+// round: a
 // fresh page (nothing cached) is opened and timed to its load event and to
 // the moment the search box can answer (the manifest loaded); then each
 // QUERY is typed on a fresh page as a reader would, and the time from the
@@ -12,7 +14,8 @@
 // gzipped. Prints one JSON report with medians.
 import { chromium } from "playwright-core";
 import { pathToFileURL } from "node:url";
-import { readFileSync } from "node:fs";
+import { readFileSync, createReadStream, statSync } from "node:fs";
+import { createServer } from "node:http";
 import { gzipSync } from "node:zlib";
 import { join } from "node:path";
 
@@ -68,6 +71,21 @@ for (const name of ["index.html", "ui/site.css", "ui/site.js"]) {
 }
 const ways = [["file", pathToFileURL(join(dist, "index.html")).href]];
 if (option("--server")) ways.push(["http", new URL("index.html", option("--server")).href]);
+let host = null;
+if (args.includes("--static")) {
+  const types = { html: "text/html; charset=utf-8", js: "text/javascript; charset=utf-8", json: "application/json", css: "text/css" };
+  host = createServer((request, response) => {
+    const path = join(dist, decodeURIComponent(new URL(request.url, "http://x").pathname));
+    if (!path.startsWith(dist) || !statSync(path, { throwIfNoEntry: false })?.isFile()) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { "Content-Type": types[path.split(".").pop()] ?? "application/octet-stream" });
+    createReadStream(path).pipe(response);
+  });
+  await new Promise((resolve) => host.listen(0, "127.0.0.1", resolve));
+  ways.push(["static http", `http://127.0.0.1:${host.address().port}/index.html`]);
+}
 try {
   for (const [way, url] of ways) {
     const loads = [];
@@ -101,4 +119,5 @@ try {
   console.log(JSON.stringify(report));
 } finally {
   await browser.close();
+  host?.close();
 }
