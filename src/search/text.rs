@@ -54,21 +54,24 @@ pub fn runs(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// Byte offsets of the word starts in `run`: its first letter or digit; an
-/// upper-case letter after a lower-case one; a letter after a digit and a
-/// digit after a letter. Marks are skipped when looking back, so they
-/// never separate a letter from the one before it.
+/// upper-case letter after a lower-case one; the last upper-case letter of
+/// an acronym when a lower-case one follows (`ABB|Create`); a letter after
+/// a digit and a digit after a letter. Marks are skipped when looking back
+/// and ahead, so they never separate a letter from its neighbours.
 pub fn word_starts(run: &str) -> Vec<usize> {
+    let case = |c: char| get_general_category(c);
+    let letters: Vec<(usize, char)> = run.char_indices().filter(|&(_, c)| !is_mark(c)).collect();
     let mut starts = Vec::new();
-    let mut previous: Option<char> = None;
-    for (offset, c) in run.char_indices() {
-        if is_mark(c) {
-            continue;
-        }
+    for (at, &(offset, c)) in letters.iter().enumerate() {
+        let previous = at.checked_sub(1).map(|p| letters[p].1);
+        let next = letters.get(at + 1).map(|&(_, n)| n);
         let start = match previous {
             None => true,
             Some(p) => {
-                (get_general_category(p) == Gc::LowercaseLetter
-                    && get_general_category(c) == Gc::UppercaseLetter)
+                (case(p) == Gc::LowercaseLetter && case(c) == Gc::UppercaseLetter)
+                    || (case(p) == Gc::UppercaseLetter
+                        && case(c) == Gc::UppercaseLetter
+                        && next.is_some_and(|n| case(n) == Gc::LowercaseLetter))
                     || (is_letter(p) && is_digit(c))
                     || (is_digit(p) && is_letter(c))
             }
@@ -76,7 +79,6 @@ pub fn word_starts(run: &str) -> Vec<usize> {
         if start {
             starts.push(offset);
         }
-        previous = Some(c);
     }
     starts
 }
@@ -208,9 +210,12 @@ mod tests {
             ["Airtable", "Create", "Item"]
         );
         assert_eq!(starts_as_words("S3Bucket"), ["S", "3", "Bucket"]);
-        // Upper after upper is no start: an acronym stays one word.
-        assert_eq!(starts_as_words("ABBCreateItem"), ["ABBCreate", "Item"]);
-        assert_eq!(starts_as_words("iOSApp"), ["i", "OSApp"]);
+        // The last capital of an acronym starts the next word; an acronym
+        // alone stays one word.
+        assert_eq!(starts_as_words("ABBCreateItem"), ["ABB", "Create", "Item"]);
+        assert_eq!(starts_as_words("iOSApp"), ["i", "OS", "App"]);
+        assert_eq!(starts_as_words("NASA"), ["NASA"]);
+        assert_eq!(starts_as_words("HTTPServer2"), ["HTTP", "Server", "2"]);
         assert_eq!(starts_as_words("v2"), ["v", "2"]);
         assert_eq!(starts_as_words("ÉtéÉté"), ["Été", "Été"]);
         // A mark between a lower and an upper letter does not hide the pair.

@@ -284,3 +284,30 @@ fn search_js_answers_as_the_rust_reference_on_an_ontologys_terms() {
     .unwrap();
     assert_search_js_parity(&input, dir.path(), 1_000);
 }
+
+/// An acronym's last capital starts the next word (`ABB|Create|Item`), so
+/// a query for the joined operation finds every vendor's, acronyms too, in
+/// the Rust reference and in `search.js` alike (the parity tests).
+#[test]
+fn an_acronym_does_not_hide_the_word_after_it() {
+    let ontology = ontosite::source::load(&shipped_input(), None).unwrap();
+    let searcher = Searcher::new(&ontology);
+    let query = (Some("createitem".to_owned()), Some("1000".to_owned()), None);
+    let (status, answer) = reference(&searcher, &query);
+    assert_eq!(status, 200);
+    let creates = ontology
+        .entities
+        .iter()
+        .filter(|e| e.extra["operation"] == "Create Item")
+        .count();
+    assert_eq!(answer["total"], creates, "{}", answer["total"]);
+    let ids: Vec<&str> = answer["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["id"].as_str().unwrap())
+        .collect();
+    for id in ["ABBCreateItem", "NVIDIACreateItem", "CakePHPCreateItem"] {
+        assert!(ids.contains(&id), "{id}");
+    }
+}
