@@ -59,17 +59,25 @@ pub struct Corpus {
 }
 
 impl Corpus {
+    /// The ontology's entities in rank order (`docs/search.md`), which is
+    /// the order of a tier's matches: the index numbers them so, and a
+    /// client orders matches by number.
     pub fn of(ontology: &Ontology) -> Corpus {
         let meta = &ontology.meta;
-        let (listings, searchables) = ontology
-            .entities
+        let mut order: Vec<usize> = (0..ontology.entities.len()).collect();
+        // The entities are in slug order, which breaks the last ties.
+        order.par_sort_by_cached_key(|&p| text::rank_key(&ontology.entities[p].name));
+        let (listings, searchables) = order
             .par_iter()
-            .map(|e| (Listing::of(meta, e), Searchable::of(e)))
+            .map(|&p| {
+                let e = &ontology.entities[p];
+                (Listing::of(meta, e), Searchable::of(e))
+            })
             .unzip();
         Corpus::new(listings, searchables)
     }
 
-    /// A corpus of entities in slug order, one listing and one searchable
+    /// A corpus of entities in rank order, one listing and one searchable
     /// text each.
     pub fn new(listings: Vec<Listing>, searchables: Vec<Searchable>) -> Corpus {
         assert_eq!(listings.len(), searchables.len());

@@ -100,6 +100,38 @@ pub fn word_suffixes(field: &str) -> Vec<String> {
     suffixes
 }
 
+/// What orders a name among the matches of a tier: its number of runs,
+/// its length in characters, then its folded text with each run of digits
+/// compared as a number (`docs/search.md`, "Order").
+pub fn rank_key(name: &str) -> (usize, usize, Vec<NaturalPart>) {
+    let folded = fold(name);
+    let mut parts = Vec::new();
+    let mut rest = folded.as_str();
+    while let Some(c) = rest.chars().next() {
+        let digits = c.is_ascii_digit();
+        let end = rest
+            .find(|c: char| c.is_ascii_digit() != digits)
+            .unwrap_or(rest.len());
+        let (chunk, after) = rest.split_at(end);
+        parts.push(if digits {
+            let significant = chunk.trim_start_matches('0');
+            NaturalPart::Number(significant.len(), significant.to_owned())
+        } else {
+            NaturalPart::Text(chunk.to_owned())
+        });
+        rest = after;
+    }
+    (runs(name).count(), name.chars().count(), parts)
+}
+
+/// A piece of a name in natural order: a number (compared by its count of
+/// significant digits, then its digits) sorts before text.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum NaturalPart {
+    Number(usize, String),
+    Text(String),
+}
+
 /// The terms of a query: its runs, folded, without camel-case splitting.
 /// Runs that fold to nothing (a lone mark) are not terms.
 pub fn terms(query: &str) -> Vec<String> {
@@ -221,6 +253,34 @@ mod tests {
         // A mark between a lower and an upper letter does not hide the pair.
         assert_eq!(starts_as_words("e\u{301}T"), ["e\u{301}", "T"]);
         assert_eq!(starts_as_words("東京"), ["東京"]);
+    }
+
+    #[test]
+    fn names_rank_by_runs_length_and_natural_order() {
+        let mut names = [
+            "GitHub Sponsors - Create Item",
+            "GitHub 10 - Create Item",
+            "BitComet - Create Item",
+            "GitHub 2 - Create Item",
+            "Bit - Create Item",
+            "GitHub - Update Item",
+        ];
+        names.sort_by_cached_key(|n| rank_key(n));
+        assert_eq!(
+            names,
+            [
+                "Bit - Create Item",
+                "GitHub - Update Item",
+                "BitComet - Create Item",
+                "GitHub 2 - Create Item",
+                "GitHub 10 - Create Item",
+                "GitHub Sponsors - Create Item",
+            ]
+        );
+        // Equal in runs and length: numbers compare as numbers.
+        let mut same = ["Item 10b", "Item 9ab", "Item 09c"];
+        same.sort_by_cached_key(|n| rank_key(n));
+        assert_eq!(same, ["Item 9ab", "Item 09c", "Item 10b"]);
     }
 
     #[test]

@@ -112,18 +112,24 @@ fn published_corpus(root: &Path) -> Result<(BaseUrl, Corpus, Aliases), SiteError
                 ),
             )
         })?;
-    let searchables = items
+    // `/all` lists the entities by slug, the index in rank order.
+    let by_slug: std::collections::HashMap<&str, &Value> = items
         .iter()
-        .zip(&listings)
-        .enumerate()
-        .map(|(n, (item, listing))| {
-            let at = |what: &str| not_a_site(root, &all_path, format!("item {n}: {what}"));
-            if item["slug"].as_str() != Some(listing.slug.as_str()) {
-                return Err(at(&format!(
-                    "its slug is not `{}`, as in the search index",
-                    listing.slug
-                )));
-            }
+        .filter_map(|item| Some((item["slug"].as_str()?, item)))
+        .collect();
+    let searchables = listings
+        .iter()
+        .map(|listing| {
+            let Some(item) = by_slug.get(listing.slug.as_str()) else {
+                return Err(not_a_site(
+                    root,
+                    &all_path,
+                    format!(
+                        "it has no item with the slug `{}`, which the search index names",
+                        listing.slug
+                    ),
+                ));
+            };
             let text = |key: &str| item[key].as_str().unwrap_or_default();
             // A term's labels, synonyms and descriptions in every language.
             let values = |keys: &[&str]| -> Vec<&str> {

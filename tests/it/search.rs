@@ -311,3 +311,30 @@ fn an_acronym_does_not_hide_the_word_after_it() {
         assert!(ids.contains(&id), "{id}");
     }
 }
+
+/// Within a tier, the names with fewer words and fewer letters come first
+/// ("GitHub - …" before "GitHub Sponsors - …", "Bit - …" before
+/// "BitComet - …"), then natural order, then slug.
+#[test]
+fn within_a_tier_the_closest_names_come_first() {
+    let ontology = ontosite::source::load(&shipped_input(), None).unwrap();
+    let searcher = Searcher::new(&ontology);
+    let names = |text: &str| -> Vec<String> {
+        let (status, answer) = reference(&searcher, &q(text));
+        assert_eq!(status, 200);
+        answer["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let github = names("github");
+    assert!(
+        github[..3].iter().all(|n| n.starts_with("GitHub - ")),
+        "{github:?}"
+    );
+    assert!(github[3].starts_with("GitHub Sponsors - "), "{github:?}");
+    let bit = names("bit");
+    assert!(bit[0].starts_with("Bit - "), "{bit:?}");
+}
