@@ -13,6 +13,7 @@
 // page fetched for a cold query, and the page's own HTML, CSS and script
 // gzipped. Prints one JSON report with medians.
 import { chromium } from "playwright-core";
+import { typeQuery } from "./typing.mjs";
 import { pathToFileURL } from "node:url";
 import { readFileSync, createReadStream, statSync } from "node:fs";
 import { createServer } from "node:http";
@@ -36,20 +37,7 @@ const browser = await chromium.launch({
   args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 });
 
-const type = (page, query) =>
-  page.evaluate(async (query) => {
-    const input = document.getElementById("q");
-    const list = document.getElementById("results");
-    const started = performance.now();
-    const answered = new Promise((resolve) => {
-      const done = () => list.dataset.query === query && resolve();
-      new MutationObserver(done).observe(list, { attributes: true, childList: true });
-    });
-    input.value = query;
-    input.dispatchEvent(new Event("input", { bubbles: true }));
-    await answered;
-    return { ms: performance.now() - started, total: Number(list.dataset.total ?? -1) };
-  }, query);
+const type = typeQuery;
 
 // A fresh browser context: no cache, no loaded scripts.
 async function freshPage(url) {

@@ -9,6 +9,7 @@
 // front page and an entity page; and reads the entity page's embedded
 // JSON-LD. With --shots, saves screenshots there. Prints one JSON report.
 import { chromium } from "playwright-core";
+import { typeQuery } from "./typing.mjs";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { join } from "node:path";
@@ -28,29 +29,7 @@ const browser = await chromium.launch({
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 });
 
-// Types `query` as a reader would (the input event) and waits until the
-// results list says it answered this query; returns what it shows.
-const search = (page, query) =>
-  page.evaluate(async (query) => {
-    const input = document.getElementById("q");
-    const list = document.getElementById("results");
-    const started = performance.now();
-    const answered = new Promise((resolve) => {
-      const done = () => list.dataset.query === query && resolve();
-      new MutationObserver(done).observe(list, { attributes: true, childList: true });
-      done();
-    });
-    input.value = query;
-    input.dispatchEvent(new Event("input", { bubbles: true }));
-    await answered;
-    return {
-      query,
-      ms: performance.now() - started,
-      total: list.dataset.total === undefined ? null : Number(list.dataset.total),
-      slugs: [...list.querySelectorAll("a")].map((a) => a.dataset.slug),
-      status: document.getElementById("search-status").textContent,
-    };
-  }, query);
+const search = typeQuery;
 
 const axe = async (page) => {
   await page.addScriptTag({ path: axePath });

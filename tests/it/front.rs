@@ -39,15 +39,7 @@ fn the_front_page_answers_as_the_api_from_disk_and_from_a_server() {
         for result in seen["results"].as_array().unwrap() {
             let query = result["query"].as_str().unwrap();
             let q: String = url::form_urlencoded::byte_serialize(query.as_bytes()).collect();
-            let api: Value = serde_json::from_slice(
-                &client()
-                    .get(format!("{}search?q={q}", server.url))
-                    .send()
-                    .unwrap()
-                    .bytes()
-                    .unwrap(),
-            )
-            .unwrap();
+            let api: Value = api_json(&format!("{}search?q={q}", server.url));
             if api["status"] == 400 {
                 assert!(result["total"].is_null(), "{way} {query}: {result}");
                 assert!(
@@ -88,15 +80,7 @@ fn the_front_page_answers_as_the_api_from_disk_and_from_a_server() {
         let search = &tried["get_search"];
         let q = search["inputs"]["q"].as_str().unwrap();
         let limit = search["inputs"]["limit"].as_str().unwrap();
-        let api: Value = serde_json::from_slice(
-            &client()
-                .get(format!("{}search?q={q}&limit={limit}", server.url))
-                .send()
-                .unwrap()
-                .bytes()
-                .unwrap(),
-        )
-        .unwrap();
+        let api: Value = api_json(&format!("{}search?q={q}&limit={limit}", server.url));
         let shown: Value = serde_json::from_str(search["body"].as_str().unwrap()).unwrap();
         assert_eq!(shown, api, "{way}: try-it search");
         assert!(
@@ -127,15 +111,7 @@ fn the_front_page_answers_as_the_api_from_disk_and_from_a_server() {
         // "More results" adds the API's next page to the first.
         let more = &seen["moreShown"];
         let q: String = url::form_urlencoded::byte_serialize(QUERIES[1].as_bytes()).collect();
-        let api: Value = serde_json::from_slice(
-            &client()
-                .get(format!("{}search?q={q}&limit=200", server.url))
-                .send()
-                .unwrap()
-                .bytes()
-                .unwrap(),
-        )
-        .unwrap();
+        let api: Value = api_json(&format!("{}search?q={q}&limit=200", server.url));
         assert!(
             api["total"].as_u64().unwrap() > 100,
             "{QUERIES:?}[1] finds a page and more"
@@ -491,4 +467,9 @@ fn entity_pages_show_labels_names_nested_values_and_the_json_answer() {
         message.contains("`fieldLabels` labels the field `operatoin`, which no entity has"),
         "{message}"
     );
+}
+
+/// The API's JSON answer at `url`.
+fn api_json(url: &str) -> Value {
+    serde_json::from_slice(&client().get(url).send().unwrap().bytes().unwrap()).unwrap()
 }

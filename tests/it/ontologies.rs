@@ -130,16 +130,22 @@ fn assert_documents_state_the_source(source: &Path, site: &Path, base: &str, ter
     assert_eq!(report["entities"], terms, "{report}");
 }
 
-#[test]
-fn schema_org_builds_with_only_its_name_and_base_url() {
-    let dir = tempfile::tempdir().unwrap();
+/// schema.org built in `dir` with only a name and a base URL: its source
+/// file and its site.
+fn built_schema_org(dir: &Path) -> (PathBuf, PathBuf) {
     let source = shared_ontology("schemaorg-30.0-current-https.ttl");
     let input = input_with(
-        dir.path(),
+        dir,
         &source,
         r#"{"name": "schema.org", "baseUrl": "https://schema.test"}"#,
     );
-    let site = built(dir.path(), &input);
+    (source, built(dir, &input))
+}
+
+#[test]
+fn schema_org_builds_with_only_its_name_and_base_url() {
+    let dir = tempfile::tempdir().unwrap();
+    let (source, site) = built_schema_org(dir.path());
     let all = items(&site);
     assert_eq!(all.len(), 2987);
     assert_eq!(
@@ -827,13 +833,7 @@ fn a_table_column_left_unmapped_and_a_bad_iri_are_errors() {
 #[test]
 fn schema_org_s_pages_fit_a_phone_and_pass_axe() {
     let dir = tempfile::tempdir().unwrap();
-    let source = shared_ontology("schemaorg-30.0-current-https.ttl");
-    let input = input_with(
-        dir.path(),
-        &source,
-        r#"{"name": "schema.org", "baseUrl": "https://schema.test"}"#,
-    );
-    let site = built(dir.path(), &input);
+    let (_, site) = built_schema_org(dir.path());
     assert!(
         site.join("tree-2.html").exists(),
         "the tree runs over pages"
