@@ -48,6 +48,7 @@
   }
 
   tryIt();
+  copyButtons();
   var input = document.getElementById("q");
   var status = document.getElementById("search-status");
   var list = document.getElementById("results");
@@ -226,6 +227,36 @@
           out.textContent = "The request failed: " + error;
         });
       });
+    });
+  }
+
+  // A Copy button beside each IRI and curl line: one click, then paste.
+  // Without the clipboard (some browsers refuse it on file://) the text is
+  // selected instead, ready for Ctrl+C.
+  function copyButtons() {
+    Array.prototype.forEach.call(document.querySelectorAll(".iri code.copy, pre > code.copy"), function (code) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "copy-button";
+      button.textContent = "Copy";
+      button.addEventListener("click", function () {
+        var done = function () { button.textContent = "Copied"; };
+        var select = function () {
+          var range = document.createRange();
+          range.selectNodeContents(code);
+          var selection = window.getSelection();
+          selection.removeAllRanges();
+          selection.addRange(range);
+          button.textContent = "Selected: press Ctrl+C";
+        };
+        if (navigator.clipboard && navigator.clipboard.writeText) {
+          navigator.clipboard.writeText(code.textContent).then(done, select);
+        } else {
+          select();
+        }
+      });
+      var place = code.parentElement.tagName === "PRE" ? code.parentElement : code;
+      place.insertAdjacentElement("afterend", button);
     });
   }
 })();

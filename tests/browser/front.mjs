@@ -103,6 +103,19 @@ try {
       h1: document.querySelector("h1").textContent,
       jsonld: JSON.parse(document.querySelector('script[type="application/ld+json"]').textContent),
     }));
+    // The IRI's Copy button: the clipboard holds the IRI, or where the
+    // browser refuses the clipboard, the IRI is selected.
+    if (way === "http") {
+      await entity.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(base).origin });
+    }
+    await entity.locator(".iri .copy-button").click();
+    await entity.waitForFunction(() => document.querySelector(".iri .copy-button").textContent !== "Copy");
+    embedded.copy = await entity.evaluate(async () => ({
+      iri: document.querySelector(".iri code").textContent,
+      button: document.querySelector(".iri .copy-button").textContent,
+      selection: String(window.getSelection()),
+      clipboard: await navigator.clipboard?.readText().catch(() => null) ?? null,
+    }));
     if (shots && way === "http") {
       await entity.setViewportSize({ width: 1100, height: 800 });
       await entity.screenshot({ path: join(shots, "entity-page.png") });

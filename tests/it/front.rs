@@ -149,6 +149,17 @@ fn the_front_page_answers_as_the_api_from_disk_and_from_a_server() {
         let jsonld = read_json(&site.join(format!("{slug}.jsonld")));
         assert_eq!(seen["entity"]["jsonld"], jsonld, "{way}: embedded JSON-LD");
         assert_eq!(seen["entity"]["h1"], jsonld["name"], "{way}");
+        // Its Copy button copies the IRI, or selects it for Ctrl+C.
+        let copy = &seen["entity"]["copy"];
+        let copied = copy["button"] == "Copied" && copy["clipboard"] == copy["iri"];
+        let selected = copy["button"].as_str().unwrap().starts_with("Selected")
+            && copy["selection"] == copy["iri"];
+        if way == "http" {
+            assert!(copied, "{way}: the clipboard, granted: {copy}");
+        } else {
+            // A page from disk may write the clipboard but not read it back.
+            assert!(copy["button"] == "Copied" || selected, "{way}: {copy}");
+        }
     }
 }
 
