@@ -137,10 +137,15 @@ pub fn operations(site: &Site) -> Result<Vec<Operation>, RenderError> {
             Serves::EntityFiles(_) | Serves::Negotiated if first.is_some() => Some(TryIt {
                 path: relative.to_owned(),
                 accept: media_type,
-                inputs: vec![TryInput {
-                    name: "slug",
-                    value: first.map(|e| e.slug.to_string()).unwrap_or_default(),
-                }],
+                // `/vocab` is negotiated too, and has no slug to give.
+                inputs: first
+                    .filter(|_| relative.contains("{slug}"))
+                    .map(|entity| TryInput {
+                        name: "slug",
+                        value: entity.slug.to_string(),
+                    })
+                    .into_iter()
+                    .collect(),
             }),
             Serves::Search => Some(TryIt {
                 path: relative.to_owned(),
@@ -205,13 +210,15 @@ pub fn operations(site: &Site) -> Result<Vec<Operation>, RenderError> {
     Ok(operations)
 }
 
-/// The media type a request for the endpoint should accept.
+/// The media type a request for the endpoint should accept: an entity
+/// file's own; for a negotiated IRI JSON, its first representation, so
+/// that trying it shows the negotiation (a 303 to the JSON) rather than
+/// the page a browser gets.
 fn answer_type(serves: Serves, declared: Option<&'static str>) -> &'static str {
-    match (serves, declared) {
-        (_, Some(media_type)) => media_type,
-        (Serves::EntityFiles(format), None) => format.media_type,
-        (Serves::Negotiated, None) => media::JSON,
-        _ => media::JSON,
+    match serves {
+        Serves::EntityFiles(format) => format.media_type,
+        Serves::Negotiated => media::JSON,
+        _ => declared.unwrap_or(media::JSON),
     }
 }
 

@@ -302,7 +302,7 @@ fn local_name(iri: &str) -> &str {
 
 /// A key or identifier as a label: `actionStatus` and `action_status` as
 /// "Action status". Text that already has spaces is a label and stays.
-pub fn readable(key: &str) -> String {
+fn readable(key: &str) -> String {
     if key.contains(' ') {
         return key.to_owned();
     }

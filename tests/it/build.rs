@@ -119,6 +119,20 @@ fn shipped_ontology_builds_every_file_and_they_agree() {
                 .clone()
         })
         .collect();
+    // The index numbers the entities in rank order (docs/search.md).
+    let keys: Vec<_> = rows
+        .iter()
+        .map(|row| ontosite::search::text::rank_key(row[1].as_str().unwrap()))
+        .collect();
+    assert!(
+        keys.windows(2).all(|w| w[0] <= w[1]),
+        "rows not in rank order"
+    );
+    let row_of: std::collections::HashMap<&str, &Value> = rows
+        .iter()
+        .map(|row| (row[0].as_str().unwrap(), row))
+        .collect();
+    assert_eq!(row_of.len(), 2258);
     assert_eq!(index["type"], "Action");
     assert_eq!(index["total"], 2258);
     assert_eq!(all["type"], "Action");
@@ -191,12 +205,13 @@ fn shipped_ontology_builds_every_file_and_they_agree() {
         assert_eq!(element["item"]["@id"], ld["@id"]);
         // Its row: ID, name, the number of its type, the summary (the
         // whole description: one short sentence).
-        let kind = &manifest_types[rows[i][2].as_u64().unwrap() as usize];
-        assert_eq!(kind, subtype, "search row {i}");
+        let row = row_of[id];
+        let kind = &manifest_types[row[2].as_u64().unwrap() as usize];
+        assert_eq!(kind, subtype, "search row of {id}");
         assert_eq!(
-            rows[i],
-            serde_json::json!([id, name, rows[i][2], entity["description"]]),
-            "search row {i}"
+            *row,
+            serde_json::json!([id, name, row[2], entity["description"]]),
+            "search row of {id}"
         );
 
         // `<Vendor> - <Operation words>`, with vendor and operation fields;

@@ -307,6 +307,19 @@ fn the_front_page_lists_every_endpoint() {
             }
         }
     }
+    // A try-it form asks for a slug exactly where its path has one.
+    let mut forms = 0;
+    for form in page.split("<form class=\"try\" data-path=\"").skip(1) {
+        let path = &form[..form.find('"').unwrap()];
+        let body = &form[..form.find("</form>").unwrap()];
+        assert_eq!(
+            path.contains("{slug}"),
+            body.contains("name=\"slug\""),
+            "try it on {path}"
+        );
+        forms += 1;
+    }
+    assert!(forms >= 8, "{forms} try-it forms");
     // Real answers of this site: an entity's JSON and a search, as shown.
     let entity: Value = read_json(&site.join("abbcreateitem.json"));
     let shown = serde_json::to_string_pretty(&entity).unwrap();
