@@ -192,7 +192,7 @@ class Index {
   async rows(entities, answered) {
     const per = this.manifest.rowsPerFile;
     const chunks = [...new Set(entities.map((e) => Math.floor(e / per)))];
-    const leaf = answered.filter((n) => n.rows > 0).sort((a, b) => a.rows - b.rows)[0];
+    const leaf = this.rowLeaf(answered);
     const found = new Map();
     if (leaf !== undefined && leaf.rows < chunks.length * per) {
       for (const [entity, ...row] of await this.load(`search/r${leaf.i}.json`)) found.set(entity, row);
@@ -203,14 +203,28 @@ class Index {
     return entities.map((e) => found.get(e));
   }
 
+  /** The answering leaf with the fewest rows that has a row file. */
+  rowLeaf(answered) {
+    return answered.filter((n) => n.rows > 0).sort((a, b) => a.rows - b.rows)[0];
+  }
+
   /** Answers a query; throws SearchError for a bad one. */
   async search(params) {
     const query = parseQuery(params);
     const answered = [];
-    const [exact, ...perTerm] = await Promise.all([
+    const pending = Promise.all([
       this.exact(query.terms.join("")),
       ...query.terms.map((term) => this.termMasks(term, answered)),
     ]);
+    // The nodes that answer are known from the manifest alone. A leaf's
+    // row file with fewer rows than a chunk holds is what `rows` takes
+    // whenever there is a match, so it is fetched now, beside the nodes:
+    // one round after the manifest instead of two.
+    const leaf = this.rowLeaf(answered);
+    if (leaf !== undefined && leaf.rows < this.manifest.rowsPerFile) {
+      this.load(`search/r${leaf.i}.json`).catch(() => {});
+    }
+    const [exact, ...perTerm] = await pending;
     const smallest = perTerm.reduce((a, b) => (b.entities.length < a.entities.length ? b : a));
     // The order is (deprecated last, tier, entity): a bucket per
     // (deprecated, tier), each sorted by entity, taken in turn.

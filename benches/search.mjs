@@ -80,6 +80,8 @@ console.log(
       p95Gzip: pick(byGz, 0.95).bytesGz,
       max: byGz[byGz.length - 1],
       maxRounds: Math.max(...perQuery.map((p) => p.rounds)),
+      // How many queries took how many rounds after the manifest.
+      rounds: perQuery.reduce((count, p) => ({ ...count, [p.rounds]: (count[p.rounds] ?? 0) + 1 }), {}),
     },
     latencyMs: { p50: pick(times, 0.5), p95: pick(times, 0.95) },
   }),
