@@ -78,14 +78,14 @@ struct TryInput {
 
 /// The answer of the example search (the information document's), with
 /// `limit` 2: `None` where the site has no entity to search for.
-pub fn search_example(
+pub fn example_search_answer(
     ontology: &Ontology,
     corpus: &Corpus,
 ) -> Result<Option<Vec<u8>>, RenderError> {
     if ontology.entities.is_empty() {
         return Ok(None);
     }
-    let text = info::search_example(ontology);
+    let text = info::example_query(ontology);
     let Ok(query) = Query::from_params(Some(&text), Some(EXAMPLE_LIMIT), None) else {
         return Ok(None);
     };
@@ -101,7 +101,7 @@ pub fn search_example(
 pub fn operations(site: &Site) -> Result<Vec<Operation>, RenderError> {
     let openapi = openapi::document(site);
     let first = site.ontology.entities.first();
-    let query = info::search_example(site.ontology);
+    let query = info::example_query(site.ontology);
     let mut operations = Vec::new();
     for endpoint in endpoints() {
         let Some(get) = openapi["paths"][endpoint.path].get("get") else {
@@ -121,7 +121,7 @@ pub fn operations(site: &Site) -> Result<Vec<Operation>, RenderError> {
                 Some(Example::of(format.media_type, &out))
             }
             (Serves::Search, _) => site
-                .search_example
+                .example_search_answer
                 .as_deref()
                 .map(|answer| Example::of(media::JSON, answer)),
             (Serves::Rewrite { file, .. }, _) if file == files::INFO => {

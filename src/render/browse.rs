@@ -46,16 +46,14 @@ impl Browse {
         let mut order: Vec<u32> = (0..entities.len() as u32).collect();
         // Positions are in slug order, so equal names keep it.
         order.sort_by_cached_key(|&p| entities[p as usize].name.to_lowercase());
-        let mut kinds: Vec<(String, Vec<u32>)> = Vec::new();
-        let mut numbers: std::collections::HashMap<String, usize> = Default::default();
+        let mut by_kind: std::collections::HashMap<String, Vec<u32>> = Default::default();
         for &p in &order {
-            let kind = ontology.meta.kind(&entities[p as usize]);
-            let k = *numbers.entry(kind.clone()).or_insert_with(|| {
-                kinds.push((kind, Vec::new()));
-                kinds.len() - 1
-            });
-            kinds[k].1.push(p);
+            by_kind
+                .entry(ontology.meta.kind(&entities[p as usize]))
+                .or_default()
+                .push(p);
         }
+        let mut kinds: Vec<(String, Vec<u32>)> = by_kind.into_iter().collect();
         kinds.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
         let list = |positions: Vec<u32>| EntityList::of(ontology, positions);
         Browse {
@@ -78,12 +76,13 @@ impl Browse {
 impl EntityList {
     fn of(ontology: &Ontology, positions: Vec<u32>) -> EntityList {
         let mut initials: Vec<(String, usize)> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for (at, &p) in positions.iter().enumerate() {
-            let initial = match ontology.entities[p as usize].name.chars().next() {
+            let initial: String = match ontology.entities[p as usize].name.chars().next() {
                 Some(c) if c.is_alphabetic() => c.to_uppercase().collect(),
                 _ => "#".to_owned(),
             };
-            if !initials.iter().any(|(i, _)| *i == initial) {
+            if seen.insert(initial.clone()) {
                 initials.push((initial, at / PAGE_ENTRIES));
             }
         }
@@ -99,6 +98,15 @@ impl EntityList {
 }
 
 impl BrowsePage {
+    /// Page `n` of the same list.
+    fn with_page(self, n: usize) -> BrowsePage {
+        match self {
+            BrowsePage::Index => BrowsePage::Index,
+            BrowsePage::Names(_) => BrowsePage::Names(n),
+            BrowsePage::Kind(k, _) => BrowsePage::Kind(k, n),
+        }
+    }
+
     /// Its path relative to the site root; page numbers count from 1.
     pub fn path(self) -> String {
         match self {
@@ -149,30 +157,24 @@ pub fn render(site: &Site, page: BrowsePage, out: &mut Vec<u8>) -> Result<(), Re
             href: file(BrowsePage::Kind(k, 0)),
         })
         .collect();
-    let (title, list, at, make): (String, &EntityList, usize, &dyn Fn(usize) -> BrowsePage) =
-        match page {
-            BrowsePage::Index => {
-                let context = minijinja::context! {
-                    kinds => minijinja::Value::from(minijinja::value::Serde(&kinds)),
-                    names => file(BrowsePage::Names(0)),
-                    initials => minijinja::Value::from(minijinja::value::Serde(links(&browse.names, &|n| BrowsePage::Names(n), usize::MAX))),
-                    tree => site.relations.has_hierarchy(),
-                };
-                return html::page(site, "browse.html", "../", context, out);
-            }
-            BrowsePage::Names(n) => (
-                "Every entity by name".to_owned(),
-                &browse.names,
-                n,
-                &BrowsePage::Names,
-            ),
-            BrowsePage::Kind(k, n) => {
-                let (name, list) = &browse.kinds[k];
-                (format!("Every {name} by name"), list, n, &move |n| {
-                    BrowsePage::Kind(k, n)
-                })
-            }
-        };
+    let (title, list, at) = match page {
+        BrowsePage::Index => {
+            let names = BrowsePage::Names(0);
+            let context = minijinja::context! {
+                kinds => minijinja::Value::from(minijinja::value::Serde(&kinds)),
+                names => file(names),
+                initials => minijinja::Value::from(minijinja::value::Serde(links(&browse.names, names, usize::MAX))),
+                tree => site.relations.has_hierarchy(),
+            };
+            return html::page(site, "browse.html", "../", context, out);
+        }
+        BrowsePage::Names(n) => ("Every entity by name".to_owned(), &browse.names, n),
+        BrowsePage::Kind(k, n) => {
+            let (name, list) = &browse.kinds[k];
+            (format!("Every {name} by name"), list, n)
+        }
+    };
+    let make = |n| file(page.with_page(n));
     let entities = &site.ontology.entities;
     let start = at * PAGE_ENTRIES;
     let entries: Vec<Entry> = list.positions
@@ -194,7 +196,7 @@ pub fn render(site: &Site, page: BrowsePage, out: &mut Vec<u8>) -> Result<(), Re
     let window: Vec<PageLink> = (at.saturating_sub(3)..(at + 4).min(count))
         .map(|n| PageLink {
             label: (n + 1).to_string(),
-            href: file(make(n)),
+            href: make(n),
             current: n == at,
         })
         .collect();
@@ -203,25 +205,26 @@ pub fn render(site: &Site, page: BrowsePage, out: &mut Vec<u8>) -> Result<(), Re
         page => at + 1,
         pages => count,
         total => list.positions.len(),
-        first => file(make(0)),
-        last => file(make(count - 1)),
-        previous => at.checked_sub(1).map(|n| file(make(n))),
-        next => (at + 1 < count).then(|| file(make(at + 1))),
+        first => make(0),
+        last => make(count - 1),
+        previous => at.checked_sub(1).map(make),
+        next => (at + 1 < count).then(|| make(at + 1)),
         window => minijinja::Value::from(minijinja::value::Serde(&window)),
-        initials => minijinja::Value::from(minijinja::value::Serde(links(list, make, at))),
+        initials => minijinja::Value::from(minijinja::value::Serde(links(list, page, at))),
         entries => minijinja::Value::from(minijinja::value::Serde(&entries)),
         kinds => minijinja::Value::from(minijinja::value::Serde(&kinds)),
     };
     html::page(site, "list.html", "../", context, out)
 }
 
-/// Links to the first page of each initial of `list`.
-fn links(list: &EntityList, make: &dyn Fn(usize) -> BrowsePage, at: usize) -> Vec<PageLink> {
+/// Links to the first page of each initial of `list`, whose pages are
+/// `page`'s; the one on page `at` is the current one.
+fn links(list: &EntityList, page: BrowsePage, at: usize) -> Vec<PageLink> {
     list.initials
         .iter()
         .map(|(initial, n)| PageLink {
             label: initial.clone(),
-            href: file(make(*n)),
+            href: file(page.with_page(*n)),
             current: *n == at,
         })
         .collect()
@@ -229,68 +232,50 @@ fn links(list: &EntityList, make: &dyn Fn(usize) -> BrowsePage, at: usize) -> Ve
 
 /// The hierarchy's rows cut into pages of at most [`TREE_ROWS`], each page
 /// opening with its first row's ancestors (shown again, as context), and
-/// where each term is expanded: the page and its row.
+/// where each term is expanded.
 pub struct TreePages {
-    pages: Vec<Vec<PagedRow>>,
+    /// Each page's rows, and how many of them lead as context.
+    pages: Vec<(Vec<TreeRow>, usize)>,
     /// For each entity position, the page (from 0) that expands it.
     page_of: Vec<Option<u32>>,
 }
 
-/// A row of one tree page.
-#[derive(Clone, Copy)]
-pub struct PagedRow {
-    pub row: TreeRow,
-    /// Whether it is an ancestor repeated at the top of the page.
-    pub context: bool,
-}
-
 impl TreePages {
     pub fn of(rows: Vec<TreeRow>, entities: usize) -> TreePages {
-        let mut pages: Vec<Vec<PagedRow>> = Vec::new();
+        let mut pages: Vec<(Vec<TreeRow>, usize)> = Vec::new();
         let mut page_of = vec![None; entities];
         // The open branches above the current row.
         let mut ancestors: Vec<TreeRow> = Vec::new();
         for (i, row) in rows.into_iter().enumerate() {
             if i % TREE_ROWS == 0 {
-                pages.push(
-                    ancestors
-                        .iter()
-                        .map(|&row| PagedRow { row, context: true })
-                        .collect(),
-                );
+                pages.push((ancestors.clone(), ancestors.len()));
             }
             let page = pages.len() - 1;
             if !row.repeat && page_of[row.position].is_none() {
                 page_of[row.position] = Some(page as u32);
             }
-            pages[page].push(PagedRow {
-                row,
-                context: false,
-            });
+            pages[page].0.push(row);
             ancestors.truncate(row.depth);
             if row.branch {
                 ancestors.push(row);
             }
         }
-        // Each page closes what it opens: a branch is one only where its
-        // first child follows on the same page.
-        for page in &mut pages {
-            for i in 0..page.len() {
-                let next = page.get(i + 1).map(|r| r.row.depth);
-                let branch = page[i].row.branch && next.is_some_and(|d| d > page[i].row.depth);
-                page[i].row.branch = branch;
-                page[i].row.close = page[i].row.depth + usize::from(branch) - next.unwrap_or(0);
-            }
+        for (rows, _) in &mut pages {
+            super::relations::close_branches(rows);
         }
         TreePages { pages, page_of }
     }
 
+    /// How many pages the tree takes: none where there is no hierarchy.
     pub fn count(&self) -> usize {
-        self.pages.len().max(1)
+        self.pages.len()
     }
 
-    pub fn rows(&self, page: usize) -> &[PagedRow] {
-        self.pages.get(page).map_or(&[], Vec::as_slice)
+    /// Page `page`'s rows, and how many of them lead as context.
+    pub fn rows(&self, page: usize) -> (&[TreeRow], usize) {
+        self.pages
+            .get(page)
+            .map_or((&[], 0), |(rows, context)| (rows.as_slice(), *context))
     }
 
     /// The page that expands the entity at `position`, if the tree shows it.

@@ -341,7 +341,7 @@ fn readable(key: &str) -> String {
 
 pub fn index(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
     let context = context! {
-        example_query => info::search_example(site.ontology),
+        example_query => info::example_query(site.ontology),
         operations => minijinja::Value::from(minijinja::value::Serde(super::api_docs::operations(site)?)),
         tree => site.relations.has_hierarchy(),
     };
@@ -414,12 +414,7 @@ pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), Ren
             })
             .collect(),
         kind: site.ontology.meta.kind(entity),
-        json: {
-            let mut plain = Vec::new();
-            super::json::entity(site, entity, &mut plain)?;
-            let value: Value = serde_json::from_slice(&plain)?;
-            serde_json::to_string_pretty(&value)?
-        },
+        json: super::json::entity_pretty(site, entity)?,
         term: TermPage::of(site, entity),
     };
     let entity = minijinja::Value::from(minijinja::value::Serde(&view));
@@ -450,11 +445,12 @@ pub fn tree(site: &Site, n: usize, out: &mut Vec<u8>) -> Result<(), RenderError>
     use super::browse::{PAGE_ENTRIES, TreePages};
     let entities = &site.ontology.entities;
     let pages = site.tree_pages();
-    let rows: Vec<TreeItem> = pages
-        .rows(n)
+    let (page_rows, context_rows) = pages.rows(n);
+    let rows: Vec<TreeItem> = page_rows
         .iter()
-        .map(|paged| {
-            let row = paged.row;
+        .enumerate()
+        .map(|(i, row)| {
+            let context = i < context_rows;
             let entity = &entities[row.position];
             TreeItem {
                 slug: entity.slug.as_str(),
@@ -463,10 +459,10 @@ pub fn tree(site: &Site, n: usize, out: &mut Vec<u8>) -> Result<(), RenderError>
                 depth: row.depth,
                 branch: row.branch,
                 // An ancestor shown again for context keeps no anchor.
-                repeat: row.repeat || paged.context,
+                repeat: row.repeat || context,
                 close: row.close,
                 children: site.relations.children(row.position).len(),
-                here: (row.repeat && !paged.context)
+                here: (row.repeat && !context)
                     .then(|| pages.page_of(row.position))
                     .flatten()
                     .filter(|&p| p != n)

@@ -7,7 +7,7 @@ use std::io::Write;
 
 /// A word to search for in the information document's example: the first
 /// run of letters and digits of the first entity's name, lower-cased.
-pub fn search_example(ontology: &crate::model::Ontology) -> String {
+pub fn example_query(ontology: &crate::model::Ontology) -> String {
     ontology
         .entities
         .first()
@@ -50,7 +50,7 @@ pub fn document(site: &Site) -> Result<Value, RenderError> {
                     entry.insert("url".into(), json!(site.url(&format!("{path}?q={{q}}"))));
                     entry.insert(
                         "example".into(),
-                        json!(site.url(&format!("{path}?q={}", search_example(site.ontology)))),
+                        json!(site.url(&format!("{path}?q={}", example_query(site.ontology)))),
                     );
                 }
                 Serves::Negotiated => {

@@ -262,6 +262,11 @@ pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), ser
     serde_json::to_writer(out, &EntityView::of(site, entity))
 }
 
+/// The entity's JSON document indented, as its page shows it.
+pub fn entity_pretty(site: &Site, entity: &Entity) -> Result<String, serde_json::Error> {
+    serde_json::to_string_pretty(&EntityView::of(site, entity))
+}
+
 pub fn index<'s>(site: &'s Site<'s>, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     list(site, out, |site, entity| {
         Entry::of(&site.ontology.meta.base_url, entity)

@@ -147,7 +147,7 @@ pub struct Site<'a> {
     search_index: search_index::SearchIndex,
     /// The answer to the front page's example search, taken while the
     /// corpus is at hand.
-    search_example: Option<Vec<u8>>,
+    example_search_answer: Option<Vec<u8>>,
     /// The page templates, compiled.
     pages: html::Pages,
     /// The information document, which every page shows parts of, as the
@@ -193,12 +193,12 @@ impl<'a> Site<'a> {
         }
         let corpus = Corpus::of(ontology);
         let search_index = search_index::build(&ontology.meta.base_url, &corpus)?;
-        let search_example = api_docs::search_example(ontology, &corpus)?;
+        let example_search_answer = api_docs::example_search_answer(ontology, &corpus)?;
         Ok(Site {
             ontology,
             extra_terms,
             search_index,
-            search_example,
+            example_search_answer,
             pages,
             info: std::sync::OnceLock::new(),
             entity_triples: std::sync::OnceLock::new(),
@@ -509,12 +509,9 @@ pub fn documents<'a>(site: &Site<'a>) -> impl ParallelIterator<Item = Document<'
         .downloads
         .par_iter()
         .map(Document::Source);
-    let tree_pages = if site.relations.has_hierarchy() {
-        site.tree_pages().count()
-    } else {
-        0
-    };
-    let tree = (0..tree_pages).into_par_iter().map(Document::TreePage);
+    let tree = (0..site.tree_pages().count())
+        .into_par_iter()
+        .map(Document::TreePage);
     let browse = site.browse().pages().into_par_iter().map(Document::Browse);
     Document::SITE_WIDE
         .into_par_iter()

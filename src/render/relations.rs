@@ -21,6 +21,20 @@ pub struct TreeRow {
     pub close: usize,
 }
 
+/// Sets how many branches end after each row, so that the rows close
+/// every list they open. A row stays a branch only where its first child
+/// follows: rows cut from a longer list (a page of the tree) end with
+/// their last row, their branches whose children are on the next page
+/// becoming leaves.
+pub fn close_branches(rows: &mut [TreeRow]) {
+    for i in 0..rows.len() {
+        let next = rows.get(i + 1).map(|r| r.depth);
+        let row = &mut rows[i];
+        row.branch &= next.is_some_and(|d| d > row.depth);
+        row.close = row.depth + usize::from(row.branch) - next.unwrap_or(0);
+    }
+}
+
 /// Positions in the ontology's (slug-sorted) entity list.
 #[derive(Debug, Default)]
 pub struct Relations {
@@ -149,13 +163,7 @@ impl Relations {
                 }
             }
         }
-        // A leaf closes the branches that end with it.
-        for i in 0..rows.len() {
-            if !rows[i].branch {
-                let next = rows.get(i + 1).map_or(0, |r| r.depth);
-                rows[i].close = rows[i].depth - next;
-            }
-        }
+        close_branches(&mut rows);
         rows
     }
 
