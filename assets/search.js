@@ -14,7 +14,7 @@
 // A bad query throws a SearchError whose `problem` is the RFC 9457
 // document to answer with status 400.
 
-export const FORMAT_VERSION = 4;
+export const FORMAT_VERSION = 5;
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
 export const MAX_OFFSET = 999999999;
@@ -28,6 +28,9 @@ export const RESPONSE_HEADERS = {
 const EXACT = 8;
 const NAME = 1;
 const NAME_OR_ID = 1 | 2;
+// Strict tiers 0 to 3, then the near tiers 4 to 6 (exact has no near one).
+const NEAR_TIERS = 3;
+const TIERS = 7;
 
 export class SearchError extends Error {
   constructor(detail) {
@@ -94,6 +97,65 @@ export function parseQuery(params) {
   return { text, terms: found, limit, offset };
 }
 
+// Near matches (docs/search.md, "Near matches"): word forms and typos,
+// forgiven only when nothing matches strictly.
+const TYPO_MIN_CHARS = 4;
+const TWO_TYPOS_CHARS = 8;
+const STEM_MIN_CHARS = 3;
+const UNDOUBLED = "bcdfghjkmnpqrtvwxy";
+
+/** The English stem of a folded term, or null (the rules of src/search/near.rs). */
+export function stem(term) {
+  const chars = Array.from(term);
+  const ends = (suffix) => term.endsWith(suffix);
+  let keep = null;
+  if (ends("ies") || ends("ied")) {
+    keep = chars.length - 3;
+  } else if (ends("ing") || ends("ed")) {
+    keep = chars.length - (ends("ing") ? 3 : 2);
+    if (keep >= 2 && chars[keep - 1] === chars[keep - 2] && UNDOUBLED.includes(chars[keep - 1])) keep -= 1;
+  } else if (ends("es") && ["ses", "xes", "zes", "ches", "shes"].some(ends)) {
+    keep = chars.length - 2;
+  } else if (ends("s") && !(ends("ss") || ends("us") || ends("is"))) {
+    keep = chars.length - 1;
+  }
+  return keep !== null && keep >= STEM_MIN_CHARS ? chars.slice(0, keep).join("") : null;
+}
+
+/** How many typos a folded term is forgiven. */
+export function typoBudget(term) {
+  const n = Array.from(term).length;
+  return n < TYPO_MIN_CHARS ? 0 : n < TWO_TYPOS_CHARS ? 1 : 2;
+}
+
+/**
+ * Whether `word` begins within `budget` typos of `term`: the same first
+ * character, and some prefix of it at most `budget` insertions, deletions,
+ * substitutions and swaps of neighbours (optimal string alignment) from
+ * the term, counted in characters.
+ */
+export function withinTypos(term, word, budget) {
+  const a = Array.from(term);
+  const b = Array.from(word).slice(0, a.length + budget);
+  if (budget === 0 || a[0] !== b[0]) return false;
+  // Rows of the table of edits from a[..i] to b[..j]: this one, the one
+  // before and the one before that, for swaps.
+  let before = null;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      let edits = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) edits = Math.min(edits, before[j - 2] + 1);
+      row.push(edits);
+    }
+    // No later row can come back under the budget.
+    if (Math.min(...row) > budget) return false;
+    [before, previous] = [previous, row];
+  }
+  return Math.min(...previous) <= budget;
+}
+
 /** The default slug of an ID: lower-cased, `a-z0-9` kept. */
 function derivedSlug(id) {
   return id.replace(/[^A-Za-z0-9]/g, "").toLowerCase();
@@ -111,6 +173,19 @@ function decode(postings) {
   return out;
 }
 
+/** Adds decoded postings to a term's `{ entities, masks }`, field bits only. */
+function add(found, postings) {
+  let entity = 0;
+  for (let i = 0; i < postings.length; i++) {
+    const n = postings[i];
+    entity += Math.floor(n / 16);
+    const fields = n % 16 & ~EXACT;
+    if (fields === 0) continue;
+    if (found.masks[entity] === 0) found.entities.push(entity);
+    found.masks[entity] |= fields;
+  }
+}
+
 class Index {
   constructor(manifest, load) {
     if (manifest.version !== FORMAT_VERSION) {
@@ -118,7 +193,15 @@ class Index {
     }
     this.manifest = manifest;
     this.load = load;
-    this.nodes = new Map(manifest.nodes.map(([key, leaf, rows], i) => [key, { i, leaf: leaf === 1, rows }]));
+    this.nodes = new Map(manifest.nodes.map(([key, leaf, rows], i) => [key, { key, i, leaf: leaf === 1, rows }]));
+    // Each node's children, for the walk that finds a typo's words.
+    this.children = new Map();
+    for (const node of this.nodes.values()) {
+      if (node.key === "") continue;
+      const parent = Array.from(node.key).slice(0, -1).join("");
+      if (!this.children.has(parent)) this.children.set(parent, []);
+      this.children.get(parent).push(node);
+    }
     // Deprecated terms rank after every other match.
     this.deprecated = new Set(manifest.deprecated ?? []);
   }
@@ -129,45 +212,103 @@ class Index {
     for (;;) {
       const node = this.nodes.get(key);
       if (node === undefined) return null;
-      if (node.leaf || key === term) return { key, ...node };
+      if (node.leaf || key === term) return node;
       key += String.fromCodePoint(term.codePointAt(key.length));
     }
   }
 
+  /** A node's file: from the manifest when it carries them, else fetched. */
   file(node) {
-    return this.load(`search/n${node.i}.json`);
+    const inline = this.manifest.nodeFiles;
+    return inline ? Promise.resolve(inline[node.i]) : this.load(`search/n${node.i}.json`);
+  }
+
+  /**
+   * Adds to `found` (`{ entities, masks, read }`) the entities with a word
+   * that starts with `prefix`: from the node that answers it, its words
+   * or, for an inner node, the union under it (`all`).
+   */
+  async addPrefix(prefix, found) {
+    const node = this.node(prefix);
+    if (node === null) return;
+    found.read.push(node);
+    const file = await this.file(node);
+    if (node.leaf) {
+      for (const [word, postings] of file.words) if (word.startsWith(prefix)) add(found, postings);
+    } else {
+      add(found, file.all);
+    }
   }
 
   /**
    * The entities with a word that starts with `term`, and for each the
-   * fields such words are in: `{ entities, masks }`, `masks` indexed by
-   * entity (0 for none), so that a query matching every entity of a large
-   * site takes linear time. The node that answered is added to `answered`.
+   * fields such words are in: `{ entities, masks, read }`, `masks` indexed
+   * by entity (0 for none), so that a query matching every entity of a
+   * large site takes linear time; `read`, the nodes that answered.
    */
-  async termMasks(term, answered) {
-    const found = { entities: [], masks: null };
-    const node = this.node(term);
-    if (node === null) return found;
-    answered.push(node);
-    const file = await this.file(node);
-    const masks = new Uint8Array(this.manifest.total);
-    const add = (postings) => {
-      let entity = 0;
-      for (let i = 0; i < postings.length; i++) {
-        const n = postings[i];
-        entity += Math.floor(n / 16);
-        const fields = n % 16 & ~EXACT;
-        if (fields === 0) continue;
-        if (masks[entity] === 0) found.entities.push(entity);
-        masks[entity] |= fields;
+  async termMasks(term) {
+    const found = { entities: [], masks: new Uint8Array(this.manifest.total), read: [] };
+    await this.addPrefix(term, found);
+    return found;
+  }
+
+  /**
+   * Adds to a term's strict matches its near ones: the words its stem
+   * begins, and the words within its typo budget.
+   */
+  async addNear(term, found) {
+    const stemmed = this.manifest.stem === "en" ? stem(term) : null;
+    const budget = typoBudget(term);
+    await Promise.all([
+      stemmed === null ? null : this.addPrefix(stemmed, found),
+      ...this.typoNodes(term, budget).map(async (node) => {
+        found.read.push(node);
+        const file = await this.file(node);
+        if (!node.leaf) {
+          add(found, file.all);
+          return;
+        }
+        for (const [word, postings] of file.words) if (withinTypos(term, word, budget)) add(found, postings);
+      }),
+    ]);
+  }
+
+  /**
+   * The nodes whose words may begin within `budget` typos of `term`, from
+   * a walk down the trie from the term's first character: a node whose
+   * key itself is near enough answers for every word under it (an inner
+   * node with its `all`); the walk leaves a key that is further than the
+   * budget from every prefix of the term (so is every word under it), and
+   * takes the leaves it reaches, to filter their words.
+   */
+  typoNodes(term, budget) {
+    if (budget === 0) return [];
+    const chars = Array.from(term);
+    const root = this.nodes.get("");
+    if (root === undefined) return [];
+    if (root.leaf) return [root];
+    const found = [];
+    const visit = (node, row) => {
+      if (Math.min(...row) > budget) return;
+      if (node.leaf || withinTypos(term, node.key, budget)) {
+        found.push(node);
+        return;
+      }
+      for (const child of this.children.get(node.key) ?? []) {
+        visit(child, step(row, String.fromCodePoint(child.key.codePointAt(node.key.length))));
       }
     };
-    if (node.leaf) {
-      for (const [word, postings] of file.words) if (word.startsWith(term)) add(postings);
-    } else {
-      add(file.all);
-    }
-    found.masks = masks;
+    // Row j: the edits from the key to the term's first j characters.
+    const step = (row, c) => {
+      const next = [row[0] + 1];
+      for (let j = 1; j <= chars.length; j++) {
+        next.push(Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (chars[j - 1] === c ? 0 : 1)));
+      }
+      return next;
+    };
+    const first = this.nodes.get(chars[0]);
+    if (first === undefined) return [];
+    visit(first, step(Array.from({ length: chars.length + 1 }, (_, j) => j), chars[0]));
     return found;
   }
 
@@ -186,13 +327,14 @@ class Index {
 
   /**
    * The rows of `entities`, which match every term: from the row chunks
-   * they fall in, or from the row file of one of the leaves that answered
-   * (it names every entity that matches its term), whichever holds fewer.
+   * they fall in, or from the row file of a leaf that alone answered one
+   * of the terms (it names every entity that matches that term),
+   * whichever holds fewer.
    */
-  async rows(entities, answered) {
+  async rows(entities, perTerm) {
     const per = this.manifest.rowsPerFile;
     const chunks = [...new Set(entities.map((e) => Math.floor(e / per)))];
-    const leaf = this.rowLeaf(answered);
+    const leaf = this.rowLeaf(perTerm.map((t) => t.read));
     const found = new Map();
     if (leaf !== undefined && leaf.rows < chunks.length * per) {
       for (const [entity, ...row] of await this.load(`search/r${leaf.i}.json`)) found.set(entity, row);
@@ -203,32 +345,25 @@ class Index {
     return entities.map((e) => found.get(e));
   }
 
-  /** The answering leaf with the fewest rows that has a row file. */
-  rowLeaf(answered) {
-    return answered.filter((n) => n.rows > 0).sort((a, b) => a.rows - b.rows)[0];
+  /**
+   * Of the terms each answered by the nodes in `read`, the one leaf with
+   * the fewest rows that alone answered a term and has a row file.
+   */
+  rowLeaf(read) {
+    return read
+      .filter((nodes) => nodes.length > 0 && nodes.every((n) => n === nodes[0]) && nodes[0].rows > 0)
+      .map((nodes) => nodes[0])
+      .sort((a, b) => a.rows - b.rows)[0];
   }
 
-  /** Answers a query; throws SearchError for a bad one. */
-  async search(params) {
-    const query = parseQuery(params);
-    const answered = [];
-    const pending = Promise.all([
-      this.exact(query.terms.join("")),
-      ...query.terms.map((term) => this.termMasks(term, answered)),
-    ]);
-    // The nodes that answer are known from the manifest alone. A leaf's
-    // row file with fewer rows than a chunk holds is what `rows` takes
-    // whenever there is a match, so it is fetched now, beside the nodes:
-    // one round after the manifest instead of two.
-    const leaf = this.rowLeaf(answered);
-    if (leaf !== undefined && leaf.rows < this.manifest.rowsPerFile) {
-      this.load(`search/r${leaf.i}.json`).catch(() => {});
-    }
-    const [exact, ...perTerm] = await pending;
+  /**
+   * The entities every term matched, as buckets in answer order: one per
+   * (deprecated, tier), `tiers` added to each tier (the near tiers follow
+   * the strict ones), each bucket unsorted.
+   */
+  rank(perTerm, exact, tiers) {
     const smallest = perTerm.reduce((a, b) => (b.entities.length < a.entities.length ? b : a));
-    // The order is (deprecated last, tier, entity): a bucket per
-    // (deprecated, tier), each sorted by entity, taken in turn.
-    const buckets = Array.from({ length: 8 }, () => []);
+    const buckets = Array.from({ length: 2 * TIERS }, () => []);
     for (const entity of smallest.entities) {
       let [allName, allNameOrId] = [true, true];
       let matched = true;
@@ -242,8 +377,32 @@ class Index {
         allNameOrId &&= (mask & NAME_OR_ID) !== 0;
       }
       if (!matched) continue;
-      const tier = exact.has(entity) ? 0 : allName ? 1 : allNameOrId ? 2 : 3;
-      buckets[(this.deprecated.has(entity) ? 4 : 0) + tier].push(entity);
+      const tier = exact(entity) ? 0 : allName ? 1 : allNameOrId ? 2 : 3;
+      buckets[(this.deprecated.has(entity) ? TIERS : 0) + tiers + tier].push(entity);
+    }
+    return buckets;
+  }
+
+  /** Answers a query; throws SearchError for a bad one. */
+  async search(params) {
+    const query = parseQuery(params);
+    // The nodes that answer are known from the manifest alone. A leaf's
+    // row file with fewer rows than a chunk holds is what `rows` takes
+    // whenever there is a strict match, so it is fetched now, beside the
+    // nodes: one round after the manifest instead of two.
+    const leaf = this.rowLeaf(query.terms.map((term) => [this.node(term)].filter((n) => n !== null)));
+    if (leaf !== undefined && leaf.rows < this.manifest.rowsPerFile) {
+      this.load(`search/r${leaf.i}.json`).catch(() => {});
+    }
+    const [exact, ...perTerm] = await Promise.all([
+      this.exact(query.terms.join("")),
+      ...query.terms.map((term) => this.termMasks(term)),
+    ]);
+    let buckets = this.rank(perTerm, (entity) => exact.has(entity), 0);
+    if (buckets.every((b) => b.length === 0)) {
+      // Nothing matches strictly: the near matches, in the near tiers.
+      await Promise.all(query.terms.map((term, k) => this.addNear(term, perTerm[k])));
+      buckets = this.rank(perTerm, () => false, NEAR_TIERS);
     }
     const total = buckets.reduce((sum, b) => sum + b.length, 0);
     const end = Math.min(query.offset + query.limit, total);
@@ -262,7 +421,7 @@ class Index {
       skipped += bucket.length;
     }
     const base = this.manifest.baseUrl;
-    const rows = page.length > 0 ? await this.rows(page, answered) : [];
+    const rows = page.length > 0 ? await this.rows(page, perTerm) : [];
     const items = rows.map(([id, name, type, summary, explicitSlug]) => {
       const slug = explicitSlug ?? derivedSlug(id);
       const links = Object.fromEntries(this.manifest.links.map((extension) => [extension, `${base}${slug}.${extension}`]));

@@ -1,8 +1,10 @@
 //! The prebuilt search index, shaped for the bytes a client downloads.
 //!
-//! `search-index.json` is a small manifest: the format version, the entity
-//! count, the base URL and the keys of a trie over every word suffix (see
-//! `search::text`). Each trie node is one file, `search/n{i}.json`:
+//! `search-index.json` is the manifest: the format version, the entity
+//! count, the base URL, the stemmer of the site's language and the keys of
+//! a trie over every word suffix (see `search::text`). Each trie node is
+//! one file, `search/n{i}.json`, or, on a small site, an entry of the
+//! manifest's `nodeFiles` ([`INLINE_NODES_GZIP`]):
 //!
 //! - a leaf holds every word under its key with the word's postings, so a
 //!   term at or below a leaf is answered by filtering that one file; when
@@ -13,17 +15,24 @@
 //!
 //! A client walks the manifest's keys to the one node that answers a term,
 //! fetches the nodes of all terms at once, ranks, and then fetches the rows
-//! of the page it shows: from the fixed-size chunks in slug order
+//! of the page it shows: from the fixed-size chunks in rank order
 //! (`search/d{j}.json`), or, when that is fewer rows, from the row file of
 //! one of the query's leaves (a rare term's matches are spread over the
 //! alphabet, one chunk each). Two rounds of requests after the manifest,
-//! whatever the size of the ontology.
+//! whatever the size of the ontology; one on a small site, whose nodes
+//! come with the manifest.
+//!
+//! When nothing matches strictly, the near matches (`search::near`) need
+//! the node of each term's stem, a prefix of the term, so usually the node
+//! already at hand, and the nodes a typo's words can be under: the walk
+//! from the term's first character through the keys within the typo
+//! budget of a prefix of the term. One more round at most.
 //!
 //! A row is `[id, name, type, summary]`, `type` a number in the manifest's
 //! `types`, with the slug last when it is not the one derived from the ID;
 //! in a leaf's row file, `[entity, id, name, type, summary, slug?]`.
 //!
-//! Postings are sorted by entity number (the position in slug order), each
+//! Postings are sorted by entity number (the position in rank order), each
 //! written as one integer: `(entity - previous entity) * 16 + mask`, with
 //! the mask bits of `search::engine::field` and [`EXACT`].
 
@@ -33,7 +42,7 @@ use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The format version; a client refuses an index it does not know.
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 /// The folder of the node and row files.
 pub const DIR: &str = "search";
 /// A node becomes a leaf when its words and postings take about this many
@@ -49,6 +58,14 @@ const MAX_KEY_CHARS: usize = 32;
 pub const ROWS_PER_FILE: usize = 128;
 /// A leaf whose words name at most this many entities gets a row file.
 pub const LEAF_ROWS_MAX: usize = 1000;
+/// The node files go into the manifest itself (`nodeFiles`) when they
+/// compress to at most this many bytes: a small site's first result then
+/// needs the manifest and one round of row files, and its typos no round
+/// at all. Larger sites keep one file per node.
+pub const INLINE_NODES_GZIP: usize = 40 * 1024;
+/// Node files past this many bytes are not compressed to decide: they
+/// could not compress under [`INLINE_NODES_GZIP`].
+const INLINE_NODES_RAW_MAX: usize = 1 << 20;
 /// Mask bit of a posting that is not a word of a field but the entity's
 /// folded, joined ID or its slug: it serves the exact tier only.
 pub const EXACT: u8 = 8;
@@ -74,10 +91,13 @@ pub fn build(base_url: &BaseUrl, corpus: &Corpus) -> Result<SearchIndex, serde_j
     let mut nodes: Vec<Node> = Vec::new();
     split(&rows, String::new(), &words, &mut nodes)?;
 
+    let inline = inline_nodes(&nodes)?;
     let mut files: Vec<(String, Vec<u8>)> = Vec::with_capacity(nodes.len());
     let mut keys = Vec::with_capacity(nodes.len());
     for (i, node) in nodes.into_iter().enumerate() {
-        files.push((format!("{DIR}/n{i}.json"), node.file));
+        if inline.is_none() {
+            files.push((format!("{DIR}/n{i}.json"), node.file));
+        }
         let rows = match node.rows {
             Some((count, bytes)) => {
                 files.push((format!("{DIR}/r{i}.json"), bytes));
@@ -112,6 +132,15 @@ pub fn build(base_url: &BaseUrl, corpus: &Corpus) -> Result<SearchIndex, serde_j
         /// when there are none.
         #[serde(skip_serializing_if = "Vec::is_empty")]
         deprecated: Vec<usize>,
+        /// The stemmer of the site's language (`search::near::stemmer`);
+        /// left out when it has none.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        stem: Option<&'static str>,
+        /// The content of every node file, node `i` at `i`, when they are
+        /// small enough to come with the manifest ([`INLINE_NODES_GZIP`]);
+        /// the files are then not written.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        node_files: Option<Vec<serde_json::Value>>,
     }
     let manifest = serde_json::to_vec(&Manifest {
         version: VERSION,
@@ -128,8 +157,33 @@ pub fn build(base_url: &BaseUrl, corpus: &Corpus) -> Result<SearchIndex, serde_j
             .filter(|(_, s)| s.deprecated)
             .map(|(n, _)| n)
             .collect(),
+        stem: corpus.stemmer(),
+        node_files: inline,
     })?;
     Ok(SearchIndex { manifest, files })
+}
+
+/// The node files as values for the manifest, when they compress small
+/// enough ([`INLINE_NODES_GZIP`]).
+fn inline_nodes(nodes: &[Node]) -> Result<Option<Vec<serde_json::Value>>, serde_json::Error> {
+    use std::io::Write;
+    let raw: usize = nodes.iter().map(|n| n.file.len() + 1).sum();
+    if raw > INLINE_NODES_RAW_MAX {
+        return Ok(None);
+    }
+    let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    for node in nodes {
+        gzip.write_all(&node.file).expect("writing to memory");
+        gzip.write_all(b",").expect("writing to memory");
+    }
+    if gzip.finish().expect("writing to memory").len() > INLINE_NODES_GZIP {
+        return Ok(None);
+    }
+    nodes
+        .iter()
+        .map(|n| serde_json::from_slice(&n.file))
+        .collect::<Result<_, _>>()
+        .map(Some)
 }
 
 /// Where the script twin of the index file `json` is: `ui/` and its path

@@ -2,7 +2,7 @@
 //! the prebuilt index and every client must agree with.
 
 use super::query::Query;
-use super::text;
+use super::{near, text};
 use crate::model::Entity;
 use rayon::prelude::*;
 
@@ -24,6 +24,24 @@ pub enum Tier {
     NameOrId = 2,
     /// Every term matches in some field.
     Any = 3,
+    /// Nothing matches strictly, and every term matches in the name,
+    /// strictly or nearly (`near`).
+    NearName = 4,
+    /// Likewise, in the name or the ID.
+    NearNameOrId = 5,
+    /// Likewise, in some field.
+    NearAny = 6,
+}
+
+impl Tier {
+    /// The near tier that stands where `self` stands among strict ones.
+    fn near(self) -> Tier {
+        match self {
+            Tier::Exact | Tier::Name | Tier::NearName => Tier::NearName,
+            Tier::NameOrId | Tier::NearNameOrId => Tier::NearNameOrId,
+            Tier::Any | Tier::NearAny => Tier::NearAny,
+        }
+    }
 }
 
 /// The tier of an entity, from where each term matched and whether the
@@ -143,6 +161,9 @@ impl Searchable {
 pub struct Suffixes {
     /// (suffix, entity position, field bit).
     entries: Vec<(Box<str>, u32, u8)>,
+    /// Where each distinct suffix starts in `entries`, so that typos are
+    /// measured once per word, not once per entity that has it.
+    words: Vec<u32>,
 }
 
 impl Suffixes {
@@ -160,7 +181,38 @@ impl Suffixes {
             .collect();
         entries.par_sort_unstable();
         entries.dedup();
-        Suffixes { entries }
+        let words = (0..entries.len())
+            .filter(|&i| i == 0 || entries[i - 1].0 != entries[i].0)
+            .map(|i| i as u32)
+            .collect();
+        Suffixes { entries, words }
+    }
+
+    /// The entries of the words within the term's typo budget
+    /// (`near::within_typos`); they all begin with its first character.
+    fn within_typos(&self, term: &str) -> Vec<&(Box<str>, u32, u8)> {
+        let budget = near::typo_budget(term);
+        let Some(first) = term.chars().next().filter(|_| budget > 0) else {
+            return Vec::new();
+        };
+        let first = first.to_string();
+        let word = |w: usize| &*self.entries[self.words[w] as usize].0;
+        let start = self
+            .words
+            .partition_point(|&at| &*self.entries[at as usize].0 < first.as_str());
+        let end = start
+            + self.words[start..]
+                .partition_point(|&at| self.entries[at as usize].0.starts_with(first.as_str()));
+        (start..end)
+            .filter(|&w| near::within_typos(term, word(w), budget))
+            .flat_map(|w| {
+                let to = self
+                    .words
+                    .get(w + 1)
+                    .map_or(self.entries.len(), |&at| at as usize);
+                &self.entries[self.words[w] as usize..to]
+            })
+            .collect()
     }
 
     /// The entries whose suffix starts with `term`: every place it matches.
@@ -172,22 +224,58 @@ impl Suffixes {
 }
 
 /// The matching entities of a query, in answer order, as positions in the
-/// slug-sorted entity list.
+/// rank-ordered entity list: the strict matches, or when there are none,
+/// the near ones (word forms under `stemmer`, and typos).
 pub fn search<'s>(
     searchables: &[Searchable],
     suffixes: &Suffixes,
     slug: impl Fn(usize) -> &'s str,
     query: &Query,
+    stemmer: Option<&str>,
 ) -> Vec<usize> {
     let joined = query.joined();
-    let matches: Vec<&[(Box<str>, u32, u8)]> =
-        query.terms.iter().map(|t| suffixes.matching(t)).collect();
+    let strict: Vec<Vec<&(Box<str>, u32, u8)>> = query
+        .terms
+        .iter()
+        .map(|t| suffixes.matching(t).iter().collect())
+        .collect();
+    let exact = |i: usize| searchables[i].exact.contains(&joined) || slug(i) == joined;
+    let hits = ranked(searchables, &strict, exact, |tier| tier);
+    if !hits.is_empty() {
+        return hits;
+    }
+    let nearly: Vec<Vec<&(Box<str>, u32, u8)>> = query
+        .terms
+        .iter()
+        .map(|t| {
+            let stemmed = stemmer
+                .and_then(|_| near::stem(t))
+                .map(|s| suffixes.matching(&s))
+                .unwrap_or_default();
+            let mut entries = suffixes.matching(t).iter().collect::<Vec<_>>();
+            entries.extend(stemmed);
+            entries.extend(suffixes.within_typos(t));
+            entries
+        })
+        .collect();
+    ranked(searchables, &nearly, |_| false, Tier::near)
+}
+
+/// The entities every term's entries name, in answer order: by
+/// (deprecated, tier, position). An entity is exact where `exact` says so,
+/// and `place` turns a strict tier into the one the answer uses.
+fn ranked(
+    searchables: &[Searchable],
+    per_term: &[Vec<&(Box<str>, u32, u8)>],
+    exact: impl Fn(usize) -> bool,
+    place: fn(Tier) -> Tier,
+) -> Vec<usize> {
     // Where each term matched, per entity.
-    let masks: Vec<Vec<u8>> = matches
+    let masks: Vec<Vec<u8>> = per_term
         .iter()
         .map(|entries| {
             let mut mask = vec![0u8; searchables.len()];
-            for &(_, entity, bit) in *entries {
+            for &&(_, entity, bit) in entries {
                 mask[entity as usize] |= bit;
             }
             mask
@@ -195,19 +283,19 @@ pub fn search<'s>(
         .collect();
     // An entity must match every term: the rarest term's entities are
     // every candidate.
-    let rarest = matches
-        .iter()
-        .min_by_key(|m| m.len())
-        .copied()
-        .unwrap_or_default();
-    let mut candidates: Vec<usize> = rarest.iter().map(|&(_, e, _)| e as usize).collect();
+    let rarest = per_term.iter().min_by_key(|m| m.len());
+    let mut candidates: Vec<usize> = rarest
+        .into_iter()
+        .flatten()
+        .map(|&&(_, e, _)| e as usize)
+        .collect();
     candidates.sort_unstable();
     candidates.dedup();
     let mut hits: Vec<(bool, Tier, usize)> = candidates
         .into_iter()
         .filter_map(|i| {
-            let exact = searchables[i].exact.contains(&joined) || slug(i) == joined;
-            tier(masks.iter().map(|m| m[i]), exact).map(|tier| (searchables[i].deprecated, tier, i))
+            tier(masks.iter().map(|m| m[i]), exact(i))
+                .map(|tier| (searchables[i].deprecated, place(tier), i))
         })
         .collect();
     hits.sort_unstable();

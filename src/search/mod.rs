@@ -9,6 +9,7 @@
 //! makes it from the model, a server from the files the build wrote.
 
 pub mod engine;
+pub mod near;
 pub mod query;
 pub mod text;
 
@@ -55,6 +56,8 @@ impl Listing {
 pub struct Corpus {
     listings: Vec<Listing>,
     searchables: Vec<Searchable>,
+    /// The stemmer of the site's language (`near::stemmer`), if it has one.
+    stemmer: Option<&'static str>,
     suffixes: OnceLock<Suffixes>,
 }
 
@@ -74,16 +77,21 @@ impl Corpus {
                 (Listing::of(meta, e), Searchable::of(e))
             })
             .unzip();
-        Corpus::new(listings, searchables)
+        Corpus::new(listings, searchables, near::stemmer(&meta.language))
     }
 
     /// A corpus of entities in rank order, one listing and one searchable
-    /// text each.
-    pub fn new(listings: Vec<Listing>, searchables: Vec<Searchable>) -> Corpus {
+    /// text each, whose word forms `stemmer` finds.
+    pub fn new(
+        listings: Vec<Listing>,
+        searchables: Vec<Searchable>,
+        stemmer: Option<&'static str>,
+    ) -> Corpus {
         assert_eq!(listings.len(), searchables.len());
         Corpus {
             listings,
             searchables,
+            stemmer,
             suffixes: OnceLock::new(),
         }
     }
@@ -94,6 +102,10 @@ impl Corpus {
 
     pub fn searchables(&self) -> &[Searchable] {
         &self.searchables
+    }
+
+    pub fn stemmer(&self) -> Option<&'static str> {
+        self.stemmer
     }
 }
 
@@ -111,7 +123,7 @@ pub struct Searcher<'a> {
 pub struct Answer {
     /// How many entities match in all.
     pub total: usize,
-    /// Positions (in the slug-sorted entity list) of this page's entities.
+    /// Positions (in the rank-ordered entity list) of this page's entities.
     pub page: Vec<usize>,
     /// The offset of the next page, if there is one.
     pub next_offset: Option<usize>,
@@ -161,6 +173,7 @@ impl<'a> Searcher<'a> {
             suffixes,
             |i| listings[i].slug.as_str(),
             query,
+            self.corpus.stemmer,
         );
         let end = query.offset.saturating_add(query.limit).min(hits.len());
         let page = hits.get(query.offset..end).unwrap_or_default().to_vec();

@@ -97,7 +97,7 @@ fn published_corpus(root: &Path) -> Result<(BaseUrl, Corpus, Aliases), SiteError
             BaseUrl::parse(text)
                 .map_err(|e| not_a_site(root, &info_path, format!("its baseUrl: {e}")))
         })?;
-    let listings = listings(root)?;
+    let (listings, stemmer) = listings(root)?;
     let (all, all_path) = json(files::ALL)?;
     let items = all["items"]
         .as_array()
@@ -157,7 +157,11 @@ fn published_corpus(root: &Path) -> Result<(BaseUrl, Corpus, Aliases), SiteError
             .iter()
             .filter_map(|item| Some((item["iri"].as_str()?, item["slug"].as_str()?))),
     );
-    Ok((base_url, Corpus::new(listings, searchables), aliases))
+    Ok((
+        base_url,
+        Corpus::new(listings, searchables, stemmer),
+        aliases,
+    ))
 }
 
 /// A JSON file of the site, and its path.
@@ -168,8 +172,9 @@ fn read_json(root: &Path, name: &str) -> Result<(Value, PathBuf), SiteError> {
     Ok((value, path))
 }
 
-/// Every entity's listing, from the rows of the search index.
-fn listings(root: &Path) -> Result<Vec<Listing>, SiteError> {
+/// Every entity's listing, from the rows of the search index, and the
+/// stemmer the index names.
+fn listings(root: &Path) -> Result<(Vec<Listing>, Option<&'static str>), SiteError> {
     let json = |name: &str| read_json(root, name);
     let (manifest, manifest_path) = json(files::SEARCH_INDEX)?;
     let bad = |what: String| not_a_site(root, &manifest_path, what);
@@ -226,7 +231,18 @@ fn listings(root: &Path) -> Result<Vec<Listing>, SiteError> {
             listings.len()
         )));
     }
-    Ok(listings)
+    let stemmer = match &manifest["stem"] {
+        Value::Null => None,
+        Value::String(language) => {
+            Some(crate::search::near::stemmer(language).ok_or_else(|| {
+                bad(format!(
+                    "it names the stemmer `{language}`, which this ontosite does not know"
+                ))
+            })?)
+        }
+        other => return Err(bad(format!("its `stem` is {other}, not a language"))),
+    };
+    Ok((listings, stemmer))
 }
 
 /// A file of the site, by name, with its path for messages.

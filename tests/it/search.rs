@@ -38,7 +38,8 @@ fn q(text: impl Into<String>) -> Params {
 /// The golden queries: every ID, name and vendor (a term's every label
 /// and synonym); every 1- to 3-letter
 /// prefix of the vocabulary; random multi-term queries; mixed case,
-/// accents and punctuation; paging; and bad requests.
+/// accents and punctuation; typos and word forms; paging; and bad
+/// requests.
 pub(crate) fn golden_queries(ontology: &Ontology) -> Vec<Params> {
     let mut rng = Rng(0x5EA2_C4F0_0D5E_ED01);
     let mut queries = Vec::new();
@@ -142,6 +143,30 @@ pub(crate) fn golden_queries(ontology: &Ontology) -> Vec<Params> {
         query.push_str(separator);
         queries.push(q(query));
     }
+    // Near matches: each vocabulary word with one or two typos (a swap, a
+    // deletion, an insertion, a substitution, anywhere, the first
+    // character too) or an English ending, alone and beside another word.
+    let edits = ['a', 'e', 'k', 'z', 'é', '1'];
+    for _ in 0..1500 {
+        let mut chars: Vec<char> = rng.pick(&words).chars().collect();
+        for _ in 0..1 + rng.below(2) {
+            let at = rng.below(chars.len().max(1));
+            match rng.below(5) {
+                0 if at + 1 < chars.len() => chars.swap(at, at + 1),
+                1 if chars.len() > 1 => {
+                    chars.remove(at);
+                }
+                2 => chars.insert(at, *rng.pick(&edits)),
+                3 if !chars.is_empty() => chars[at] = *rng.pick(&edits),
+                _ => chars.extend(rng.pick(&["s", "es", "ing", "ed", "ies"]).chars()),
+            }
+        }
+        let word: String = chars.into_iter().collect();
+        match rng.below(3) {
+            0 => queries.push(q(format!("{} {word}", rng.pick(&words)))),
+            _ => queries.push(q(word)),
+        }
+    }
     for _ in 0..300 {
         let word = rng.pick(&words);
         let prefix: String = word.chars().take(1 + rng.below(2)).collect();
@@ -153,6 +178,7 @@ pub(crate) fn golden_queries(ontology: &Ontology) -> Vec<Params> {
             Some(offset.to_string()),
         ));
     }
+    queries.extend(JUDGED.iter().map(|(text, _, _)| q(*text)));
     for (query, limit, offset) in [
         (None, None, None),
         (Some(""), None, None),
@@ -337,4 +363,105 @@ fn within_a_tier_the_closest_names_come_first() {
     assert!(github[3].starts_with("GitHub Sponsors - "), "{github:?}");
     let bit = names("bit");
     assert!(bit[0].starts_with("Bit - "), "{bit:?}");
+}
+
+/// A judged set of queries a person types, with what they mean: the
+/// beginnings of the first names of the answer, in order, and where it
+/// matters, its total. Typos find the vendor first; word forms find the
+/// operation; acronyms hide no word; an exact name comes first; and a query
+/// that matches is not padded with guesses.
+pub(crate) const JUDGED: &[(&str, &[&str], Option<usize>)] = &[
+    // Typos: a swap, a missing letter, one wrong or extra letter.
+    (
+        "gihub",
+        &["GitHub - ", "GitHub - ", "GitHub - ", "GitHub Sponsors - "],
+        Some(6),
+    ),
+    ("gogle", &["Google Pay - ", "Google Pay - "], None),
+    (
+        "paypl",
+        &[
+            "PayPal - Create Item",
+            "PayPal - Delete Item",
+            "PayPal - Update Item",
+        ],
+        Some(3),
+    ),
+    ("wordpess", &["WordPress - "], Some(3)),
+    ("wordpes", &["WordPress - "], Some(3)),
+    ("pyhton", &["Python - "], Some(3)),
+    ("dokcer", &["Docker - "], Some(3)),
+    ("slak", &["Slackware - "], Some(3)),
+    ("netflx", &["Netflix - "], None),
+    ("reddis", &["Redis - "], None),
+    ("zenodoo", &["Zenodo - "], None),
+    ("spotlite", &["Spotlight - "], None),
+    (
+        "gihub delete",
+        &["GitHub - Delete Item", "GitHub Sponsors - Delete Item"],
+        Some(2),
+    ),
+    // Word forms.
+    ("creating", &["i3 - Create Item"], None),
+    ("updated", &["i3 - Update Item"], Some(753)),
+    ("deleted", &["i3 - Delete Item"], Some(752)),
+    ("create items", &["i3 - Create Item"], None),
+    (
+        "deleting github",
+        &["GitHub - Delete Item", "GitHub Sponsors - Delete Item"],
+        Some(2),
+    ),
+    ("items", &["i3 - "], Some(2258)),
+    // Acronyms and IDs.
+    ("abb create", &["ABB - Create Item"], Some(1)),
+    ("abbcreateitem", &["ABB - Create Item"], Some(1)),
+    ("nvidia update", &["NVIDIA - Update Item"], None),
+    // The exact name first; the closest names next.
+    (
+        "GitHub Create Item",
+        &["GitHub - Create Item", "GitHub Sponsors - Create Item"],
+        Some(2),
+    ),
+    (
+        "github",
+        &["GitHub - ", "GitHub - ", "GitHub - ", "GitHub Sponsors - "],
+        Some(6),
+    ),
+    ("bit", &["Bit - ", "Bit - ", "Bit - "], None),
+    // Strict matches are not padded with near ones.
+    ("redis", &["Redis - "], Some(3)),
+    ("zzzzzz", &[], Some(0)),
+];
+
+#[test]
+fn a_judged_set_of_queries_finds_what_a_person_means() {
+    let ontology = ontosite::source::load(&shipped_input(), None).unwrap();
+    let searcher = Searcher::new(&ontology);
+    let mut wrong = Vec::new();
+    for &(text, first, total) in JUDGED {
+        let (status, answer) = reference(&searcher, &q(text));
+        assert_eq!(status, 200, "{text}");
+        let names: Vec<&str> = answer["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["name"].as_str().unwrap())
+            .collect();
+        let starts =
+            first.len() <= names.len() && first.iter().zip(&names).all(|(f, n)| n.starts_with(f));
+        if !starts || total.is_some_and(|t| answer["total"] != t) {
+            wrong.push(format!(
+                "{text}: total {}, first {:?}",
+                answer["total"],
+                &names[..names.len().min(first.len() + 1)]
+            ));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {} judged queries answered wrongly:\n{}",
+        wrong.len(),
+        JUDGED.len(),
+        wrong.join("\n")
+    );
 }
