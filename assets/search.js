@@ -130,30 +130,34 @@ export function typoBudget(term) {
 
 /**
  * Whether `word` begins within `budget` typos of `term`: the same first
- * character, and some prefix of it at most `budget` insertions, deletions,
- * substitutions and swaps of neighbours (optimal string alignment) from
- * the term, counted in characters.
+ * character, and a prefix of it at least as long as the term, or the whole
+ * word where `whole` allows and it is shorter, at most `budget`
+ * insertions, deletions, substitutions and swaps of neighbours (optimal
+ * string alignment) from the term, counted in characters.
  */
-export function withinTypos(term, word, budget) {
+export function withinTypos(term, word, budget, whole = true) {
   const a = Array.from(term);
   const b = Array.from(word).slice(0, a.length + budget);
+  const complete = b.length === Array.from(word).length;
   if (budget === 0 || a[0] !== b[0]) return false;
-  // Rows of the table of edits from a[..i] to b[..j]: this one, the one
-  // before and the one before that, for swaps.
+  // Row i: the edits from the word's first i characters to each prefix of
+  // the term; the one before it and the one before that, for swaps.
   let before = null;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
+  let previous = Array.from({ length: a.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= b.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      let edits = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) edits = Math.min(edits, before[j - 2] + 1);
+    for (let j = 1; j <= a.length; j++) {
+      let edits = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (b[i - 1] === a[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && b[i - 1] === a[j - 2] && b[i - 2] === a[j - 1]) edits = Math.min(edits, before[j - 2] + 1);
       row.push(edits);
     }
     // No later row can come back under the budget.
     if (Math.min(...row) > budget) return false;
+    const long = i >= a.length || (whole && complete && i === b.length);
+    if (long && row[a.length] <= budget) return true;
     [before, previous] = [previous, row];
   }
-  return Math.min(...previous) <= budget;
+  return false;
 }
 
 /** The default slug of an ID: lower-cased, `a-z0-9` kept. */
@@ -261,10 +265,10 @@ class Index {
     const budget = typoBudget(term);
     await Promise.all([
       stemmed === null ? null : this.addPrefix(stemmed, found),
-      ...this.typoNodes(term, budget).map(async (node) => {
+      ...this.typoNodes(term, budget).map(async ({ node, all }) => {
         found.read.push(node);
         const file = await this.file(node);
-        if (!node.leaf) {
+        if (all) {
           add(found, file.all);
           return;
         }
@@ -275,25 +279,28 @@ class Index {
 
   /**
    * The nodes whose words may begin within `budget` typos of `term`, from
-   * a walk down the trie from the term's first character: a node whose
-   * key itself is near enough answers for every word under it (an inner
-   * node with its `all`); the walk leaves a key that is further than the
-   * budget from every prefix of the term (so is every word under it), and
-   * takes the leaves it reaches, to filter their words.
+   * a walk down the trie from the term's first character, each with what
+   * to read of it: `all`, when its key begins near the term, so every word
+   * under it does; else its words, to filter: a leaf's, or an inner
+   * node's own when its key as a whole word is near. The walk leaves a key
+   * further than the budget from every prefix of the term, as is every
+   * word under it.
    */
   typoNodes(term, budget) {
     if (budget === 0) return [];
     const chars = Array.from(term);
     const root = this.nodes.get("");
     if (root === undefined) return [];
-    if (root.leaf) return [root];
+    if (root.leaf) return [{ node: root, all: false }];
     const found = [];
     const visit = (node, row) => {
       if (Math.min(...row) > budget) return;
-      if (node.leaf || withinTypos(term, node.key, budget)) {
-        found.push(node);
+      if (withinTypos(term, node.key, budget, false)) {
+        found.push({ node, all: !node.leaf });
         return;
       }
+      if (node.leaf || withinTypos(term, node.key, budget)) found.push({ node, all: false });
+      if (node.leaf) return;
       for (const child of this.children.get(node.key) ?? []) {
         visit(child, step(row, String.fromCodePoint(child.key.codePointAt(node.key.length))));
       }

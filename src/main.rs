@@ -2,11 +2,12 @@
 //! the result or the error once, and exit with a code that says which.
 
 mod cli;
+mod progress;
 
 use clap::Parser;
 use cli::{Cli, Command, InputArgs};
 use ontosite::Error;
-use ontosite::build::{self, BuildReport};
+use ontosite::build::{self, BuildReport, Progress};
 use ontosite::config::{self, BuildConfig};
 use ontosite::serve::{self, Event, ServeConfig};
 use std::net::SocketAddr;
@@ -53,7 +54,13 @@ fn run(cli: &Cli) -> Result<(), Error> {
     match &cli.command {
         Command::Check(input) => {
             let config = build_config(input, PathBuf::new(), None)?;
-            let ontology = build::check(&config)?;
+            let bar = progress_bar(cli.quiet);
+            if let Some(bar) = &bar {
+                bar.phase(build::phase::READING, None);
+            }
+            let ontology = build::check(&config);
+            drop(bar);
+            let ontology = ontology?;
             if !cli.quiet {
                 println!(
                     "ok: {} of type {} in {}",
@@ -70,7 +77,15 @@ fn run(cli: &Cli) -> Result<(), Error> {
             // Without a handler, Ctrl-C would kill the process mid-write and
             // leave the staging directory for the next build to clear.
             let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
-            let report = build::build(&config, &interrupted)?;
+            let bar = progress_bar(cli.quiet);
+            let progress: &dyn Progress = match &bar {
+                Some(bar) => bar,
+                None => &build::Silent,
+            };
+            let report = build::build(&config, &interrupted, progress);
+            // Cleared before the summary or the error, which stand alone.
+            drop(bar);
+            let report = report?;
             if !cli.quiet {
                 println!("{}", summary(&report));
             }
@@ -113,6 +128,16 @@ fn run(cli: &Cli) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+/// A progress bar on standard error when it is a terminal, unless
+/// `--quiet`.
+fn progress_bar(quiet: bool) -> Option<progress::Bar> {
+    if quiet {
+        None
+    } else {
+        progress::Bar::on_terminal()
+    }
 }
 
 /// The one line a finished build prints.

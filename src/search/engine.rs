@@ -188,31 +188,71 @@ impl Suffixes {
         Suffixes { entries, words }
     }
 
-    /// The entries of the words within the term's typo budget
+    /// The entries of the words that begin within the term's typo budget
     /// (`near::within_typos`); they all begin with its first character.
+    /// The sorted words are walked as a trie: a word reuses the rows of
+    /// the prefix it shares with the one before, and the words under a
+    /// prefix that is already too far are passed over.
     fn within_typos(&self, term: &str) -> Vec<&(Box<str>, u32, u8)> {
         let budget = near::typo_budget(term);
-        let Some(first) = term.chars().next().filter(|_| budget > 0) else {
+        let chars: Vec<char> = term.chars().collect();
+        let Some(first) = chars.first().filter(|_| budget > 0) else {
             return Vec::new();
         };
         let first = first.to_string();
         let word = |w: usize| &*self.entries[self.words[w] as usize].0;
         let start = self
             .words
-            .partition_point(|&at| &*self.entries[at as usize].0 < first.as_str());
+            .partition_point(|&at| *self.entries[at as usize].0 < *first);
         let end = start
             + self.words[start..]
-                .partition_point(|&at| self.entries[at as usize].0.starts_with(first.as_str()));
-        (start..end)
-            .filter(|&w| near::within_typos(term, word(w), budget))
-            .flat_map(|w| {
+                .partition_point(|&at| self.entries[at as usize].0.starts_with(&*first));
+        let mut rows = near::Rows::new(&chars, budget);
+        let (mut previous, mut near_prefix) = (Vec::<char>::new(), None);
+        let mut found = Vec::new();
+        let mut w = start;
+        while w < end {
+            let current: Vec<char> = word(w).chars().collect();
+            let common = previous
+                .iter()
+                .zip(&current)
+                .take_while(|(a, b)| a == b)
+                .count();
+            // A prefix near the whole term makes every word under it near.
+            let mut near = near_prefix.is_some_and(|depth| depth <= common);
+            if !near {
+                near_prefix = None;
+            }
+            rows.truncate(common.min(rows.depth()));
+            let mut too_far = None;
+            while !near && rows.depth() < current.len() {
+                let depth = rows.depth() + 1;
+                if !rows.push(&current[..depth]) {
+                    too_far = Some(depth);
+                    break;
+                }
+                if rows.ends_near(false) {
+                    (near, near_prefix) = (true, Some(depth));
+                } else if depth == current.len() {
+                    near = rows.ends_near(true);
+                }
+            }
+            if near {
                 let to = self
                     .words
                     .get(w + 1)
                     .map_or(self.entries.len(), |&at| at as usize);
-                &self.entries[self.words[w] as usize..to]
-            })
-            .collect()
+                found.extend(&self.entries[self.words[w] as usize..to]);
+            }
+            w += 1;
+            if let Some(depth) = too_far {
+                let prefix: String = current[..depth].iter().collect();
+                w += self.words[w..end]
+                    .partition_point(|&at| self.entries[at as usize].0.starts_with(&*prefix));
+            }
+            previous = current;
+        }
+        found
     }
 
     /// The entries whose suffix starts with `term`: every place it matches.

@@ -83,40 +83,95 @@ pub fn typo_budget(term: &str) -> usize {
 
 /// Whether `word` begins within `budget` typos of `term`: it has the same
 /// first character (a typo there is rare, and it keeps the candidates to
-/// one branch of the index), and some prefix of it is at most `budget`
+/// one branch of the index), and a prefix of it at least as long as the
+/// term, or the whole word where it is shorter, is at most `budget`
 /// insertions, deletions, substitutions and swaps of neighbours away from
-/// the term (optimal string alignment). A prefix, because a query is
-/// typed from the start: `wordpes` begins `WordPress` with one typo.
+/// the term (optimal string alignment). A prefix, because a query is typed
+/// from the start: `wordpes` begins `WordPress` with one typo. At least as
+/// long as the term, so that a long term's last letters are not dropped
+/// for free (`venndor2950` is two typos from the word `vendor295`, but not
+/// from `vendor29577`).
 pub fn within_typos(term: &str, word: &str, budget: usize) -> bool {
-    let a: Vec<char> = term.chars().collect();
-    // A prefix longer than this is more than `budget` away.
-    let b: Vec<char> = word.chars().take(a.len() + budget).collect();
-    if budget == 0 || a.first() != b.first() {
+    let term: Vec<char> = term.chars().collect();
+    let mut rows = Rows::new(&term, budget);
+    let mut chars = word.chars();
+    if budget == 0 || chars.next() != term.first().copied() {
         return false;
     }
-    // Rows of the table of edits from a[..i] to b[..j]: this one, the one
-    // before and the one before that, for swaps.
-    let mut before: Vec<usize> = Vec::new();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for i in 1..=a.len() {
-        let mut row = vec![i; b.len() + 1];
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut edits = (previous[j] + 1)
-                .min(row[j - 1] + 1)
-                .min(previous[j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                edits = edits.min(before[j - 2] + 1);
-            }
-            row[j] = edits;
-        }
-        // No later row can come back under the budget.
-        if row.iter().min() > Some(&budget) {
+    let word: Vec<char> = word.chars().collect();
+    for len in 1..=word.len() {
+        if !rows.push(&word[..len]) {
             return false;
         }
-        before = std::mem::replace(&mut previous, row);
+        if rows.ends_near(len == word.len()) {
+            return true;
+        }
     }
-    previous.iter().min().is_some_and(|&edits| edits <= budget)
+    false
+}
+
+/// The table of edits between a term and a word read one character at a
+/// time (optimal string alignment): row `i` holds the edits from the
+/// word's first `i` characters to each prefix of the term. Words that
+/// share a prefix share its rows, so a sorted list of words is measured as
+/// a trie would be.
+pub struct Rows<'t> {
+    term: &'t [char],
+    budget: usize,
+    rows: Vec<Vec<usize>>,
+}
+
+impl<'t> Rows<'t> {
+    pub fn new(term: &'t [char], budget: usize) -> Rows<'t> {
+        Rows {
+            term,
+            budget,
+            rows: vec![(0..=term.len()).collect()],
+        }
+    }
+
+    /// How many characters of a word the rows hold.
+    pub fn depth(&self) -> usize {
+        self.rows.len() - 1
+    }
+
+    /// Keeps the rows of the word's first `depth` characters only.
+    pub fn truncate(&mut self, depth: usize) {
+        self.rows.truncate(depth + 1);
+    }
+
+    /// Adds the row of `prefix`'s last character (`prefix` is the word so
+    /// far, one character longer than [`Rows::depth`]). False when no word
+    /// that begins with `prefix` can be within the budget: every edit
+    /// count of the row is over it, and no later row comes back under.
+    pub fn push(&mut self, prefix: &[char]) -> bool {
+        let i = prefix.len();
+        let c = prefix[i - 1];
+        let previous = &self.rows[i - 1];
+        let mut row = Vec::with_capacity(self.term.len() + 1);
+        row.push(i);
+        for j in 1..=self.term.len() {
+            let mut edits = (previous[j] + 1)
+                .min(row[j - 1] + 1)
+                .min(previous[j - 1] + usize::from(self.term[j - 1] != c));
+            if i > 1 && j > 1 && c == self.term[j - 2] && prefix[i - 2] == self.term[j - 1] {
+                edits = edits.min(self.rows[i - 2][j - 2] + 1);
+            }
+            row.push(edits);
+        }
+        let alive = row.iter().min().is_some_and(|&least| least <= self.budget);
+        self.rows.push(row);
+        alive
+    }
+
+    /// Whether the word so far is near the whole term, and long enough to
+    /// count: at least as long as the term, or `whole`, the whole word.
+    pub fn ends_near(&self, whole: bool) -> bool {
+        let depth = self.depth();
+        (whole || depth >= self.term.len())
+            && depth <= self.term.len() + self.budget
+            && self.rows[depth][self.term.len()] <= self.budget
+    }
 }
 
 #[cfg(test)]
@@ -164,6 +219,10 @@ mod tests {
         // A prefix of the word is enough: a query is typed from its start.
         assert!(within_typos("wordpes", "wordpress", 1));
         assert!(within_typos("slak", "slackware", 1));
+        assert!(within_typos("venndor2950", "vendor2950", 2));
+        assert!(within_typos("venndor2950", "vendor295", 2));
+        assert!(!within_typos("venndor2950", "vendor29577", 2));
+        assert!(!within_typos("venndor2950", "vendor2957", 1));
         assert!(!within_typos("slkw", "slackware", 1));
         assert!(!within_typos("abc", "abd", 0));
         // Characters, not bytes.

@@ -190,7 +190,7 @@ pub fn run(
     }
     let events = Arc::new(events);
     if let Some(build_config) = &config.build {
-        let report = build::build(build_config, &AtomicBool::new(false))?;
+        let report = build::build(build_config, &AtomicBool::new(false), &build::Silent)?;
         events(Event::Built(report));
     }
     let current: Current = Arc::new(ArcSwap::from_pointee(Generation::new(
@@ -394,7 +394,7 @@ mod watch {
         events: &impl Fn(Event),
     ) {
         let (report, previous) =
-            match build::build_keeping_previous(config, &AtomicBool::new(false)) {
+            match build::build_keeping_previous(config, &AtomicBool::new(false), &build::Silent) {
                 Ok(built) => built,
                 Err(error) => return events(Event::RebuildFailed(error)),
             };

@@ -220,3 +220,57 @@ fn build_help_names_every_template() {
         assert!(help.contains(name), "{name}: {help}");
     }
 }
+
+/// Runs `ontosite ARGS` on a pseudo-terminal (util-linux `script`), as a
+/// person at a terminal would, and returns all it printed there.
+fn on_a_terminal(args: &[&str]) -> String {
+    let binary = assert_cmd::cargo::cargo_bin("ontosite");
+    let quote = |s: &str| format!("'{}'", s.replace('\'', r"'\''"));
+    let command: Vec<String> = std::iter::once(binary.to_string_lossy().as_ref())
+        .chain(args.iter().copied())
+        .map(quote)
+        .collect();
+    let output = std::process::Command::new("script")
+        .args(["--quiet", "--return", "--command"])
+        .arg(command.join(" "))
+        .arg("/dev/null")
+        .env_remove("ONTOSITE_BASE_URL")
+        .output()
+        .expect("util-linux `script`, for a pseudo-terminal");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// A build that takes more than a second shows its phase, files and rate
+/// on a terminal, then clears it for the summary line; with `--quiet`, or
+/// when its output is not a terminal, it shows nothing of it.
+#[test]
+fn a_long_build_shows_progress_on_a_terminal_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = generated_input(dir.path(), "many", 12_000, "word");
+    let out = dir.path().join("site");
+    let (input_arg, out_arg) = (input.to_str().unwrap(), out.to_str().unwrap());
+    let shown = on_a_terminal(&["build", "--input", input_arg, "--out", out_arg]);
+    assert!(
+        shown.contains("writing the files of 12000 entities"),
+        "{shown}"
+    );
+    assert!(shown.contains(" files/s"), "{shown}");
+    assert!(shown.contains("built 12000 entities: "), "{shown}");
+    let quiet = on_a_terminal(&["build", "--quiet", "--input", input_arg, "--out", out_arg]);
+    assert_eq!(quiet, "");
+    // Not a terminal: the summary line alone, however long the build.
+    let piped = build(&input, &out, &[]);
+    assert!(piped.status.success());
+    assert!(
+        piped.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&piped.stderr)
+    );
+    let text = String::from_utf8_lossy(&piped.stdout);
+    assert_eq!(text.lines().count(), 1, "{text}");
+}
