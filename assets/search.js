@@ -136,28 +136,43 @@ export function typoBudget(term) {
  * string alignment) from the term, counted in characters.
  */
 export function withinTypos(term, word, budget, whole = true) {
-  const a = Array.from(term);
-  const b = Array.from(word).slice(0, a.length + budget);
-  const complete = b.length === Array.from(word).length;
-  if (budget === 0 || a[0] !== b[0]) return false;
+  if (budget === 0 || word.codePointAt(0) !== term.codePointAt(0)) return false;
+  const a = termChars(term);
+  const n = a.length;
   // Row i: the edits from the word's first i characters to each prefix of
   // the term; the one before it and the one before that, for swaps.
-  let before = null;
-  let previous = Array.from({ length: a.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= b.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= a.length; j++) {
-      let edits = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (b[i - 1] === a[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && b[i - 1] === a[j - 2] && b[i - 2] === a[j - 1]) edits = Math.min(edits, before[j - 2] + 1);
-      row.push(edits);
+  let [before, previous, row] = [new Int32Array(n + 1), new Int32Array(n + 1), new Int32Array(n + 1)];
+  for (let j = 0; j <= n; j++) previous[j] = j;
+  let i = 0;
+  let last = "";
+  for (const c of word) {
+    i += 1;
+    row[0] = i;
+    let least = i;
+    for (let j = 1; j <= n; j++) {
+      let edits = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (c === a[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && c === a[j - 2] && last === a[j - 1]) edits = Math.min(edits, before[j - 2] + 1);
+      row[j] = edits;
+      if (edits < least) least = edits;
     }
     // No later row can come back under the budget.
-    if (Math.min(...row) > budget) return false;
-    const long = i >= a.length || (whole && complete && i === b.length);
-    if (long && row[a.length] <= budget) return true;
-    [before, previous] = [previous, row];
+    if (least > budget) return false;
+    if (i >= n && row[n] <= budget) return true;
+    // A longer prefix is more than the budget away.
+    if (i === n + budget) return false;
+    [before, previous, row] = [previous, row, before];
+    last = c;
   }
-  return false;
+  // The whole word, shorter than the term.
+  return whole && i < n && previous[n] <= budget;
+}
+
+// The characters of the last term measured, which every word of a node is
+// measured against in turn.
+let measured = { term: null, chars: [] };
+function termChars(term) {
+  if (measured.term !== term) measured = { term, chars: Array.from(term) };
+  return measured.chars;
 }
 
 /** The default slug of an ID: lower-cased, `a-z0-9` kept. */

@@ -3,7 +3,7 @@
 
 use crate::config::BuildConfig;
 use crate::model::Ontology;
-use crate::output::{Previous, Staging};
+use crate::output::{Previous, Record, Staging};
 use crate::render::{self, Site};
 use crate::{Error, source};
 use rayon::prelude::*;
@@ -19,6 +19,8 @@ pub struct BuildReport {
     pub bytes: u64,
     pub out: PathBuf,
     pub elapsed: Duration,
+    /// The output was up to date with the input and left as it was.
+    pub unchanged: bool,
 }
 
 /// What a build tells whoever watches it as it goes: a terminal's
@@ -78,6 +80,23 @@ pub fn build_keeping_previous(
 ) -> Result<(BuildReport, Previous), Error> {
     let started = Instant::now();
     crate::output::refuse_inside(&config.out, &config.input.join(source::ENTITIES_DIR))?;
+    let fingerprint = fingerprint(config);
+    let unchanged = match fingerprint.as_deref().filter(|_| !config.force) {
+        Some(fingerprint) => crate::output::up_to_date(&config.out, fingerprint)?,
+        None => None,
+    };
+    // Same input, byte-identical output: the site is left as it is.
+    if let Some(record) = unchanged {
+        let report = BuildReport {
+            entities: record.entities,
+            files: record.files,
+            bytes: record.bytes,
+            out: crate::output::resolved(&config.out)?,
+            elapsed: started.elapsed(),
+            unchanged: true,
+        };
+        return Ok((report, Previous::nothing()));
+    }
     progress.phase(phase::READING, None);
     let ontology = check(config)?;
     progress.phase(phase::PREPARING, None);
@@ -119,13 +138,68 @@ pub fn build_keeping_previous(
     let files = written.len();
     let out = staging.out().to_owned();
     progress.phase(phase::SWAPPING, None);
-    let previous = staging.commit(written.into_iter().map(|(path, _)| path).collect())?;
+    let record = Record {
+        // Without a fingerprint, one that no later build has.
+        fingerprint: fingerprint.unwrap_or_default(),
+        entities: ontology.entities.len(),
+        files,
+        bytes,
+    };
+    let previous = staging.commit(written.into_iter().map(|(path, _)| path).collect(), &record)?;
     let report = BuildReport {
         entities: ontology.entities.len(),
         files,
         bytes,
         out,
         elapsed: started.elapsed(),
+        unchanged: false,
     };
     Ok((report, previous))
+}
+
+/// A fingerprint of everything a build reads, so that a build whose
+/// fingerprint matches the output's record can leave it as it is (same
+/// input, byte-identical output): ontosite's own executable, the base URL
+/// it is given, every file under the input and the templates (hidden ones
+/// and the output itself aside). `None`, so that the build runs, where
+/// one of them cannot be read (the build then reports it) or when
+/// siblings are checked: their files are not ours to fingerprint.
+pub fn fingerprint(config: &BuildConfig) -> Option<String> {
+    if !config.siblings.is_empty() {
+        return None;
+    }
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(b"ontosite build fingerprint 1\0");
+    hasher.update(&std::fs::read(std::env::current_exe().ok()?).ok()?);
+    let base_url = config.base_url.as_ref().map(|b| b.join(""));
+    hasher.update(format!("{base_url:?}\0").as_bytes());
+    let out = std::path::absolute(&config.out).ok();
+    for (name, dir) in [
+        ("input", Some(&config.input)),
+        ("templates", config.templates.as_ref()),
+    ] {
+        let Some(dir) = dir else { continue };
+        hasher.update(format!("{name}\0").as_bytes());
+        let walk = walkdir::WalkDir::new(dir)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|entry| {
+                let hidden =
+                    entry.depth() > 0 && entry.file_name().to_string_lossy().starts_with('.');
+                let output = std::path::absolute(entry.path()).ok() == out;
+                !hidden && !output
+            });
+        for entry in walk {
+            let entry = entry.ok()?;
+            if entry.file_type().is_dir() {
+                continue;
+            }
+            let bytes = std::fs::read(entry.path()).ok()?;
+            let relative = entry.path().strip_prefix(dir).unwrap_or(entry.path());
+            hasher.update(relative.to_string_lossy().as_bytes());
+            hasher.update(&(bytes.len() as u64).to_le_bytes());
+            hasher.update(&bytes);
+        }
+    }
+    Some(hasher.finalize().to_hex().to_string())
 }

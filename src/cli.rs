@@ -83,6 +83,12 @@ pub struct BuildArgs {
     /// list.html, site.css, site.js.
     #[arg(long, value_name = "DIR")]
     pub templates: Option<PathBuf>,
+
+    /// Build even when nothing the build reads (the input, the templates,
+    /// the base URL, ontosite itself) changed since the site in --out was
+    /// built, which is otherwise left as it is.
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Debug, Args)]

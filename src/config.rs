@@ -18,6 +18,9 @@ pub struct BuildConfig {
     /// Sibling ontologies to check links against: name, and the sibling's
     /// input or built site.
     pub siblings: Vec<(String, PathBuf)>,
+    /// Build even when the output is up to date with the input
+    /// (`output::up_to_date`).
+    pub force: bool,
 }
 
 /// A setting that cannot be used.

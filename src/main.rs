@@ -36,6 +36,7 @@ fn build_config(
     input: &InputArgs,
     out: PathBuf,
     templates: Option<PathBuf>,
+    force: bool,
 ) -> Result<BuildConfig, Error> {
     let base_url = config::base_url_override(input.base_url.as_deref(), |k| std::env::var(k).ok())?;
     Ok(BuildConfig {
@@ -47,13 +48,14 @@ fn build_config(
         base_url,
         templates,
         siblings: config::siblings(&input.siblings)?,
+        force,
     })
 }
 
 fn run(cli: &Cli) -> Result<(), Error> {
     match &cli.command {
         Command::Check(input) => {
-            let config = build_config(input, PathBuf::new(), None)?;
+            let config = build_config(input, PathBuf::new(), None, false)?;
             let bar = progress_bar(cli.quiet);
             if let Some(bar) = &bar {
                 bar.phase(build::phase::READING, None);
@@ -71,7 +73,12 @@ fn run(cli: &Cli) -> Result<(), Error> {
             }
         }
         Command::Build(args) => {
-            let config = build_config(&args.input, args.out.clone(), args.templates.clone())?;
+            let config = build_config(
+                &args.input,
+                args.out.clone(),
+                args.templates.clone(),
+                args.force,
+            )?;
             let interrupted = Arc::new(AtomicBool::new(false));
             let flag = Arc::clone(&interrupted);
             // Without a handler, Ctrl-C would kill the process mid-write and
@@ -101,6 +108,7 @@ fn run(cli: &Cli) -> Result<(), Error> {
                     },
                     args.dir.clone(),
                     args.templates.clone(),
+                    false,
                 )?),
                 None => None,
             };
@@ -142,6 +150,16 @@ fn progress_bar(quiet: bool) -> Option<progress::Bar> {
 
 /// The one line a finished build prints.
 fn summary(report: &BuildReport) -> String {
+    if report.unchanged {
+        return format!(
+            "up to date: {}, {} files, {} in {} (the input is unchanged; nothing written, checked in {:.2}s)",
+            entities(report.entities),
+            report.files,
+            human_bytes(report.bytes),
+            report.out.display(),
+            report.elapsed.as_secs_f64(),
+        );
+    }
     format!(
         "built {}: {} files, {} in {:.2}s into {}",
         entities(report.entities),

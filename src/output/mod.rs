@@ -8,7 +8,10 @@
 //! and refuses a directory holding anything else. So `--out .` or
 //! `--out $HOME` cannot delete a thing.
 
+mod record;
 mod swap;
+
+pub use record::{Record, up_to_date};
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -16,6 +19,10 @@ use std::path::{Component, Path, PathBuf};
 
 /// The marker file's name inside every directory ontosite writes.
 pub const MARKER: &str = ".ontosite-output";
+
+/// The build record's name inside every site ontosite writes
+/// ([`Record`]).
+pub const RECORD: &str = ".ontosite-record";
 
 const MARKER_HEADER: &str = "ontosite output: ontosite replaces this directory on each build and deletes only the files listed here.\n";
 
@@ -208,10 +215,15 @@ impl Staging {
     }
 
     /// Records `written` (every site path written) in the marker and swaps
-    /// the staging directory in place of the output directory. The previous
-    /// site is handed back, moved aside but whole, for the caller to remove
-    /// once nothing reads it any more (a server lets its requests finish).
-    pub fn commit(mut self, mut written: Vec<String>) -> Result<Previous, OutputError> {
+    /// the staging directory, with `record`, in place of the output
+    /// directory. The previous site is handed back, moved aside
+    /// but whole, for the caller to remove once nothing reads it any more
+    /// (a server lets its requests finish).
+    pub fn commit(
+        mut self,
+        mut written: Vec<String>,
+        record: &Record,
+    ) -> Result<Previous, OutputError> {
         written.sort_unstable();
         let mut marker = String::with_capacity(MARKER_HEADER.len() + written.len() * 24);
         marker.push_str(MARKER_HEADER);
@@ -221,6 +233,7 @@ impl Staging {
         let marker_path = self.dir.join(MARKER);
         std::fs::write(&marker_path, marker).map_err(io(&marker_path, "writing"))?;
 
+        record.keep(&self.dir)?;
         let old = match self.previous.take() {
             None => {
                 std::fs::rename(&self.dir, &self.out)
@@ -249,6 +262,14 @@ pub struct Previous {
 }
 
 impl Previous {
+    /// No site was replaced: the output was up to date.
+    pub fn nothing() -> Previous {
+        Previous {
+            site: None,
+            _lock: None,
+        }
+    }
+
     pub fn remove(mut self) -> Result<(), OutputError> {
         match self.site.take() {
             Some((dir, manifest)) => remove_listed(&dir, &manifest),
@@ -272,6 +293,12 @@ impl Drop for Staging {
             let _ = std::fs::remove_dir_all(&self.dir);
         }
     }
+}
+
+/// `out` as a build names it in its summary: absolute, `.` and `..`
+/// resolved.
+pub fn resolved(out: &Path) -> Result<PathBuf, OutputError> {
+    resolve(out)
 }
 
 /// Makes `out` absolute with a final name, resolving `.` and `..`.
@@ -355,6 +382,7 @@ fn check_replaceable(out: &Path) -> Result<Option<Vec<String>>, OutputError> {
         let entry = entry.map_err(|e| io(out, "reading")(e.into()))?;
         let relative = site_path_of(entry.path().strip_prefix(out).unwrap_or(entry.path()));
         let ours = relative == MARKER
+            || relative == RECORD
             || listed.contains(relative.as_str())
             || (entry.file_type().is_dir()
                 && listed
@@ -459,6 +487,7 @@ fn remove_listed(dir: &Path, manifest: &[String]) -> Result<(), OutputError> {
     for sub in subdirs.iter().rev() {
         let _ = std::fs::remove_dir(dir.join(sub));
     }
+    let _ = std::fs::remove_file(dir.join(RECORD));
     // The marker last: a removal killed before this point leaves a
     // directory that is still recognisably ontosite's, and one killed
     // after it an empty directory.

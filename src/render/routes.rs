@@ -222,6 +222,7 @@ pub const UNPUBLISHED: &[&str] = &[
     "/_worker.js",
     "/_edge/*",
     "/.ontosite-output",
+    "/.ontosite-record",
 ];
 
 /// The headers every response of the site carries.

@@ -93,7 +93,8 @@ fn shipped_ontology_builds_every_file_and_they_agree() {
         leaf_rows + 2258usize.div_ceil(128),
         "one file per leaf with rows and per 128 rows, none per node"
     );
-    // And the marker and `.well-known/void`.
+    // And the marker, the build record and `.well-known/void`.
+    assert!(files.contains_key(ontosite::output::RECORD));
     assert_eq!(
         files.len(),
         ontosite::render::ENTITY_FORMATS.len() * 2258
@@ -101,7 +102,7 @@ fn shipped_ontology_builds_every_file_and_they_agree() {
             + search_files
             + search_scripts
             + browse_pages
-            + 2
+            + 3
     );
 
     // Every JSON document parses.
@@ -329,7 +330,13 @@ fn tiny_fixture_matches_expected_output() {
     let out = dir.path().join("site");
     build_ok(&tiny_input(), &out);
     let expected_dir = root().join("tests/fixtures/tiny/expected");
-    let actual = snapshot(&out);
+    let mut actual = snapshot(&out);
+    // The build record fingerprints the ontosite binary too, so it is the
+    // same for two builds of one binary (`output::`), not across binaries.
+    let record = actual
+        .remove(ontosite::output::RECORD)
+        .expect("the build record");
+    assert!(String::from_utf8_lossy(&record).starts_with("ontosite build record\n"));
     if std::env::var_os("ONTOSITE_BLESS").is_some() {
         let _ = std::fs::remove_dir_all(&expected_dir);
         for (name, bytes) in &actual {

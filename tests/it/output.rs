@@ -229,3 +229,100 @@ fn a_killed_or_interrupted_build_leaves_the_previous_output() {
         leftovers(dir.path())
     );
 }
+
+/// Every file of a site: its inode and bytes.
+fn inodes_and_bytes(dir: &Path) -> std::collections::BTreeMap<String, (u64, Vec<u8>)> {
+    use std::os::unix::fs::MetadataExt;
+    snapshot(dir)
+        .into_iter()
+        .map(|(path, bytes)| {
+            (
+                path.clone(),
+                (std::fs::metadata(dir.join(&path)).unwrap().ino(), bytes),
+            )
+        })
+        .collect()
+}
+
+/// A rebuild whose input did not change leaves the site as it is: every
+/// file's inode and bytes, nothing beside it. A change to an entity, to a
+/// template, a file deleted from the site by hand, or `--force` builds
+/// again.
+#[test]
+fn a_rebuild_with_nothing_changed_leaves_every_file_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input");
+    copy_tree(&tiny_input(), &input);
+    let out = dir.path().join("dist");
+    build_ok(&input, &out);
+    let before = inodes_and_bytes(&out);
+    let again = build(&input, &out, &[]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    let summary = String::from_utf8_lossy(&again.stdout);
+    assert!(summary.starts_with("up to date: 4 entities, "), "{summary}");
+    assert_eq!(
+        inodes_and_bytes(&out),
+        before,
+        "a rebuild with nothing changed rewrote files"
+    );
+    assert!(
+        leftovers(dir.path()).is_empty(),
+        "{:?}",
+        leftovers(dir.path())
+    );
+
+    // `--force` builds again: the same bytes, new files.
+    let forced = build(&input, &out, &["--force"]);
+    assert!(String::from_utf8_lossy(&forced.stdout).starts_with("built 4 entities"));
+    let after = inodes_and_bytes(&out);
+    assert_eq!(
+        after.keys().collect::<Vec<_>>(),
+        before.keys().collect::<Vec<_>>()
+    );
+    assert!(
+        after
+            .iter()
+            .all(|(path, (inode, bytes))| before[path].1 == *bytes && before[path].0 != *inode)
+    );
+
+    // A file deleted by hand is seen, and the site built again.
+    let slug = read_json(&out.join("index.json"))["items"][0]["slug"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    std::fs::remove_file(out.join(format!("{slug}.json"))).unwrap();
+    let rebuilt = build(&input, &out, &[]);
+    assert!(String::from_utf8_lossy(&rebuilt.stdout).starts_with("built 4 entities"));
+    assert!(out.join(format!("{slug}.json")).is_file());
+
+    // A changed entity is built.
+    let file = input.join("entities/zeta.json");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        text.replacen("\"description\": \"", "\"description\": \"Changed: ", 1),
+    )
+    .unwrap();
+    let changed = build(&input, &out, &[]);
+    assert!(String::from_utf8_lossy(&changed.stdout).starts_with("built 4 entities"));
+    assert!(
+        String::from_utf8_lossy(&std::fs::read(out.join("all")).unwrap()).contains("Changed: ")
+    );
+    let unchanged = build(&input, &out, &[]);
+    assert!(String::from_utf8_lossy(&unchanged.stdout).starts_with("up to date"));
+
+    // So is a changed template.
+    let templates = dir.path().join("templates");
+    std::fs::create_dir_all(&templates).unwrap();
+    std::fs::write(templates.join("site.css"), "body { color: black; }\n").unwrap();
+    let templated = |css: &str| {
+        std::fs::write(templates.join("site.css"), css).unwrap();
+        String::from_utf8_lossy(
+            &build(&input, &out, &["--templates", templates.to_str().unwrap()]).stdout,
+        )
+        .into_owned()
+    };
+    assert!(templated("body { color: black; }\n").starts_with("built"));
+    assert!(templated("body { color: black; }\n").starts_with("up to date"));
+    assert!(templated("body { color: navy; }\n").starts_with("built"));
+}

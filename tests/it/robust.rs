@@ -47,8 +47,9 @@ fn two_builds_into_one_output_never_mix() {
     let bin = assert_cmd::cargo::cargo_bin("ontosite");
     for round in 0..10 {
         let start = || {
+            // `--force`: the input is the same, and both must really build.
             Command::new(&bin)
-                .args(["build", "--quiet", "--input"])
+                .args(["build", "--quiet", "--force", "--input"])
                 .arg(&input)
                 .arg("--out")
                 .arg(&out)
@@ -395,8 +396,9 @@ fn a_build_killed_at_any_moment_leaves_one_whole_site() {
         seed ^= seed >> 7;
         seed ^= seed << 17;
         let delay = seed % span;
+        // `--force`: a round may build the input the output already has.
         let mut child = Command::new(&bin)
-            .args(["build", "--quiet", "--input"])
+            .args(["build", "--quiet", "--force", "--input"])
             .arg(&inputs[round % 2])
             .arg("--out")
             .arg(&out)
