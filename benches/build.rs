@@ -47,12 +47,19 @@ fn main() {
             baseline.as_deref(),
         );
     }
-    let rebuild = rebuild_time(&root.join("input"), &work);
     println!();
-    println!(
-        "shipped set, rebuild over its previous output (includes removing it): median {}",
-        ms(rebuild)
-    );
+    for (label, input) in [
+        ("shipped set", root.join("input")),
+        ("synthetic 100k", synthetic(&work, 100_000)),
+    ] {
+        let (unchanged, forced) = rebuild_times(&input, &work);
+        println!(
+            "{label}, rebuild over its previous output: with nothing changed (the site left as it is) median {}, forced (`--force`, includes removing the previous site) median {}: {:.1}%",
+            ms(unchanged),
+            ms(forced),
+            100.0 * unchanged.as_secs_f64() / forced.as_secs_f64()
+        );
+    }
     let _ = std::fs::remove_dir_all(&work);
 }
 
@@ -121,26 +128,30 @@ fn row(label: &str, input: &Path, work: &Path, baseline: Option<&Path>) {
     settle(&set);
 }
 
-fn rebuild_time(input: &Path, work: &Path) -> Duration {
+/// Rebuilds over the previous output, alternating one with nothing
+/// changed and one forced: their medians.
+fn rebuild_times(input: &Path, work: &Path) -> (Duration, Duration) {
     let out = work.join("out");
-    let build = || {
+    let build = |extra: &[&str]| {
         time(
             Command::new(env!("CARGO_BIN_EXE_ontosite"))
                 .args(["build", "--quiet", "--input"])
                 .arg(input)
                 .arg("--out")
-                .arg(&out),
+                .arg(&out)
+                .args(extra),
         )
     };
-    build();
-    let mut times: Vec<Duration> = (0..ROUNDS)
-        .map(|_| {
-            pause();
-            build()
-        })
-        .collect();
+    build(&[]);
+    let (mut unchanged, mut forced) = (Vec::new(), Vec::new());
+    for _ in 0..ROUNDS {
+        pause();
+        unchanged.push(build(&[]));
+        pause();
+        forced.push(build(&["--force"]));
+    }
     settle(&out);
-    median(&mut times)
+    (median(&mut unchanged), median(&mut forced))
 }
 
 /// `sync` and a short pause between timed runs.

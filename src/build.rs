@@ -181,6 +181,7 @@ pub fn fingerprint(config: &BuildConfig) -> Option<String> {
         let Some(dir) = dir else { continue };
         hasher.update(format!("{name}\0").as_bytes());
         let walk = walkdir::WalkDir::new(dir)
+            .follow_links(true)
             .sort_by_file_name()
             .into_iter()
             .filter_entry(|entry| {
@@ -193,6 +194,11 @@ pub fn fingerprint(config: &BuildConfig) -> Option<String> {
             let entry = entry.ok()?;
             if entry.file_type().is_dir() {
                 continue;
+            }
+            // Only regular files: reading a FIFO would wait for ever, and
+            // the build itself reports what else the input holds.
+            if !std::fs::metadata(entry.path()).ok()?.is_file() {
+                return None;
             }
             let bytes = std::fs::read(entry.path()).ok()?;
             let relative = entry.path().strip_prefix(dir).unwrap_or(entry.path());

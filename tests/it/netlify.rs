@@ -87,6 +87,7 @@ fn netlify_parses_the_host_files_and_routes_every_endpoint() {
             {"from": "/_worker.js", "to": "/404.json", "status": 404, "force": true, "query": {}},
             {"from": "/_edge/*", "to": "/404.json", "status": 404, "force": true, "query": {}},
             {"from": "/.ontosite-output", "to": "/404.json", "status": 404, "force": true, "query": {}},
+            {"from": "/.ontosite-record", "to": "/404.json", "status": 404, "force": true, "query": {}},
             {"from": "/", "to": "/api.json", "status": 200, "force": true, "query": {}},
             {"from": "/", "to": "/api.json", "status": 200, "force": false, "query": {}},
             {"from": "/*", "to": "/404.json", "status": 404, "force": false, "query": {}},

@@ -226,6 +226,7 @@ fn sample_paths() -> Vec<String> {
         "/_worker.js",
         "/_edge/netlify/search.js",
         "/.ontosite-output",
+        "/.ontosite-record",
     ]
     .map(String::from)
     .into();

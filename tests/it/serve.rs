@@ -273,13 +273,15 @@ fn every_endpoint_answers_as_the_host_does() {
             assert!(bytes[..] == file(body)[..], "{path} is not {body}");
         }
     }
-    // Host configuration and ontosite's marker are not part of the site.
+    // Host configuration and ontosite's marker and record are not part of
+    // the site.
     for private in [
         "/_headers",
         "/_redirects",
         "/_worker.js",
         "/_routes.json",
         "/.ontosite-output",
+        "/.ontosite-record",
     ] {
         assert_eq!(server.get(private).status(), 404, "{private}");
     }
