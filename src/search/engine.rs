@@ -154,13 +154,16 @@ impl Searchable {
     }
 }
 
+/// One word suffix of one entity: (suffix, entity position, field bit).
+type Entry = (Box<str>, u32, u8);
+
 /// Every word suffix of every entity, sorted, so that the entities a term
 /// matches are one range found by binary search instead of a scan of every
 /// entity. Made once per ontology, when it is first searched.
 #[derive(Debug, Clone, Default)]
 pub struct Suffixes {
     /// (suffix, entity position, field bit).
-    entries: Vec<(Box<str>, u32, u8)>,
+    entries: Vec<Entry>,
     /// Where each distinct suffix starts in `entries`, so that typos are
     /// measured once per word, not once per entity that has it.
     words: Vec<u32>,
@@ -168,7 +171,7 @@ pub struct Suffixes {
 
 impl Suffixes {
     pub fn of(searchables: &[Searchable]) -> Suffixes {
-        let mut entries: Vec<(Box<str>, u32, u8)> = searchables
+        let mut entries: Vec<Entry> = searchables
             .iter()
             .enumerate()
             .flat_map(|(i, s)| {
@@ -193,7 +196,7 @@ impl Suffixes {
     /// The sorted words are walked as a trie: a word reuses the rows of
     /// the prefix it shares with the one before, and the words under a
     /// prefix that is already too far are passed over.
-    fn within_typos(&self, term: &str) -> Vec<&(Box<str>, u32, u8)> {
+    fn within_typos(&self, term: &str) -> Vec<&Entry> {
         let budget = near::typo_budget(term);
         let chars: Vec<char> = term.chars().collect();
         let Some(first) = chars.first().filter(|_| budget > 0) else {
@@ -256,7 +259,7 @@ impl Suffixes {
     }
 
     /// The entries whose suffix starts with `term`: every place it matches.
-    fn matching(&self, term: &str) -> &[(Box<str>, u32, u8)] {
+    fn matching(&self, term: &str) -> &[Entry] {
         let start = self.entries.partition_point(|(s, _, _)| &**s < term);
         let len = self.entries[start..].partition_point(|(s, _, _)| s.starts_with(term));
         &self.entries[start..start + len]
@@ -274,17 +277,15 @@ pub fn search<'s>(
     stemmer: Option<&str>,
 ) -> Vec<usize> {
     let joined = query.joined();
-    let strict: Vec<Vec<&(Box<str>, u32, u8)>> = query
-        .terms
-        .iter()
-        .map(|t| suffixes.matching(t).iter().collect())
-        .collect();
+    // The strict matches are ranges of the sorted suffixes, ranked as
+    // they are, without a copy: the path every query takes.
+    let strict: Vec<&[Entry]> = query.terms.iter().map(|t| suffixes.matching(t)).collect();
     let exact = |i: usize| searchables[i].exact.contains(&joined) || slug(i) == joined;
     let hits = ranked(searchables, &strict, exact, |tier| tier);
     if !hits.is_empty() {
         return hits;
     }
-    let nearly: Vec<Vec<&(Box<str>, u32, u8)>> = query
+    let nearly: Vec<Vec<&Entry>> = query
         .terms
         .iter()
         .map(|t| {
@@ -298,15 +299,16 @@ pub fn search<'s>(
             entries
         })
         .collect();
+    let nearly: Vec<&[&Entry]> = nearly.iter().map(Vec::as_slice).collect();
     ranked(searchables, &nearly, |_| false, Tier::near)
 }
 
 /// The entities every term's entries name, in answer order: by
 /// (deprecated, tier, position). An entity is exact where `exact` says so,
 /// and `place` turns a strict tier into the one the answer uses.
-fn ranked(
+fn ranked<E: std::borrow::Borrow<Entry>>(
     searchables: &[Searchable],
-    per_term: &[Vec<&(Box<str>, u32, u8)>],
+    per_term: &[&[E]],
     exact: impl Fn(usize) -> bool,
     place: fn(Tier) -> Tier,
 ) -> Vec<usize> {
@@ -315,7 +317,8 @@ fn ranked(
         .iter()
         .map(|entries| {
             let mut mask = vec![0u8; searchables.len()];
-            for &&(_, entity, bit) in entries {
+            for entry in *entries {
+                let &(_, entity, bit) = entry.borrow();
                 mask[entity as usize] |= bit;
             }
             mask
@@ -326,8 +329,8 @@ fn ranked(
     let rarest = per_term.iter().min_by_key(|m| m.len());
     let mut candidates: Vec<usize> = rarest
         .into_iter()
-        .flatten()
-        .map(|&&(_, e, _)| e as usize)
+        .flat_map(|entries| entries.iter())
+        .map(|entry| entry.borrow().1 as usize)
         .collect();
     candidates.sort_unstable();
     candidates.dedup();

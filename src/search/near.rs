@@ -93,12 +93,11 @@ pub fn typo_budget(term: &str) -> usize {
 /// from `vendor29577`).
 pub fn within_typos(term: &str, word: &str, budget: usize) -> bool {
     let term: Vec<char> = term.chars().collect();
-    let mut rows = Rows::new(&term, budget);
-    let mut chars = word.chars();
-    if budget == 0 || chars.next() != term.first().copied() {
+    let word: Vec<char> = word.chars().collect();
+    if budget == 0 || word.first() != term.first() {
         return false;
     }
-    let word: Vec<char> = word.chars().collect();
+    let mut rows = Rows::new(&term, budget);
     for len in 1..=word.len() {
         if !rows.push(&word[..len]) {
             return false;
