@@ -3,7 +3,7 @@
 
 use crate::config::BuildConfig;
 use crate::model::Ontology;
-use crate::output::{Previous, Record, Staging};
+use crate::output::{Previous, Record, Staging, Written};
 use crate::render::{self, Site};
 use crate::{Error, source};
 use rayon::prelude::*;
@@ -21,6 +21,9 @@ pub struct BuildReport {
     pub elapsed: Duration,
     /// The output was up to date with the input and left as it was.
     pub unchanged: bool,
+    /// Of `files`, those the previous site held with the same bytes,
+    /// linked from it rather than written again.
+    pub kept: usize,
 }
 
 /// What a build tells whoever watches it as it goes: a terminal's
@@ -94,13 +97,15 @@ pub fn build_keeping_previous(
             out: crate::output::resolved(&config.out)?,
             elapsed: started.elapsed(),
             unchanged: true,
+            kept: record.files,
         };
         return Ok((report, Previous::nothing()));
     }
     progress.phase(phase::READING, None);
     let ontology = check(config)?;
     progress.phase(phase::PREPARING, None);
-    let staging = Staging::begin(&config.out)?;
+    // --force writes every file anew; otherwise unchanged ones are linked.
+    let staging = Staging::begin(&config.out, !config.force)?;
     let templates = match &config.templates {
         Some(dir) => source::templates(dir)?,
         None => Default::default(),
@@ -117,7 +122,7 @@ pub fn build_keeping_previous(
         &format!("{} of {} entities", phase::WRITING, ontology.entities.len()),
         Some(render::documents(&site).count() as u64),
     );
-    let written: Vec<(String, usize)> = render::documents(&site)
+    let written: Vec<(String, usize, Written)> = render::documents(&site)
         .map_init(Vec::new, |buffer, document| {
             if interrupted.load(Ordering::Relaxed) {
                 return Err(Error::Interrupted);
@@ -129,13 +134,17 @@ pub fn build_keeping_previous(
                     path: path.clone(),
                     source,
                 })?;
-            staging.write(&path, buffer)?;
+            let how = staging.write(&path, buffer)?;
             progress.advance(1, buffer.len() as u64);
-            Ok((path, buffer.len()))
+            Ok((path, buffer.len(), how))
         })
         .collect::<Result<_, Error>>()?;
-    let bytes = written.iter().map(|(_, len)| *len as u64).sum();
+    let bytes = written.iter().map(|(_, len, _)| *len as u64).sum();
     let files = written.len();
+    let kept = written
+        .iter()
+        .filter(|(_, _, how)| *how == Written::Kept)
+        .count();
     let out = staging.out().to_owned();
     progress.phase(phase::SWAPPING, None);
     let record = Record {
@@ -145,7 +154,10 @@ pub fn build_keeping_previous(
         files,
         bytes,
     };
-    let previous = staging.commit(written.into_iter().map(|(path, _)| path).collect(), &record)?;
+    let previous = staging.commit(
+        written.into_iter().map(|(path, _, _)| path).collect(),
+        &record,
+    )?;
     let report = BuildReport {
         entities: ontology.entities.len(),
         files,
@@ -153,6 +165,7 @@ pub fn build_keeping_previous(
         out,
         elapsed: started.elapsed(),
         unchanged: false,
+        kept,
     };
     Ok((report, previous))
 }

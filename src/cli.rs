@@ -86,7 +86,9 @@ pub struct BuildArgs {
 
     /// Build even when nothing the build reads (the input, the templates,
     /// the base URL, ontosite itself) changed since the site in --out was
-    /// built, which is otherwise left as it is.
+    /// built, which is otherwise left as it is; and write every file anew
+    /// instead of keeping (hard-linking) the previous site's unchanged
+    /// ones.
     #[arg(long)]
     pub force: bool,
 }

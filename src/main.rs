@@ -160,8 +160,13 @@ fn summary(report: &BuildReport) -> String {
             report.elapsed.as_secs_f64(),
         );
     }
+    // A rebuild says how much of the previous site it kept.
+    let kept = match report.kept {
+        0 => String::new(),
+        kept => format!(" ({} written, {kept} unchanged)", report.files - kept),
+    };
     format!(
-        "built {}: {} files, {} in {:.2}s into {}",
+        "built {}: {} files{kept}, {} in {:.2}s into {}",
         entities(report.entities),
         report.files,
         human_bytes(report.bytes),

@@ -9,6 +9,7 @@
 //! `--out $HOME` cannot delete a thing.
 
 mod record;
+mod reuse;
 mod swap;
 
 pub use record::{Record, up_to_date};
@@ -148,14 +149,18 @@ pub struct Staging {
     dir_fd: rustix::fd::OwnedFd,
     /// The previous output's manifest, if there was a previous output.
     previous: Option<Vec<String>>,
+    /// The previous output, whose unchanged files are linked, not written.
+    reuse: Option<reuse::Generation>,
     committed: bool,
     lock: Option<Lock>,
 }
 
 impl Staging {
     /// Locks `out` against other builds, checks that it may be replaced
-    /// and creates the staging directory.
-    pub fn begin(out: &Path) -> Result<Staging, OutputError> {
+    /// and creates the staging directory. With `reuse`, a file the site in
+    /// `out` already holds with the same bytes is linked from there
+    /// instead of written ([`Written::Kept`]).
+    pub fn begin(out: &Path, reuse: bool) -> Result<Staging, OutputError> {
         let out = resolve(out)?;
         let lock = Lock::take(&out)?;
         refuse_mount_point(&out)?;
@@ -177,11 +182,18 @@ impl Staging {
             rustix::fs::Mode::empty(),
         )
         .map_err(|e| io(&dir, "opening the directory")(e.into()))?;
+        let reuse = match &previous {
+            Some(manifest) if reuse && !manifest.is_empty() => {
+                reuse::Generation::open(&out, manifest)
+            }
+            _ => None,
+        };
         Ok(Staging {
             out,
             dir_fd,
             dir,
             previous,
+            reuse,
             committed: false,
             lock: Some(lock),
         })
@@ -192,14 +204,25 @@ impl Staging {
         &self.out
     }
 
-    /// Writes one file of the site, in one write and without fsync.
-    /// `site_path` is relative to the site root, `/`-separated.
-    pub fn write(&self, site_path: &str, bytes: &[u8]) -> Result<(), OutputError> {
+    /// Puts one file of the site into staging: linked from the previous
+    /// site when that holds the same bytes, else written in one write and
+    /// without fsync. `site_path` is relative to the site root,
+    /// `/`-separated.
+    pub fn write(&self, site_path: &str, bytes: &[u8]) -> Result<Written, OutputError> {
         let relative = checked(site_path)?;
         let path = self.dir.join(relative);
-        if let Some(parent) = path.parent().filter(|p| *p != self.dir) {
+        let nested = path.parent().filter(|p| *p != self.dir);
+        if let Some(parent) = nested {
             std::fs::create_dir_all(parent).map_err(io(parent, "creating the directory"))?;
-            return std::fs::write(&path, bytes).map_err(io(&path, "writing"));
+        }
+        if let Some(previous) = &self.reuse
+            && previous.link_if_same(site_path, relative, bytes, &self.dir_fd)
+        {
+            return Ok(Written::Kept);
+        }
+        if nested.is_some() {
+            std::fs::write(&path, bytes).map_err(io(&path, "writing"))?;
+            return Ok(Written::Anew);
         }
         // A file at the root: created relative to the open directory,
         // never through a link.
@@ -211,7 +234,9 @@ impl Staging {
             Mode::from_raw_mode(0o644),
         )
         .map_err(|e| io(&path, "writing")(e.into()))?;
-        std::io::Write::write_all(&mut std::fs::File::from(fd), bytes).map_err(io(&path, "writing"))
+        std::io::Write::write_all(&mut std::fs::File::from(fd), bytes)
+            .map_err(io(&path, "writing"))?;
+        Ok(Written::Anew)
     }
 
     /// Records `written` (every site path written) in the marker and swaps
@@ -248,6 +273,15 @@ impl Staging {
             _lock: self.lock.take(),
         })
     }
+}
+
+/// How [`Staging::write`] put a file in place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Written {
+    /// Written from the bytes given.
+    Anew,
+    /// The previous site's file, which held the same bytes, linked.
+    Kept,
 }
 
 /// The site a commit replaced, moved aside; removed by [`Previous::remove`]

@@ -230,8 +230,11 @@ fn a_killed_or_interrupted_build_leaves_the_previous_output() {
     );
 }
 
+/// A file's inode and bytes.
+type Inode = (u64, Vec<u8>);
+
 /// Every file of a site: its inode and bytes.
-fn inodes_and_bytes(dir: &Path) -> std::collections::BTreeMap<String, (u64, Vec<u8>)> {
+fn inodes_and_bytes(dir: &Path) -> std::collections::BTreeMap<String, Inode> {
     use std::os::unix::fs::MetadataExt;
     snapshot(dir)
         .into_iter()
@@ -325,4 +328,104 @@ fn a_rebuild_with_nothing_changed_leaves_every_file_as_it_was() {
     assert!(templated("body { color: black; }\n").starts_with("built"));
     assert!(templated("body { color: black; }\n").starts_with("up to date"));
     assert!(templated("body { color: navy; }\n").starts_with("built"));
+}
+
+/// The files a rebuild rewrote (new inode) and those whose bytes it
+/// changed, from `before` to `after`, the build's own marker and record
+/// aside; checks that `after` is the site a fresh build of `input` writes.
+fn rewritten_and_changed(
+    before: &std::collections::BTreeMap<String, Inode>,
+    after: &std::collections::BTreeMap<String, Inode>,
+    input: &Path,
+    fresh: &Path,
+) -> (Vec<String>, Vec<String>) {
+    build_ok(input, fresh);
+    let bytes: std::collections::BTreeMap<String, Vec<u8>> = after
+        .iter()
+        .map(|(path, (_, bytes))| (path.clone(), bytes.clone()))
+        .collect();
+    assert!(
+        bytes == snapshot(fresh),
+        "not the site a fresh build writes"
+    );
+    let differ = |same: &dyn Fn(&Inode, &Inode) -> bool| {
+        after
+            .iter()
+            .filter(|(path, now)| before.get(*path).is_none_or(|was| !same(was, now)))
+            .map(|(path, _)| path.clone())
+            .filter(|path| ![".ontosite-output", ".ontosite-record"].contains(&path.as_str()))
+            .collect::<Vec<_>>()
+    };
+    (differ(&|a, b| a.0 == b.0), differ(&|a, b| a.1 == b.1))
+}
+
+/// A rebuild after one entity changed rewrites exactly the files whose
+/// bytes changed (that entity's documents and what lists it), links every
+/// other file from the previous site (inode kept), and ends with the very
+/// site a fresh build of the new input writes. So does a rebuild after an
+/// entity is removed, whose files go.
+#[test]
+fn a_rebuild_after_one_entity_changed_rewrites_only_what_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input");
+    copy_tree(&shipped_input(), &input);
+    let out = dir.path().join("dist");
+    build_ok(&input, &out);
+    let before = inodes_and_bytes(&out);
+
+    let file = input.join("entities/github/githubcreateitem.json");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let edited = text.replacen("\"description\": \"", "\"description\": \"Now: ", 1);
+    assert_ne!(text, edited);
+    std::fs::write(&file, edited).unwrap();
+    let rebuilt = build(&input, &out, &[]);
+    assert!(rebuilt.status.success(), "{}", stderr(&rebuilt));
+    let after = inodes_and_bytes(&out);
+    let (rewritten, changed) =
+        rewritten_and_changed(&before, &after, &input, &dir.path().join("fresh"));
+    assert_eq!(rewritten, changed, "rewritten files against changed ones");
+    for document in ["json", "jsonld", "ttl", "nt", "html"] {
+        let path = format!("githubcreateitem.{document}");
+        assert!(changed.contains(&path), "{path} not rewritten: {changed:?}");
+    }
+    for lists in ["all", "dump.nt", "search-index.json"] {
+        assert!(changed.contains(&lists.to_owned()), "{lists}: {changed:?}");
+    }
+    assert!(
+        changed.len() < 40,
+        "{} rewritten: {changed:?}",
+        changed.len()
+    );
+    let summary = String::from_utf8_lossy(&rebuilt.stdout);
+    let files = after.len() - 2;
+    assert!(
+        summary.starts_with(&format!(
+            "built 2258 entities: {files} files ({} written, {} unchanged), ",
+            changed.len(),
+            files - changed.len(),
+        )),
+        "{summary}"
+    );
+
+    // An entity removed: its files go; what shifts with it (the pages of
+    // the browse tree that follow, the search rows) is rewritten, the rest
+    // is kept.
+    std::fs::remove_file(&file).unwrap();
+    let removed = build(&input, &out, &[]);
+    assert!(removed.status.success(), "{}", stderr(&removed));
+    assert!(!out.join("githubcreateitem.json").exists());
+    let last = inodes_and_bytes(&out);
+    let (rewritten, changed) =
+        rewritten_and_changed(&after, &last, &input, &dir.path().join("fresh-2"));
+    assert_eq!(rewritten, changed, "rewritten files against changed ones");
+    assert!(
+        changed.len() < last.len() / 2,
+        "{} rewritten",
+        changed.len()
+    );
+    assert!(
+        leftovers(dir.path()).is_empty(),
+        "{:?}",
+        leftovers(dir.path())
+    );
 }
