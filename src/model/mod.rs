@@ -319,6 +319,7 @@ pub const RESERVED_SLUGS: &[&str] = &[
     "home",
     "index",
     "openapi",
+    "pages",
     "search",
     "searchindex",
     "tree",

@@ -110,6 +110,7 @@ pub fn operations(site: &Site) -> Result<Vec<Operation>, RenderError> {
         let relative = endpoint.path.trim_start_matches('/');
         let example_path = match (endpoint.serves, first) {
             (Serves::Search, _) => format!("{relative}?q={query}"),
+            (Serves::Pages(list), _) => list.file(1),
             (_, Some(entity)) => relative.replace("{slug}", entity.slug.as_str()),
             (_, None) => relative.to_owned(),
         };
@@ -132,7 +133,7 @@ pub fn operations(site: &Site) -> Result<Vec<Operation>, RenderError> {
             _ => None,
         };
         // Only what answers in bounded size may be tried from the page:
-        // one entity, a search, the information document.
+        // one entity, a search, a page of a list, the information document.
         let try_it = match endpoint.serves {
             Serves::EntityFiles(_) | Serves::Negotiated if first.is_some() => Some(TryIt {
                 path: relative.to_owned(),
@@ -146,6 +147,15 @@ pub fn operations(site: &Site) -> Result<Vec<Operation>, RenderError> {
                     })
                     .into_iter()
                     .collect(),
+            }),
+            // A page is bounded too.
+            Serves::Pages(_) => Some(TryIt {
+                path: relative.to_owned(),
+                accept: media_type,
+                inputs: vec![TryInput {
+                    name: "page",
+                    value: "1".into(),
+                }],
             }),
             Serves::Search => Some(TryIt {
                 path: relative.to_owned(),

@@ -23,7 +23,9 @@ fn header_pattern(endpoint: &Endpoint) -> Option<String> {
         // Netlify and Cloudflare both allow a splat inside a path segment.
         Serves::EntityFiles(format) => Some(format!("/*.{}", format.extension)),
         Serves::Rewrite { file, .. } => Some(format!("/{file}")),
-        Serves::Search | Serves::Negotiated => None,
+        // Typed by the extension's splat rule, which matches in folders
+        // too; a rule of their own would repeat the type on Netlify.
+        Serves::Pages(_) | Serves::Search | Serves::Negotiated => None,
     }
 }
 

@@ -1,5 +1,6 @@
 //! The information document that `/` answers, and the 404 answers.
 
+use super::pages::{self, Paged};
 use super::routes::Serves;
 use super::{RenderError, Site, files};
 use serde_json::{Map, Value, json};
@@ -45,6 +46,10 @@ pub fn document(site: &Site) -> Result<Value, RenderError> {
                             json!(site.url(&format!("{slug}.{}", format.extension))),
                         );
                     }
+                }
+                Serves::Pages(list) => {
+                    entry.insert("url".into(), json!(site.url(path)));
+                    entry.insert("example".into(), json!(site.url(&list.file(1))));
                 }
                 Serves::Search => {
                     entry.insert("url".into(), json!(site.url(&format!("{path}?q={{q}}"))));
@@ -109,6 +114,21 @@ pub fn document(site: &Site) -> Result<Value, RenderError> {
         info.insert("sources".into(), Value::Array(sources));
     }
     info.insert("openapi".into(), json!(site.url(files::OPENAPI)));
+    let count = pages::count(site.ontology.entities.len());
+    let lists: Vec<Value> = Paged::EVERY
+        .iter()
+        .map(|list| {
+            json!({
+                "complete": site.url(list.whole()),
+                "first": site.url(&list.file(1)),
+                "last": site.url(&list.file(count)),
+            })
+        })
+        .collect();
+    info.insert(
+        "pages".into(),
+        json!({ "entitiesPerPage": pages::PAGE_ENTITIES, "count": count, "lists": lists }),
+    );
     // The data set's description, as `void.jsonld` states it.
     info.insert("dataset".into(), super::void::json_ld(site)?);
     info.insert("endpoints".into(), Value::Array(endpoints));

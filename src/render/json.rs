@@ -5,6 +5,7 @@
 
 use super::Site;
 use super::formats::ENTITY_FORMATS;
+use super::pages::{self, Paged};
 use crate::model::{BaseUrl, Entity, Slug, Text};
 use crate::search::{Answer, Query, Searcher};
 use serde::Serialize;
@@ -232,28 +233,67 @@ struct List<I> {
     #[serde(rename = "type")]
     kind: String,
     total: usize,
+    #[serde(flatten)]
+    page: Option<PageView>,
     items: I,
+}
+
+/// Where a page of a list stands: its number, how many there are, and the
+/// absolute URLs of the whole list and of the pages around it.
+#[derive(Serialize)]
+struct PageView {
+    page: usize,
+    pages: usize,
+    complete: String,
+    first: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    previous: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next: Option<String>,
+    last: String,
 }
 
 /// Serialises the items of a list straight from the entities, without an
 /// intermediate vector of views.
-struct Items<'s, F>(&'s Site<'s>, F);
+struct Items<'s, F>(&'s Site<'s>, &'s [Entity], F);
 
 impl<'s, V: Serialize, F: Fn(&'s Site<'s>, &'s Entity) -> V> Serialize for Items<'s, F> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.ontology.entities.iter().map(|e| (self.1)(self.0, e)))
+        serializer.collect_seq(self.1.iter().map(|e| (self.2)(self.0, e)))
     }
 }
 
+/// The whole list (`page` `None`) or one page of it, of `view`s of the
+/// entities.
 fn list<'s, V: Serialize>(
     site: &'s Site<'s>,
+    page: Option<(Paged, usize)>,
     out: &mut Vec<u8>,
     view: impl Fn(&'s Site<'s>, &'s Entity) -> V,
 ) -> Result<(), serde_json::Error> {
+    let entities = &site.ontology.entities;
+    let (items, page) = match page {
+        None => (&entities[..], None),
+        Some((paged, number)) => {
+            let pages = pages::count(entities.len());
+            let around = pages::Neighbours::of(paged, number, pages);
+            let view = PageView {
+                page: number,
+                pages,
+                complete: site.url(around.whole),
+                first: site.url(&around.first),
+                previous: around.previous.map(|p| site.url(&p)),
+                next: around.next.map(|p| site.url(&p)),
+                last: site.url(&around.last),
+            };
+            (&entities[pages::range(number, entities.len())], Some(view))
+        }
+    };
     let list = List {
         kind: site.ontology.meta.entity_type.clone(),
-        total: site.ontology.entities.len(),
-        items: Items(site, view),
+        total: entities.len(),
+        page,
+        items: Items(site, items, view),
     };
     serde_json::to_writer(out, &list)
 }
@@ -267,14 +307,25 @@ pub fn entity_pretty(site: &Site, entity: &Entity) -> Result<String, serde_json:
     serde_json::to_string_pretty(&EntityView::of(site, entity))
 }
 
-pub fn index<'s>(site: &'s Site<'s>, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
-    list(site, out, |site, entity| {
+/// `index.json`, or with `page` (from 1) one of its pages.
+pub fn index<'s>(
+    site: &'s Site<'s>,
+    page: Option<usize>,
+    out: &mut Vec<u8>,
+) -> Result<(), serde_json::Error> {
+    let page = page.map(|n| (Paged::Index, n));
+    list(site, page, out, |site, entity| {
         Entry::of(&site.ontology.meta.base_url, entity)
     })
 }
 
-pub fn all<'s>(site: &'s Site<'s>, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
-    list(site, out, EntityView::of)
+/// `/all`, or with `page` (from 1) one of its pages.
+pub fn all<'s>(
+    site: &'s Site<'s>,
+    page: Option<usize>,
+    out: &mut Vec<u8>,
+) -> Result<(), serde_json::Error> {
+    list(site, page.map(|n| (Paged::All, n)), out, EntityView::of)
 }
 
 /// One entity of a search answer: an entry of `index.json` with what kind

@@ -8,6 +8,7 @@
 //! not define is dropped by a processor instead of becoming a made-up triple.
 
 use super::formats::ENTITY_FORMATS;
+use super::pages::{self, Neighbours, Paged};
 use super::{RenderError, Site, files};
 use crate::model::Entity;
 use crate::model::namespaces::FOAF;
@@ -158,31 +159,61 @@ struct EntityRef<'a> {
     url: String,
 }
 
-pub fn index(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
-    struct Elements<'s>(&'s Site<'s>);
+/// `index.jsonld`, the list as a schema.org `ItemList`; with `page` (from
+/// 1), one of its pages: the same list with that page's items, and a Hydra
+/// `PartialCollectionView` (the page's own IRI) that links the first,
+/// previous, next and last pages. All pages together state what
+/// `index.jsonld` states, and the views.
+pub fn index(site: &Site, page: Option<usize>, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+    struct Elements<'s>(&'s Site<'s>, std::ops::Range<usize>);
     impl Serialize for Elements<'_> {
         fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
             let site = self.0;
-            serializer.collect_seq(site.ontology.entities.iter().enumerate().map(|(i, e)| {
-                ListItem {
-                    id: super::rdf::list_item_iri(site, i + 1),
-                    kind: "ListItem",
-                    position: i + 1,
-                    item: EntityRef {
-                        id: e.iri(&site.ontology.meta.base_url),
-                        kind: site.ontology.meta.jsonld_type(e),
-                        identifier: &e.id,
-                        name: &e.name,
-                        url: site.url(&super::json::entity_file(e)),
-                    },
-                }
-            }))
+            let entities = &site.ontology.entities[self.1.clone()];
+            serializer.collect_seq(
+                entities
+                    .iter()
+                    .zip(self.1.start + 1..)
+                    .map(|(e, position)| ListItem {
+                        id: super::rdf::list_item_iri(site, position),
+                        kind: "ListItem",
+                        position,
+                        item: EntityRef {
+                            id: e.iri(&site.ontology.meta.base_url),
+                            kind: site.ontology.meta.jsonld_type(e),
+                            identifier: &e.id,
+                            name: &e.name,
+                            url: site.url(&super::json::entity_file(e)),
+                        },
+                    }),
+            )
         }
+    }
+    /// A link to another document, which JSON-LD reads as an IRI.
+    #[derive(Serialize)]
+    struct Link {
+        #[serde(rename = "@id")]
+        id: String,
+    }
+    #[derive(Serialize)]
+    struct View {
+        #[serde(rename = "@id")]
+        id: String,
+        #[serde(rename = "@type")]
+        kind: &'static str,
+        #[serde(rename = "hydra:first")]
+        first: Link,
+        #[serde(rename = "hydra:previous", skip_serializing_if = "Option::is_none")]
+        previous: Option<Link>,
+        #[serde(rename = "hydra:next", skip_serializing_if = "Option::is_none")]
+        next: Option<Link>,
+        #[serde(rename = "hydra:last")]
+        last: Link,
     }
     #[derive(Serialize)]
     struct Index<'s> {
         #[serde(rename = "@context")]
-        context: String,
+        context: Value,
         #[serde(rename = "@id")]
         id: String,
         #[serde(rename = "@type")]
@@ -192,19 +223,44 @@ pub fn index(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
         number_of_items: usize,
         #[serde(rename = "itemListElement")]
         elements: Elements<'s>,
+        #[serde(rename = "hydra:view", skip_serializing_if = "Option::is_none")]
+        view: Option<View>,
     }
+    let entities = site.ontology.entities.len();
+    let link = |path: &str| Link { id: site.url(path) };
+    let (context, range, view) = match page {
+        None => (json!(site.url(files::CONTEXT)), 0..entities, None),
+        Some(number) => {
+            let around = Neighbours::of(Paged::IndexLd, number, pages::count(entities));
+            let view = View {
+                id: site.url(&Paged::IndexLd.file(number)),
+                kind: "hydra:PartialCollectionView",
+                first: link(&around.first),
+                previous: around.previous.as_deref().map(link),
+                next: around.next.as_deref().map(link),
+                last: link(&around.last),
+            };
+            let context = json!([site.url(files::CONTEXT), { "hydra": HYDRA }]);
+            (context, pages::range(number, entities), Some(view))
+        }
+    };
     serde_json::to_writer(
         out,
         &Index {
-            context: site.url(files::CONTEXT),
+            context,
             id: site.url(super::rdf::INDEX),
             kind: "ItemList",
             name: &site.ontology.meta.name,
-            number_of_items: site.ontology.entities.len(),
-            elements: Elements(site),
+            number_of_items: entities,
+            elements: Elements(site, range),
+            view,
         },
     )
 }
+
+/// The Hydra Core vocabulary, whose `PartialCollectionView` links a
+/// list's pages.
+const HYDRA: &str = "http://www.w3.org/ns/hydra/core#";
 
 /// The context of the plain JSON documents, which every `.json` response
 /// names in its `Link` header: the site's context, and the plain keys. Read

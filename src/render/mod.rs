@@ -14,6 +14,7 @@ mod json;
 mod jsonld;
 mod negotiation;
 mod openapi;
+pub mod pages;
 pub mod rdf;
 mod relations;
 mod routes;
@@ -308,6 +309,8 @@ pub enum Document<'a> {
     TreePage(usize),
     /// A page that lists entities by name or by type.
     Browse(browse::BrowsePage),
+    /// A page (from 1) of one of the big lists.
+    Page(pages::Paged, usize),
     /// One entity in one of its formats.
     Entity(&'a Entity, &'static EntityFormat),
     /// An ontology source file, published as it is.
@@ -391,6 +394,7 @@ impl Document<'_> {
             Document::VocabularyPage => files::VOCAB_PAGE.to_owned(),
             Document::TreePage(n) => browse::TreePages::file(*n),
             Document::Browse(page) => page.path(),
+            Document::Page(list, number) => list.file(*number),
             Document::Entity(e, format) => format.file(e),
             Document::Source(download) => download.name.clone(),
         }
@@ -401,9 +405,14 @@ impl Document<'_> {
         out.clear();
         match self {
             Document::Info => info::render(site, out)?,
-            Document::Index => json::index(site, out)?,
-            Document::IndexLd => jsonld::index(site, out)?,
-            Document::All => json::all(site, out)?,
+            Document::Index => json::index(site, None, out)?,
+            Document::IndexLd => jsonld::index(site, None, out)?,
+            Document::All => json::all(site, None, out)?,
+            Document::Page(list, number) => match list {
+                pages::Paged::Index => json::index(site, Some(*number), out)?,
+                pages::Paged::IndexLd => jsonld::index(site, Some(*number), out)?,
+                pages::Paged::All => json::all(site, Some(*number), out)?,
+            },
             Document::Context => jsonld::context(site, out)?,
             Document::JsonContext => jsonld::json_context(site, out)?,
             Document::OpenApi => openapi::render(site, out)?,
@@ -513,8 +522,12 @@ pub fn documents<'a>(site: &Site<'a>) -> impl ParallelIterator<Item = Document<'
         .into_par_iter()
         .map(Document::TreePage);
     let browse = site.browse().pages().into_par_iter().map(Document::Browse);
+    let list_pages = (1..=pages::count(site.ontology.entities.len()))
+        .into_par_iter()
+        .flat_map_iter(|n| pages::Paged::EVERY.map(|list| Document::Page(list, n)));
     Document::SITE_WIDE
         .into_par_iter()
+        .chain(list_pages)
         .chain(tree)
         .chain(browse)
         .chain(sources)

@@ -7,6 +7,7 @@
 use super::Site;
 use super::formats::ENTITY_FORMATS;
 use super::negotiation;
+use super::pages::PAGE_ENTITIES;
 use super::routes::{Endpoint, Serves, endpoints, media};
 use crate::search::query::{DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET};
 use crate::search::text::SUMMARY_CHARS;
@@ -136,6 +137,25 @@ fn common_schemas(site: &Site) -> Value {
             "additionalProperties": false
         })
     };
+    // A page of a list: the list's keys, and where the page stands.
+    let page = |mut list: Value| {
+        let description = list["description"]
+            .as_str()
+            .unwrap_or_default()
+            .replace("PAGE_ENTITIES", &PAGE_ENTITIES.to_string());
+        list["description"] = json!(description);
+        let properties = &mut list["properties"];
+        properties["page"] = json!({ "type": "integer", "minimum": 1 });
+        properties["pages"] = json!({ "type": "integer", "minimum": 1 });
+        for link in ["complete", "first", "previous", "next", "last"] {
+            properties[link] = uri.clone();
+        }
+        list["required"] = json!([
+            "type", "total", "page", "pages", "complete", "first", "last", "items"
+        ]);
+        list["properties"]["items"]["maxItems"] = json!(PAGE_ENTITIES);
+        list
+    };
     json!({
         "Links": {
             "type": "object",
@@ -186,6 +206,27 @@ fn common_schemas(site: &Site) -> Value {
         },
         "List": list("Every entity, as entries, in slug order.", "Entry"),
         "All": list("Every entity with its full data, in slug order.", "Entity"),
+        "ListPage": page(list("A page of /index.json: its entries from (page - 1) × PAGE_ENTITIES on, in its order.", "Entry")),
+        "AllPage": page(list("A page of /all: its entities from (page - 1) × PAGE_ENTITIES on, with their full data, in its order.", "Entity")),
+        "Pages": {
+            "type": "object",
+            "description": "The big lists' pages: how many entities each holds, how many there are, and each list's first and last page.",
+            "required": ["entitiesPerPage", "count", "lists"],
+            "properties": {
+                "entitiesPerPage": { "const": PAGE_ENTITIES },
+                "count": { "type": "integer", "minimum": 1 },
+                "lists": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["complete", "first", "last"],
+                        "properties": { "complete": uri, "first": uri, "last": uri },
+                        "additionalProperties": false
+                    }
+                }
+            },
+            "additionalProperties": false
+        },
         "SearchAnswer": {
             "type": "object",
             "description": "One page of the entities that match a query (docs/search.md).",
@@ -225,6 +266,7 @@ fn common_schemas(site: &Site) -> Value {
                 "version": { "type": "string" },
                 "license": { "type": "string" },
                 "openapi": uri,
+                "pages": { "$ref": "#/components/schemas/Pages" },
                 "dataset": {
                     "type": "object",
                     "description": "The data set's description in JSON-LD, as /void.jsonld states it: schema.org Dataset and VoID (entity and triple counts, URI space, vocabularies, dumps, an example resource, the distributions).",
@@ -341,6 +383,14 @@ fn operation(endpoint: &Endpoint) -> Value {
             "schema": { "type": "string", "pattern": slug_pattern() }
         }));
         responses.insert("404".into(), problem("No entity has this slug."));
+    }
+    if endpoint.path.contains("{page}") {
+        parameters.push(json!({
+            "name": "page", "in": "path", "required": true,
+            "description": format!("The page's number, from 1; each holds at most {PAGE_ENTITIES} entities, and the last page's number is `pages` in every page."),
+            "schema": { "type": "integer", "minimum": 1 }
+        }));
+        responses.insert("404".into(), problem("No page has this number."));
     }
     match endpoint.serves {
         Serves::EntityFiles(_) | Serves::Negotiated => {}

@@ -4,6 +4,7 @@
 
 use super::files;
 use super::formats::{ENTITY_FORMATS, EntityFormat};
+use super::pages::{Paged, page_entities};
 
 /// Media types the site declares where a host's default would be wrong.
 pub mod media {
@@ -34,6 +35,8 @@ pub enum Serves {
     },
     /// One file for each entity, `{slug}.{extension}`.
     EntityFiles(&'static EntityFormat),
+    /// One file for each page of a big list, `{page}` from 1.
+    Pages(Paged),
     /// Not a file: needs compute on the host (the search issue adds it).
     Search,
     /// An IRI answered by content negotiation where the host runs code
@@ -57,11 +60,26 @@ pub struct Endpoint {
 }
 
 /// Every endpoint, in the order the information document lists them: the
-/// fixed ones with an entity's files after `/all`.
+/// fixed ones with the lists' pages and an entity's files after `/all`.
 pub fn endpoints() -> &'static [Endpoint] {
     static ENDPOINTS: std::sync::LazyLock<Vec<Endpoint>> = std::sync::LazyLock::new(|| {
         let (lists, rest) =
             FIXED.split_at(FIXED.iter().position(|e| e.path == "/all").unwrap_or(0) + 1);
+        let pages = Paged::EVERY.map(|list| Endpoint {
+            path: list.path(),
+            summary: match list {
+                Paged::Index => concat!("A page of /index.json: at most ", page_entities!(), " of its entries, in its order, with links to the first, previous, next and last pages and the whole list"),
+                Paged::IndexLd => concat!("A page of /index.jsonld: the ItemList with at most ", page_entities!(), " of its items, and a Hydra view linking the first, previous, next and last pages"),
+                Paged::All => concat!("A page of /all: at most ", page_entities!(), " entities with their full data, in its order, with links to the first, previous, next and last pages and the whole list"),
+            },
+            serves: Serves::Pages(list),
+            content_type: (list == Paged::IndexLd).then_some(media::JSON_LD),
+            schema: match list {
+                Paged::Index => Some("ListPage"),
+                Paged::IndexLd => None,
+                Paged::All => Some("AllPage"),
+            },
+        });
         let entity_files = ENTITY_FORMATS.iter().map(|format| Endpoint {
             path: format.path,
             summary: format.summary,
@@ -72,6 +90,7 @@ pub fn endpoints() -> &'static [Endpoint] {
         lists
             .iter()
             .copied()
+            .chain(pages)
             .chain(entity_files)
             .chain(rest.iter().copied())
             .collect()

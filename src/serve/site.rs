@@ -7,6 +7,7 @@
 use super::path::SiteDir;
 use super::rules::{HeaderRules, RedirectRules, RuleError};
 use crate::model::{BaseUrl, Slug};
+use crate::render::pages::Paged;
 use crate::render::{Aliases, files, search_index};
 use crate::search::{Corpus, Listing, SearchTexts, Searchable, Searcher};
 use serde_json::Value;
@@ -85,8 +86,9 @@ impl Snapshot {
 /// What `/search` needs, as the site publishes it: its base URL from the
 /// information document; each entity's listing from the search index's
 /// rows (which the hosts' handlers answer from too); its searchable texts
-/// from `/all`. And the aliases of the entities' own IRIs, from their
-/// `iri` in `/all` and the namespace the information document names.
+/// from the pages of `/all` (`/all` itself is never read). And the aliases
+/// of the entities' own IRIs, from their `iri` there and the namespace the
+/// information document names.
 fn published_corpus(root: &Path) -> Result<(BaseUrl, Corpus, Aliases), SiteError> {
     let json = |name: &str| read_json(root, name);
     let (info, info_path) = json(files::INFO)?;
@@ -98,24 +100,22 @@ fn published_corpus(root: &Path) -> Result<(BaseUrl, Corpus, Aliases), SiteError
                 .map_err(|e| not_a_site(root, &info_path, format!("its baseUrl: {e}")))
         })?;
     let (listings, stemmer) = listings(root)?;
-    let (all, all_path) = json(files::ALL)?;
-    let items = all["items"]
-        .as_array()
-        .filter(|items| items.len() == listings.len())
-        .ok_or_else(|| {
-            not_a_site(
-                root,
-                &all_path,
-                format!(
-                    "it has no `items` list of {} entities, as the search index has",
-                    listings.len()
-                ),
-            )
-        })?;
+    let items = all_pages(root, &info, &info_path)?;
+    if items.len() != listings.len() {
+        return Err(not_a_site(
+            root,
+            &root.join(Paged::All.file(1)),
+            format!(
+                "the pages of /all hold {} entities, the search index {}",
+                items.len(),
+                listings.len()
+            ),
+        ));
+    }
     // `/all` lists the entities by slug, the index in rank order.
-    let by_slug: std::collections::HashMap<&str, &Value> = items
+    let by_slug: std::collections::HashMap<&str, &Item> = items
         .iter()
-        .filter_map(|item| Some((item["slug"].as_str()?, item)))
+        .map(|item| (item.slug.as_str(), item))
         .collect();
     let searchables = listings
         .iter()
@@ -123,28 +123,25 @@ fn published_corpus(root: &Path) -> Result<(BaseUrl, Corpus, Aliases), SiteError
             let Some(item) = by_slug.get(listing.slug.as_str()) else {
                 return Err(not_a_site(
                     root,
-                    &all_path,
+                    &root.join(Paged::All.file(1)),
                     format!(
-                        "it has no item with the slug `{}`, which the search index names",
+                        "no page of /all has the slug `{}`, which the search index names",
                         listing.slug
                     ),
                 ));
             };
-            let text = |key: &str| item[key].as_str().unwrap_or_default();
-            // A term's labels, synonyms and descriptions in every language.
-            let values = |keys: &[&str]| -> Vec<&str> {
-                keys.iter()
-                    .flat_map(|key| item[*key].as_array().into_iter().flatten())
-                    .filter_map(|t| t["value"].as_str())
-                    .collect()
-            };
             Ok(Searchable::new(SearchTexts {
-                id: text("id"),
-                name: text("name"),
-                description: text("description"),
-                names: values(&["labels", "synonyms"]),
-                descriptions: values(&["descriptions"]),
-                deprecated: item["deprecated"] == Value::Bool(true),
+                id: &item.id,
+                name: &item.name,
+                description: item.description.as_deref().unwrap_or_default(),
+                names: item
+                    .labels
+                    .iter()
+                    .chain(&item.synonyms)
+                    .map(|t| t.value.as_str())
+                    .collect(),
+                descriptions: item.descriptions.iter().map(|t| t.value.as_str()).collect(),
+                deprecated: item.deprecated,
             }))
         })
         .collect::<Result<Vec<_>, SiteError>>()?;
@@ -155,13 +152,68 @@ fn published_corpus(root: &Path) -> Result<(BaseUrl, Corpus, Aliases), SiteError
         &namespace,
         items
             .iter()
-            .filter_map(|item| Some((item["iri"].as_str()?, item["slug"].as_str()?))),
+            .filter_map(|item| Some((item.iri.as_deref()?, item.slug.as_str()))),
     );
     Ok((
         base_url,
         Corpus::new(listings, searchables, stemmer),
         aliases,
     ))
+}
+
+/// What search reads of an entity of `/all`; the rest of its data is
+/// skipped as it is parsed.
+#[derive(serde::Deserialize)]
+struct Item {
+    slug: String,
+    id: String,
+    name: String,
+    description: Option<String>,
+    iri: Option<String>,
+    #[serde(default)]
+    labels: Vec<Text>,
+    #[serde(default)]
+    synonyms: Vec<Text>,
+    #[serde(default)]
+    descriptions: Vec<Text>,
+    #[serde(default)]
+    deprecated: bool,
+}
+
+/// A term's label, synonym or description in one language.
+#[derive(serde::Deserialize)]
+struct Text {
+    value: String,
+}
+
+#[derive(serde::Deserialize)]
+struct Page {
+    items: Vec<Item>,
+}
+
+/// Every entity of `/all`, read from its pages (the count the information
+/// document gives) in parallel and in order, never from `/all` itself: a
+/// page at a time is parsed into what search needs, so memory holds the
+/// search's own data and not a document of hundreds of megabytes.
+fn all_pages(root: &Path, info: &Value, info_path: &Path) -> Result<Vec<Item>, SiteError> {
+    use rayon::prelude::*;
+    let count = info["pages"]["count"].as_u64().ok_or_else(|| {
+        not_a_site(
+            root,
+            info_path,
+            "it has no `pages.count`: an older ontosite built it".into(),
+        )
+    })? as usize;
+    let pages = (1..=count)
+        .into_par_iter()
+        .map(|number| {
+            let (path, bytes) = read(root, &Paged::All.file(number))?;
+            serde_json::from_slice::<Page>(&bytes)
+                .map(|page| page.items)
+                .map_err(|e| not_a_site(root, &path, format!("it is not a page of /all: {e}")))
+        })
+        .collect::<Result<Vec<_>, SiteError>>()?;
+    Ok(pages.into_iter().flatten().collect())
 }
 
 /// A JSON file of the site, and its path.

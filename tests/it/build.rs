@@ -62,6 +62,9 @@ fn shipped_ontology_builds_every_file_and_they_agree() {
     let browse_pages = files.keys().filter(|f| f.starts_with("browse/")).count();
     // The index, five pages by name, and two or more per type.
     assert_eq!(browse_pages, 1 + 5 + 2 + 2 + 2, "browse pages");
+    // Three pages of 1,000 entities for each of the three big lists.
+    let list_pages = files.keys().filter(|f| f.starts_with("pages/")).count();
+    assert_eq!(list_pages, 3 * 3, "pages of the big lists");
     let entity_files: Vec<&String> = files
         .keys()
         .filter(|f| {
@@ -70,6 +73,7 @@ fn shipped_ontology_builds_every_file_and_they_agree() {
                 && !f.starts_with("search/")
                 && !f.starts_with("ui/search/")
                 && !f.starts_with("browse/")
+                && !f.starts_with("pages/")
         })
         .collect();
     assert_eq!(
@@ -102,6 +106,7 @@ fn shipped_ontology_builds_every_file_and_they_agree() {
             + search_files
             + search_scripts
             + browse_pages
+            + list_pages
             + 3
     );
 

@@ -13,6 +13,7 @@ mod netlify;
 mod ontologies;
 mod openapi;
 mod output;
+mod pages;
 mod readme;
 mod robust;
 mod runtimes;

@@ -10,7 +10,7 @@ use ontosite::search::Searcher;
 use serde_json::{Value, json};
 
 /// A validator for `components.schemas.NAME` of the site's openapi.json.
-fn schema(openapi: &Value, name: &str) -> Validator {
+pub fn schema(openapi: &Value, name: &str) -> Validator {
     let root = json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$ref": format!("#/components/schemas/{name}"),
@@ -19,7 +19,7 @@ fn schema(openapi: &Value, name: &str) -> Validator {
     jsonschema::validator_for(&root).unwrap_or_else(|e| panic!("schema {name}: {e}"))
 }
 
-fn assert_valid(validator: &Validator, document: &Value, what: &str) {
+pub fn assert_valid(validator: &Validator, document: &Value, what: &str) {
     let errors: Vec<String> = validator
         .iter_errors(document)
         .map(|e| format!("{} at {}", e, e.instance_path()))
@@ -187,7 +187,13 @@ pub fn assert_site_follows_its_openapi(site: &std::path::Path) {
     );
     assert_eq!(report["errors"], json!([]), "{}", site.display());
     let openapi = read_json(&site.join("openapi.json"));
-    for (name, file) in [("Info", "api.json"), ("List", "index.json"), ("All", "all")] {
+    for (name, file) in [
+        ("Info", "api.json"),
+        ("List", "index.json"),
+        ("All", "all"),
+        ("ListPage", "pages/index/1.json"),
+        ("AllPage", "pages/all/1.json"),
+    ] {
         assert_valid(&schema(&openapi, name), &read_json(&site.join(file)), file);
     }
     let entity = schema(&openapi, "Entity");

@@ -220,8 +220,20 @@ fn every_endpoint_answers_as_the_host_does() {
     let server = Server::dir(site);
     let file = |name: &str| std::fs::read(site.join(name)).unwrap();
     // path, status, content type, body file
-    let cases: [(&str, u16, &str, Option<&str>); 11] = [
+    let cases: [(&str, u16, &str, Option<&str>); 13] = [
         ("/", 200, "application/json", Some("api.json")),
+        (
+            "/pages/index/2.jsonld",
+            200,
+            "application/ld+json",
+            Some("pages/index/2.jsonld"),
+        ),
+        (
+            "/pages/all/3.json",
+            200,
+            "application/json",
+            Some("pages/all/3.json"),
+        ),
         ("/index.json", 200, "application/json", Some("index.json")),
         (
             "/index.jsonld",
@@ -330,6 +342,41 @@ fn search_answers_with_the_reference_results_and_errors() {
         let problem = json_of(response);
         assert_eq!(problem["status"], 400, "{problem}");
         assert!(problem["detail"].as_str().unwrap().len() > 10, "{problem}");
+    }
+}
+
+/// `serve` searches from the search index and the pages of `/all`, never
+/// `/all` itself: a site whose `/all` is missing, or is not JSON at all,
+/// answers every search as the reference does.
+#[test]
+fn search_needs_neither_all_nor_its_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("dist");
+    copy_tree(shipped_site(), &site);
+    let ontology = ontosite::source::load(&shipped_input(), None).unwrap();
+    let searcher = ontosite::search::Searcher::new(&ontology);
+    for all in [None, Some("not JSON, and far from every entity")] {
+        match all {
+            None => std::fs::remove_file(site.join("all")).unwrap(),
+            Some(bytes) => std::fs::write(site.join("all"), bytes).unwrap(),
+        }
+        let server = Server::dir(&site);
+        for q in [
+            "github",
+            "gihub",
+            "create item",
+            "zotero update",
+            "deleting github",
+        ] {
+            let response = server.get(&format!("/search?q={}", q.replace(' ', "%20")));
+            assert_eq!(response.status(), 200, "{q}: {}", server.stderr());
+            let (_, expected) =
+                ontosite::render::search_response(&searcher, Some(q), None, None).unwrap();
+            let expected: Value = serde_json::from_slice(&expected).unwrap();
+            let answer = json_of(response);
+            assert!(answer["total"].as_u64().unwrap() > 0, "{q}");
+            assert_eq!(answer, expected, "{q}");
+        }
     }
 }
 
