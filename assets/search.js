@@ -14,7 +14,7 @@
 // A bad query throws a SearchError whose `problem` is the RFC 9457
 // document to answer with status 400.
 
-export const FORMAT_VERSION = 5;
+export const FORMAT_VERSION = 6;
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
 export const MAX_OFFSET = 999999999;
@@ -205,6 +205,14 @@ function add(found, postings) {
   }
 }
 
+/**
+ * A node's key as its files name it: the hexadecimal of its UTF-8 bytes,
+ * which stays the same from build to build while the key does.
+ */
+function fileKey(key) {
+  return Array.from(new TextEncoder().encode(key), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
 class Index {
   constructor(manifest, load) {
     if (manifest.version !== FORMAT_VERSION) {
@@ -212,7 +220,9 @@ class Index {
     }
     this.manifest = manifest;
     this.load = load;
-    this.nodes = new Map(manifest.nodes.map(([key, leaf, rows], i) => [key, { key, i, leaf: leaf === 1, rows }]));
+    this.nodes = new Map(
+      manifest.nodes.map(([key, leaf, rows], i) => [key, { key, i, file: fileKey(key), leaf: leaf === 1, rows }]),
+    );
     // Each node's children, for the walk that finds a typo's words.
     this.children = new Map();
     for (const node of this.nodes.values()) {
@@ -239,7 +249,7 @@ class Index {
   /** A node's file: from the manifest when it carries them, else fetched. */
   file(node) {
     const inline = this.manifest.nodeFiles;
-    return inline ? Promise.resolve(inline[node.i]) : this.load(`search/n${node.i}.json`);
+    return inline ? Promise.resolve(inline[node.i]) : this.load(`search/n${node.file}.json`);
   }
 
   /**
@@ -359,7 +369,7 @@ class Index {
     const leaf = this.rowLeaf(perTerm.map((t) => t.read));
     const found = new Map();
     if (leaf !== undefined && leaf.rows < chunks.length * per) {
-      for (const [entity, ...row] of await this.load(`search/r${leaf.i}.json`)) found.set(entity, row);
+      for (const [entity, ...row] of await this.load(`search/r${leaf.file}.json`)) found.set(entity, row);
     } else {
       const files = await Promise.all(chunks.map((c) => this.load(`search/d${c}.json`)));
       chunks.forEach((c, k) => files[k].forEach((row, j) => found.set(c * per + j, row)));
@@ -414,7 +424,7 @@ class Index {
     // nodes: one round after the manifest instead of two.
     const leaf = this.rowLeaf(query.terms.map((term) => [this.node(term)].filter((n) => n !== null)));
     if (leaf !== undefined && leaf.rows < this.manifest.rowsPerFile) {
-      this.load(`search/r${leaf.i}.json`).catch(() => {});
+      this.load(`search/r${leaf.file}.json`).catch(() => {});
     }
     const [exact, ...perTerm] = await Promise.all([
       this.exact(query.terms.join("")),

@@ -3,12 +3,13 @@
 //! `search-index.json` is the manifest: the format version, the entity
 //! count, the base URL, the stemmer of the site's language and the keys of
 //! a trie over every word suffix (see `search::text`). Each trie node is
-//! one file, `search/n{i}.json`, or, on a small site, an entry of the
+//! one file, `search/n{key}.json` (`{key}` the hexadecimal of the key's
+//! UTF-8 bytes, [`file_key`]), or, on a small site, an entry of the
 //! manifest's `nodeFiles` ([`INLINE_NODES_GZIP`]):
 //!
 //! - a leaf holds every word under its key with the word's postings, so a
 //!   term at or below a leaf is answered by filtering that one file; when
-//!   its words name few entities, `search/r{i}.json` holds their rows;
+//!   its words name few entities, `search/r{key}.json` holds their rows;
 //! - an inner node holds the union of the postings of every word under its
 //!   key (`all`), so a short term is answered without its subtree, and the
 //!   words equal to its key (`words`).
@@ -42,7 +43,7 @@ use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The format version; a client refuses an index it does not know.
-pub const VERSION: u32 = 5;
+pub const VERSION: u32 = 6;
 /// The folder of the node and row files.
 pub const DIR: &str = "search";
 /// A node becomes a leaf when its words and postings take about this many
@@ -70,6 +71,20 @@ const INLINE_NODES_RAW_MAX: usize = 1 << 20;
 /// folded, joined ID or its slug: it serves the exact tier only.
 pub const EXACT: u8 = 8;
 
+/// A node's key as its files name it: the hexadecimal of its UTF-8 bytes,
+/// so that the name is plain ASCII whatever the script, and stays the same
+/// from build to build as long as the key does. Numbering the nodes in
+/// order would rename every node after a new word, and a rebuild would
+/// write them all again.
+pub fn file_key(key: &str) -> String {
+    use std::fmt::Write as _;
+    key.bytes()
+        .fold(String::with_capacity(key.len() * 2), |mut hex, byte| {
+            let _ = write!(hex, "{byte:02x}");
+            hex
+        })
+}
+
 /// The files of the index, rendered once per build.
 pub struct SearchIndex {
     /// `search-index.json`.
@@ -94,13 +109,13 @@ pub fn build(base_url: &BaseUrl, corpus: &Corpus) -> Result<SearchIndex, serde_j
     let inline = inline_nodes(&nodes)?;
     let mut files: Vec<(String, Vec<u8>)> = Vec::with_capacity(nodes.len());
     let mut keys = Vec::with_capacity(nodes.len());
-    for (i, node) in nodes.into_iter().enumerate() {
+    for node in nodes {
         if inline.is_none() {
-            files.push((format!("{DIR}/n{i}.json"), node.file));
+            files.push((format!("{DIR}/n{}.json", file_key(&node.key)), node.file));
         }
         let rows = match node.rows {
             Some((count, bytes)) => {
-                files.push((format!("{DIR}/r{i}.json"), bytes));
+                files.push((format!("{DIR}/r{}.json", file_key(&node.key)), bytes));
                 count
             }
             None => 0,
@@ -124,9 +139,10 @@ pub fn build(base_url: &BaseUrl, corpus: &Corpus) -> Result<SearchIndex, serde_j
         /// The extensions of an entity's documents, in the order of its
         /// `links` (the table of entity formats).
         links: Vec<&'static str>,
-        /// `[key, 1 for a leaf or 0, rows]`; node `i` is `search/n{i}.json`,
-        /// and when `rows` is not 0, `search/r{i}.json` holds the rows of
-        /// that many entities: every entity its words name.
+        /// `[key, 1 for a leaf or 0, rows]`; a node is `search/n{key}.json`
+        /// ([`file_key`]), and when `rows` is not 0, `search/r{key}.json`
+        /// holds the rows of that many entities: every entity its words
+        /// name.
         nodes: Vec<(String, u8, usize)>,
         /// The deprecated entities, by number, which rank last; left out
         /// when there are none.

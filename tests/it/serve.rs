@@ -806,7 +806,9 @@ fn a_malformed_site_is_refused_without_a_panic() {
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path().join("dist");
     build_ok(&tiny_input(), &site);
-    let all = read_json(&site.join("all"));
+    // Serve reads the pages of `/all`, never `/all` itself.
+    let page = site.join("pages/all/1.json");
+    let all = read_json(&page);
     let mut no_slug = all.clone();
     no_slug["items"][0].as_object_mut().unwrap().remove("slug");
     let mut not_object = all.clone();
@@ -816,7 +818,7 @@ fn a_malformed_site_is_refused_without_a_panic() {
         ("not an object", serde_json::to_vec(&not_object).unwrap()),
         ("not JSON", b"{\"items\": [".to_vec()),
     ] {
-        std::fs::write(site.join("all"), bytes).unwrap();
+        std::fs::write(&page, bytes).unwrap();
         let output = ontosite()
             .args(["serve", "--port", "0", "--dir"])
             .arg(&site)
@@ -827,7 +829,7 @@ fn a_malformed_site_is_refused_without_a_panic() {
         assert_eq!(output.status.code(), Some(1), "{what}: {message}");
         assert!(!message.contains("panicked"), "{what}: {message}");
         assert!(
-            message.contains(&site.join("all").display().to_string()),
+            message.contains(&page.display().to_string()),
             "{what}: {message}"
         );
     }
