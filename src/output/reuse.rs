@@ -67,8 +67,12 @@ impl Generation {
         let Ok(stat) = rustix::fs::fstat(&fd) else {
             return false;
         };
+        // Only a file that is ontosite's alone: a regular file, this user's,
+        // with no other name (a file also linked elsewhere could change
+        // there after it is published), of the size to be written.
         let regular = rustix::fs::FileType::from_raw_mode(stat.st_mode).is_file();
-        if !regular || stat.st_size as u64 != bytes.len() as u64 {
+        let own = stat.st_uid == rustix::process::geteuid().as_raw() && stat.st_nlink == 1;
+        if !regular || !own || stat.st_size as u64 != bytes.len() as u64 {
             return false;
         }
         let mut held = Vec::with_capacity(bytes.len());

@@ -429,3 +429,48 @@ fn a_rebuild_after_one_entity_changed_rewrites_only_what_changed() {
         leftovers(dir.path())
     );
 }
+
+/// A file of the site that also has a name elsewhere (a hard link someone
+/// made) is written anew, not linked into the new site: a change made
+/// through that other name would otherwise reach the published site.
+#[test]
+fn a_file_linked_from_outside_the_site_is_written_anew() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input");
+    copy_tree(&tiny_input(), &input);
+    let out = dir.path().join("dist");
+    build_ok(&input, &out);
+    let inode = |path: &Path| std::fs::metadata(path).unwrap().ino();
+    let elsewhere = dir.path().join("elsewhere.json");
+    std::fs::hard_link(out.join("index.json"), &elsewhere).unwrap();
+    let (index, context) = (
+        inode(&out.join("index.json")),
+        inode(&out.join("context.jsonld")),
+    );
+
+    let file = input.join("entities/zeta.json");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        text.replacen("\"description\": \"", "\"description\": \"Now: ", 1),
+    )
+    .unwrap();
+    let rebuilt = build(&input, &out, &[]);
+    assert!(rebuilt.status.success(), "{}", stderr(&rebuilt));
+    assert_ne!(
+        inode(&out.join("index.json")),
+        index,
+        "a shared file was linked"
+    );
+    assert_eq!(inode(&elsewhere), index);
+    assert_eq!(
+        std::fs::read(out.join("index.json")).unwrap(),
+        std::fs::read(&elsewhere).unwrap()
+    );
+    assert_eq!(
+        inode(&out.join("context.jsonld")),
+        context,
+        "an unshared file was written"
+    );
+}
