@@ -7,7 +7,7 @@ use super::Site;
 use super::formats::ENTITY_FORMATS;
 use super::pages::{self, Paged};
 use crate::model::{BaseUrl, Entity, Slug, Text};
-use crate::search::{Answer, Query, Searcher};
+use crate::search::{Answer, Listing, Query, Searcher};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -347,6 +347,28 @@ pub fn search_answer(
     query: &Query,
     answer: &Answer,
 ) -> Result<Vec<u8>, serde_json::Error> {
+    let listings = searcher.listings();
+    let page: Vec<&Listing> = answer.page.iter().map(|&i| &listings[i]).collect();
+    answer_page(
+        searcher.base_url,
+        query,
+        answer.total,
+        answer.next_offset,
+        &page,
+    )
+}
+
+/// The answer to a search from its parts: how many entities match, the
+/// offset of the next page, and this page's entities. Whatever answers a
+/// search (the reference, or `serve` from the index files) writes its
+/// answer here.
+pub fn answer_page(
+    base_url: &BaseUrl,
+    query: &Query,
+    total: usize,
+    next_offset: Option<usize>,
+    page: &[&Listing],
+) -> Result<Vec<u8>, serde_json::Error> {
     #[derive(Serialize)]
     struct SearchAnswer<'a> {
         query: &'a str,
@@ -356,9 +378,7 @@ pub fn search_answer(
         items: Vec<SearchItem<'a>>,
         next: Option<String>,
     }
-    let base_url = searcher.base_url;
-    let listings = searcher.listings();
-    let next = answer.next_offset.map(|offset| {
+    let next = next_offset.map(|offset| {
         let q: String = url::form_urlencoded::byte_serialize(query.text.as_bytes()).collect();
         base_url.join(&format!(
             "search?q={q}&limit={}&offset={offset}",
@@ -367,22 +387,18 @@ pub fn search_answer(
     });
     serde_json::to_vec(&SearchAnswer {
         query: &query.text,
-        total: answer.total,
+        total,
         limit: query.limit,
         offset: query.offset,
-        items: answer
-            .page
+        items: page
             .iter()
-            .map(|&i| {
-                let listing = &listings[i];
-                SearchItem {
-                    slug: listing.slug.as_str(),
-                    id: &listing.id,
-                    name: &listing.name,
-                    kind: &listing.kind,
-                    summary: &listing.summary,
-                    links: Links::at(base_url, &listing.slug),
-                }
+            .map(|listing| SearchItem {
+                slug: listing.slug.as_str(),
+                id: &listing.id,
+                name: &listing.name,
+                kind: &listing.kind,
+                summary: &listing.summary,
+                links: Links::at(base_url, &listing.slug),
             })
             .collect(),
         next,
@@ -398,11 +414,20 @@ pub fn search_response(
     limit: Option<&str>,
     offset: Option<&str>,
 ) -> Result<(u16, Vec<u8>), serde_json::Error> {
+    respond(q, limit, offset, |query| {
+        search_answer(searcher, query, &searcher.search(query))
+    })
+}
+
+/// [`search_response`] with any search: `answer` answers a checked query.
+pub fn respond<E: From<serde_json::Error>>(
+    q: Option<&str>,
+    limit: Option<&str>,
+    offset: Option<&str>,
+    answer: impl FnOnce(&Query) -> Result<Vec<u8>, E>,
+) -> Result<(u16, Vec<u8>), E> {
     match Query::from_params(q, limit, offset) {
-        Ok(query) => Ok((
-            200,
-            search_answer(searcher, &query, &searcher.search(&query))?,
-        )),
+        Ok(query) => Ok((200, answer(&query)?)),
         Err(error) => Ok((
             400,
             serde_json::to_vec(&super::problem(400, "Bad Request", &error.to_string()))?,

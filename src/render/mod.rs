@@ -26,7 +26,7 @@ mod void;
 pub use formats::{ENTITY_FORMATS, EntityFormat};
 pub use html::TEMPLATES;
 pub use info::problem;
-pub use json::{search_answer, search_response};
+pub use json::{answer_page, respond, search_answer, search_response};
 pub use negotiation::{Aliases, Found, Resource, choose, is_page, location, resource_at};
 pub use routes::{Endpoint, Serves, UNPUBLISHED, endpoints, media};
 pub use script::negotiation_module;

@@ -92,6 +92,13 @@ pub fn typo_budget(term: &str) -> usize {
 /// for free (`venndor2950` is two typos from the word `vendor295`, but not
 /// from `vendor29577`).
 pub fn within_typos(term: &str, word: &str, budget: usize) -> bool {
+    begins_within_typos(term, word, budget, true)
+}
+
+/// [`within_typos`], where `whole` says whether a word shorter than the
+/// term may count as a whole: not for a trie key, which is only the start
+/// of the words under it.
+pub fn begins_within_typos(term: &str, word: &str, budget: usize, whole: bool) -> bool {
     let term: Vec<char> = term.chars().collect();
     let word: Vec<char> = word.chars().collect();
     if budget == 0 || word.first() != term.first() {
@@ -102,7 +109,7 @@ pub fn within_typos(term: &str, word: &str, budget: usize) -> bool {
         if !rows.push(&word[..len]) {
             return false;
         }
-        if rows.ends_near(len == word.len()) {
+        if rows.ends_near(whole && len == word.len()) {
             return true;
         }
     }

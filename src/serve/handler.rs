@@ -314,7 +314,7 @@ fn search(site: &Snapshot, query: &str) -> Answer {
         params.first("limit"),
         params.first("offset"),
     );
-    match render::search_response(&site.searcher(), q, limit, offset) {
+    match render::respond(q, limit, offset, |query| site.index.answer(query)) {
         Ok((200, body)) => Answer::new(StatusCode::OK, "application/json", body),
         Ok((status, body)) => Answer::new(
             StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST),

@@ -10,6 +10,7 @@
 mod connections;
 pub mod encoding;
 pub mod handler;
+pub mod index;
 pub mod path;
 mod range;
 pub mod rules;

@@ -254,6 +254,7 @@ fn assert_search_js_parity(input: &Path, dir: &Path, at_least: usize) -> (PathBu
 fn search_js_answers_exactly_as_the_rust_reference() {
     let dir = tempfile::tempdir().unwrap();
     let (out, golden, count) = assert_search_js_parity(&shipped_input(), dir.path(), 10_000);
+    assert_index_parity(&out, &golden);
 
     // The hosts' /search handlers, called with real Requests.
     let report = node_report("edge.mjs", &out, &golden);
@@ -283,6 +284,35 @@ fn search_js_answers_exactly_as_the_rust_reference() {
     }
 }
 
+/// `serve`'s search, which answers from the index files the build wrote
+/// (`ontosite::serve::index`), answers every golden query as the Rust
+/// reference does.
+fn assert_index_parity(site: &Path, golden: &Path) {
+    let index = ontosite::serve::index::PublishedIndex::open(site).unwrap();
+    let golden: Vec<Value> = serde_json::from_slice(&std::fs::read(golden).unwrap()).unwrap();
+    let mut differences = Vec::new();
+    for case in &golden {
+        let params = &case["params"];
+        let get = |name: &str| params[name].as_str();
+        let (status, body) =
+            ontosite::render::respond(get("q"), get("limit"), get("offset"), |query| {
+                index.answer(query)
+            })
+            .unwrap();
+        let body: Value = serde_json::from_slice(&body).unwrap();
+        if case["status"] != status || case["body"] != body {
+            differences.push(json!({ "params": params, "expected": case["body"], "got": body }));
+        }
+    }
+    assert!(
+        differences.is_empty(),
+        "{} of {} golden queries differ from the reference; the first:\n{:#}",
+        differences.len(),
+        golden.len(),
+        differences[0]
+    );
+}
+
 /// Runs `tests/search/SCRIPT DIST GOLDEN` under Node and returns its report.
 fn node_report(script: &str, site: &Path, golden: &Path) -> Value {
     node_json(
@@ -308,7 +338,8 @@ fn search_js_answers_as_the_rust_reference_on_an_ontologys_terms() {
         r#"{"name": "PATO", "baseUrl": "https://pato.test"}"#,
     )
     .unwrap();
-    assert_search_js_parity(&input, dir.path(), 1_000);
+    let (out, golden, _) = assert_search_js_parity(&input, dir.path(), 1_000);
+    assert_index_parity(&out, &golden);
 }
 
 /// An acronym's last capital starts the next word (`ABB|Create|Item`), so

@@ -345,8 +345,8 @@ fn search_answers_with_the_reference_results_and_errors() {
     }
 }
 
-/// `serve` searches from the search index and the pages of `/all`, never
-/// `/all` itself: a site whose `/all` is missing, or is not JSON at all,
+/// `serve` searches from the search index files the build wrote, never
+/// from `/all`: a site whose `/all` is missing, or is not JSON at all,
 /// answers every search as the reference does.
 #[test]
 fn search_needs_neither_all_nor_its_bytes() {

@@ -1,0 +1,561 @@
+//! Search from the index files the build wrote, as `search.js` does: the
+//! manifest in memory, node and row files read when a query needs them
+//! and kept in a bounded cache. So `serve` starts without reading every
+//! entity's text, and its memory does not grow with the ontology beyond
+//! the manifest and the cache.
+//!
+//! The steps are `search.js`'s (`Index.search`), in the same order; the
+//! tests hold the answers to the Rust reference's on every golden query.
+
+use crate::model::{BaseUrl, Slug};
+use crate::render::search_index::{self, EXACT};
+use crate::search::engine::field;
+use crate::search::{Listing, Query, near};
+use serde::Deserialize;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// The strict tiers 0 to 3, then the near tiers 4 to 6.
+const NEAR_TIERS: usize = 3;
+const TIERS: usize = 7;
+/// How many node and row files the cache keeps: each is at most a leaf's
+/// size (`LEAF_BYTES`) but for inner nodes' unions, so a few megabytes on
+/// a small site and a bounded amount on any.
+const CACHED_FILES: usize = 512;
+
+/// Why the index could not answer: a file it names is missing or is not
+/// what the format says.
+#[derive(Debug, thiserror::Error)]
+#[error("`{}`: {what}\n  help: rebuild the site with `ontosite build`", path.display())]
+pub struct IndexError {
+    pub path: PathBuf,
+    pub what: String,
+}
+
+impl From<serde_json::Error> for IndexError {
+    fn from(error: serde_json::Error) -> IndexError {
+        IndexError {
+            path: PathBuf::new(),
+            what: error.to_string(),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Manifest {
+    version: u32,
+    total: usize,
+    base_url: String,
+    rows_per_file: usize,
+    types: Vec<String>,
+    nodes: Vec<(String, u8, usize)>,
+    #[serde(default)]
+    deprecated: Vec<usize>,
+    stem: Option<String>,
+    node_files: Option<Vec<NodeFile>>,
+}
+
+/// A node file: a leaf's words, or an inner node's union of postings and
+/// its own words.
+#[derive(Deserialize)]
+struct NodeFile {
+    #[serde(default)]
+    all: Vec<u64>,
+    words: Vec<(String, Vec<u64>)>,
+}
+
+/// A row of the chunks: `[id, name, type, summary, slug?]`.
+type Row = Vec<serde_json::Value>;
+
+struct Node {
+    key: String,
+    leaf: bool,
+}
+
+/// One site's index, open.
+pub struct PublishedIndex {
+    root: PathBuf,
+    pub base_url: BaseUrl,
+    total: usize,
+    rows_per_file: usize,
+    types: Vec<String>,
+    nodes: Vec<Node>,
+    by_key: HashMap<String, usize>,
+    children: HashMap<String, Vec<usize>>,
+    deprecated: HashSet<usize>,
+    stem: bool,
+    inline: Option<Vec<Arc<NodeFile>>>,
+    nodes_cache: Mutex<Cache<Arc<NodeFile>>>,
+    rows_cache: Mutex<Cache<Arc<Vec<Row>>>>,
+}
+
+/// A term's matches: the entities in the order found, and for each entity
+/// the fields its words are in (0: none).
+struct Found {
+    entities: Vec<u32>,
+    masks: Vec<u8>,
+}
+
+impl Found {
+    fn new(total: usize) -> Found {
+        Found {
+            entities: Vec::new(),
+            masks: vec![0; total],
+        }
+    }
+
+    /// Adds postings, field bits only.
+    fn add(&mut self, postings: &[u64]) {
+        let mut entity = 0u64;
+        for &n in postings {
+            entity += n / 16;
+            let fields = (n % 16) as u8 & !EXACT;
+            let Some(mask) = self.masks.get_mut(entity as usize) else {
+                continue;
+            };
+            if fields == 0 {
+                continue;
+            }
+            if *mask == 0 {
+                self.entities.push(entity as u32);
+            }
+            *mask |= fields;
+        }
+    }
+}
+
+impl std::fmt::Debug for PublishedIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PublishedIndex")
+            .field("root", &self.root)
+            .field("total", &self.total)
+            .field("nodes", &self.nodes.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl PublishedIndex {
+    /// Opens the index of the site at `root`: reads its manifest.
+    pub fn open(root: &Path) -> Result<PublishedIndex, IndexError> {
+        let path = root.join(crate::render::files::SEARCH_INDEX);
+        let bad = |what: String| IndexError {
+            path: path.clone(),
+            what,
+        };
+        let bytes = std::fs::read(&path).map_err(|e| bad(format!("reading it failed: {e}")))?;
+        let manifest: Manifest =
+            serde_json::from_slice(&bytes).map_err(|e| bad(format!("it is not an index: {e}")))?;
+        if manifest.version != search_index::VERSION {
+            return Err(bad(format!(
+                "its format is {}, not {}",
+                manifest.version,
+                search_index::VERSION
+            )));
+        }
+        let base_url =
+            BaseUrl::parse(&manifest.base_url).map_err(|e| bad(format!("its baseUrl: {e}")))?;
+        let stem = match manifest.stem.as_deref() {
+            None => false,
+            Some(language) => {
+                near::stemmer(language).ok_or_else(|| {
+                    bad(format!(
+                        "it names the stemmer `{language}`, which this ontosite does not know"
+                    ))
+                })?;
+                true
+            }
+        };
+        let nodes: Vec<Node> = manifest
+            .nodes
+            .into_iter()
+            .map(|(key, leaf, _)| Node {
+                key,
+                leaf: leaf == 1,
+            })
+            .collect();
+        let by_key = nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.key.clone(), i))
+            .collect();
+        let mut children: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, node) in nodes.iter().enumerate() {
+            let mut parent = node.key.chars();
+            if parent.next_back().is_some() {
+                children
+                    .entry(parent.as_str().to_owned())
+                    .or_default()
+                    .push(i);
+            }
+        }
+        let inline = manifest
+            .node_files
+            .map(|files| files.into_iter().map(Arc::new).collect());
+        Ok(PublishedIndex {
+            root: root.to_owned(),
+            base_url,
+            total: manifest.total,
+            rows_per_file: manifest.rows_per_file.max(1),
+            types: manifest.types,
+            nodes,
+            by_key,
+            children,
+            deprecated: manifest.deprecated.into_iter().collect(),
+            stem,
+            inline,
+            nodes_cache: Mutex::new(Cache::default()),
+            rows_cache: Mutex::new(Cache::default()),
+        })
+    }
+
+    /// How many entities the index holds.
+    pub fn total(&self) -> usize {
+        self.total
+    }
+
+    /// A JSON file of the index, parsed.
+    fn read<T: serde::de::DeserializeOwned>(&self, name: &str) -> Result<T, IndexError> {
+        let path = self.root.join(name);
+        let bytes = std::fs::read(&path).map_err(|e| IndexError {
+            path: path.clone(),
+            what: format!("reading it failed: {e}"),
+        })?;
+        serde_json::from_slice(&bytes).map_err(|e| IndexError {
+            path,
+            what: format!("it is not what the index format says: {e}"),
+        })
+    }
+
+    /// The node that answers words starting with `term` (or equal to it).
+    fn node(&self, term: &str) -> Option<usize> {
+        let mut key = String::new();
+        let mut rest = term.chars();
+        loop {
+            let i = *self.by_key.get(&key)?;
+            if self.nodes[i].leaf || key == term {
+                return Some(i);
+            }
+            key.push(rest.next()?);
+        }
+    }
+
+    fn file(&self, i: usize) -> Result<Arc<NodeFile>, IndexError> {
+        if let Some(inline) = &self.inline {
+            return inline.get(i).cloned().ok_or_else(|| IndexError {
+                path: self.root.join(crate::render::files::SEARCH_INDEX),
+                what: format!("it has no node file {i}"),
+            });
+        }
+        let name = format!(
+            "{}/n{}.json",
+            search_index::DIR,
+            search_index::file_key(&self.nodes[i].key)
+        );
+        cached(&self.nodes_cache, name, |name| {
+            self.read(name).map(Arc::new)
+        })
+    }
+
+    fn rows(&self, chunk: usize) -> Result<Arc<Vec<Row>>, IndexError> {
+        let name = format!("{}/d{chunk}.json", search_index::DIR);
+        cached(&self.rows_cache, name, |name| self.read(name).map(Arc::new))
+    }
+
+    /// Adds the entities with a word that starts with `prefix`.
+    fn add_prefix(&self, prefix: &str, found: &mut Found) -> Result<(), IndexError> {
+        let Some(i) = self.node(prefix) else {
+            return Ok(());
+        };
+        let file = self.file(i)?;
+        if self.nodes[i].leaf {
+            for (word, postings) in &file.words {
+                if word.starts_with(prefix) {
+                    found.add(postings);
+                }
+            }
+        } else {
+            found.add(&file.all);
+        }
+        Ok(())
+    }
+
+    /// Adds a term's near matches: the words its stem begins, and those
+    /// within its typo budget.
+    fn add_near(&self, term: &str, found: &mut Found) -> Result<(), IndexError> {
+        if self.stem
+            && let Some(stemmed) = near::stem(term)
+        {
+            self.add_prefix(&stemmed, found)?;
+        }
+        let budget = near::typo_budget(term);
+        for (i, all) in self.typo_nodes(term, budget) {
+            let file = self.file(i)?;
+            if all {
+                found.add(&file.all);
+                continue;
+            }
+            for (word, postings) in &file.words {
+                if near::within_typos(term, word, budget) {
+                    found.add(postings);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The nodes whose words may begin within `budget` typos of `term`,
+    /// each with whether every word under it does (`search.js`'s
+    /// `typoNodes`).
+    fn typo_nodes(&self, term: &str, budget: usize) -> Vec<(usize, bool)> {
+        let chars: Vec<char> = term.chars().collect();
+        let (Some(&root), Some(&first_char)) = (self.by_key.get(""), chars.first()) else {
+            return Vec::new();
+        };
+        if budget == 0 {
+            return Vec::new();
+        }
+        if self.nodes[root].leaf {
+            return vec![(root, false)];
+        }
+        // Row j: the edits from the key to the term's first j characters.
+        let step = |row: &[usize], c: char| -> Vec<usize> {
+            let mut next = vec![row[0] + 1];
+            for j in 1..=chars.len() {
+                let edits = (row[j] + 1)
+                    .min(next[j - 1] + 1)
+                    .min(row[j - 1] + usize::from(chars[j - 1] != c));
+                next.push(edits);
+            }
+            next
+        };
+        let mut found = Vec::new();
+        let mut stack: Vec<(usize, Vec<usize>)> = Vec::new();
+        if let Some(&first) = self.by_key.get(&first_char.to_string()) {
+            let start: Vec<usize> = (0..=chars.len()).collect();
+            stack.push((first, step(&start, first_char)));
+        }
+        while let Some((i, row)) = stack.pop() {
+            if row.iter().min().is_none_or(|&least| least > budget) {
+                continue;
+            }
+            let node = &self.nodes[i];
+            if near::begins_within_typos(term, &node.key, budget, false) {
+                found.push((i, !node.leaf));
+                continue;
+            }
+            if node.leaf || near::within_typos(term, &node.key, budget) {
+                found.push((i, false));
+            }
+            if node.leaf {
+                continue;
+            }
+            let depth = node.key.chars().count();
+            for &child in self.children.get(&node.key).into_iter().flatten() {
+                if let Some(c) = self.nodes[child].key.chars().nth(depth) {
+                    stack.push((child, step(&row, c)));
+                }
+            }
+        }
+        found
+    }
+
+    /// Entities whose joined ID, label or synonym, or slug, equals
+    /// `joined`.
+    fn exact(&self, joined: &str) -> Result<HashSet<u32>, IndexError> {
+        let mut found = HashSet::new();
+        let Some(i) = self.node(joined) else {
+            return Ok(found);
+        };
+        if !self.nodes[i].leaf && self.nodes[i].key != joined {
+            return Ok(found);
+        }
+        let file = self.file(i)?;
+        for (word, postings) in &file.words {
+            if word != joined {
+                continue;
+            }
+            let mut entity = 0u64;
+            for &n in postings {
+                entity += n / 16;
+                if (n % 16) as u8 & EXACT != 0 {
+                    found.insert(entity as u32);
+                }
+            }
+        }
+        Ok(found)
+    }
+
+    /// The entities every term matched, in buckets of answer order.
+    fn rank(&self, per_term: &[Found], exact: &HashSet<u32>, tiers: usize) -> Vec<Vec<u32>> {
+        let mut buckets = vec![Vec::new(); 2 * TIERS];
+        let Some(smallest) = per_term.iter().min_by_key(|f| f.entities.len()) else {
+            return buckets;
+        };
+        'entities: for &entity in &smallest.entities {
+            let (mut all_name, mut all_name_or_id) = (true, true);
+            for found in per_term {
+                let mask = found.masks[entity as usize];
+                if mask == 0 {
+                    continue 'entities;
+                }
+                all_name &= mask & field::NAME != 0;
+                all_name_or_id &= mask & (field::NAME | field::ID) != 0;
+            }
+            let tier = if exact.contains(&entity) {
+                0
+            } else if all_name {
+                1
+            } else if all_name_or_id {
+                2
+            } else {
+                3
+            };
+            let deprecated = if self.deprecated.contains(&(entity as usize)) {
+                TIERS
+            } else {
+                0
+            };
+            buckets[deprecated + tiers + tier].push(entity);
+        }
+        buckets
+    }
+
+    /// Answers a checked query with the answer's JSON.
+    pub fn answer(&self, query: &Query) -> Result<Vec<u8>, IndexError> {
+        let exact = self.exact(&query.joined())?;
+        let mut per_term = Vec::with_capacity(query.terms.len());
+        for term in &query.terms {
+            let mut found = Found::new(self.total);
+            self.add_prefix(term, &mut found)?;
+            per_term.push(found);
+        }
+        let mut buckets = self.rank(&per_term, &exact, 0);
+        if buckets.iter().all(Vec::is_empty) {
+            for (term, found) in query.terms.iter().zip(&mut per_term) {
+                self.add_near(term, found)?;
+            }
+            buckets = self.rank(&per_term, &HashSet::new(), NEAR_TIERS);
+        }
+        let total: usize = buckets.iter().map(Vec::len).sum();
+        let end = query.offset.saturating_add(query.limit).min(total);
+        let mut page: Vec<u32> = Vec::new();
+        let mut skipped = 0;
+        for mut bucket in buckets {
+            if page.len() >= end.saturating_sub(query.offset) {
+                break;
+            }
+            if skipped + bucket.len() <= query.offset {
+                skipped += bucket.len();
+                continue;
+            }
+            bucket.sort_unstable();
+            let from = query.offset.saturating_sub(skipped);
+            let room = end - query.offset - page.len();
+            page.extend(bucket.iter().skip(from).take(room));
+            skipped += bucket.len();
+        }
+        let listings = page
+            .iter()
+            .map(|&entity| self.listing(entity as usize))
+            .collect::<Result<Vec<_>, _>>()?;
+        let listed: Vec<&Listing> = listings.iter().collect();
+        let next = (end < total).then_some(end);
+        Ok(crate::render::answer_page(
+            &self.base_url,
+            query,
+            total,
+            next,
+            &listed,
+        )?)
+    }
+
+    /// An entity's listing, from its row chunk.
+    fn listing(&self, entity: usize) -> Result<Listing, IndexError> {
+        let chunk = self.rows(entity / self.rows_per_file)?;
+        let bad = |what: &str| IndexError {
+            path: self.root.join(format!(
+                "{}/d{}.json",
+                search_index::DIR,
+                entity / self.rows_per_file
+            )),
+            what: format!("row of entity {entity}: {what}"),
+        };
+        let row = chunk
+            .get(entity % self.rows_per_file)
+            .ok_or_else(|| bad("missing"))?;
+        let text = |i: usize| {
+            row.get(i)
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_owned)
+                .ok_or_else(|| bad(&format!("no string at {i}")))
+        };
+        let id = text(0)?;
+        let slug = match row.get(4).and_then(serde_json::Value::as_str) {
+            Some(slug) => Slug::parse(slug),
+            None => Slug::from_id(&id),
+        }
+        .map_err(|e| bad(&e.to_string()))?;
+        let kind = row
+            .get(2)
+            .and_then(serde_json::Value::as_u64)
+            .and_then(|k| self.types.get(k as usize))
+            .ok_or_else(|| bad("no type of the manifest's"))?;
+        Ok(Listing {
+            slug,
+            id,
+            name: text(1)?,
+            kind: kind.clone(),
+            summary: text(3)?,
+        })
+    }
+}
+
+/// The files read most recently, at most [`CACHED_FILES`]; the oldest
+/// read goes first.
+struct Cache<T> {
+    files: HashMap<String, (u64, T)>,
+    clock: u64,
+}
+
+impl<T> Default for Cache<T> {
+    fn default() -> Self {
+        Cache {
+            files: HashMap::new(),
+            clock: 0,
+        }
+    }
+}
+
+/// The file `name` from `cache`, or read by `read` and kept.
+fn cached<T: Clone>(
+    cache: &Mutex<Cache<T>>,
+    name: String,
+    read: impl FnOnce(&str) -> Result<T, IndexError>,
+) -> Result<T, IndexError> {
+    {
+        let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+        cache.clock += 1;
+        let now = cache.clock;
+        if let Some((used, file)) = cache.files.get_mut(&name) {
+            *used = now;
+            return Ok(file.clone());
+        }
+    }
+    // Read outside the lock: other requests go on meanwhile.
+    let file = read(&name)?;
+    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+    if cache.files.len() >= CACHED_FILES
+        && let Some(oldest) = cache
+            .files
+            .iter()
+            .min_by_key(|(_, (used, _))| *used)
+            .map(|(name, _)| name.clone())
+    {
+        cache.files.remove(&oldest);
+    }
+    let now = cache.clock;
+    cache.files.insert(name, (now, file.clone()));
+    Ok(file)
+}
