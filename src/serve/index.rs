@@ -7,6 +7,7 @@
 //! The steps are `search.js`'s (`Index.search`), in the same order; the
 //! tests hold the answers to the Rust reference's on every golden query.
 
+use super::path::{SiteDir, site_path};
 use crate::model::{BaseUrl, Slug};
 use crate::render::search_index::{self, EXACT};
 use crate::search::engine::field;
@@ -76,6 +77,9 @@ struct Node {
 
 /// One site's index, open.
 pub struct PublishedIndex {
+    /// The site, open: every file is read relative to it, so a site a
+    /// build swaps in later never mixes into this one's answers.
+    site: SiteDir,
     root: PathBuf,
     pub base_url: BaseUrl,
     total: usize,
@@ -139,12 +143,23 @@ impl std::fmt::Debug for PublishedIndex {
 impl PublishedIndex {
     /// Opens the index of the site at `root`: reads its manifest.
     pub fn open(root: &Path) -> Result<PublishedIndex, IndexError> {
+        let site = SiteDir::open(root).map_err(|e| IndexError {
+            path: root.to_owned(),
+            what: format!("opening it failed: {e}"),
+        })?;
+        PublishedIndex::in_site(site)
+    }
+
+    /// Opens the index of an open site: reads its manifest.
+    pub fn in_site(site: SiteDir) -> Result<PublishedIndex, IndexError> {
+        let root = site.path().to_owned();
         let path = root.join(crate::render::files::SEARCH_INDEX);
         let bad = |what: String| IndexError {
             path: path.clone(),
             what,
         };
-        let bytes = std::fs::read(&path).map_err(|e| bad(format!("reading it failed: {e}")))?;
+        let bytes = read_beneath(&site, crate::render::files::SEARCH_INDEX)
+            .ok_or_else(|| bad("it is missing, not a file, or outside the site".into()))?;
         let manifest: Manifest =
             serde_json::from_slice(&bytes).map_err(|e| bad(format!("it is not an index: {e}")))?;
         if manifest.version != search_index::VERSION {
@@ -194,7 +209,8 @@ impl PublishedIndex {
             .node_files
             .map(|files| files.into_iter().map(Arc::new).collect());
         Ok(PublishedIndex {
-            root: root.to_owned(),
+            site,
+            root,
             base_url,
             total: manifest.total,
             rows_per_file: manifest.rows_per_file.max(1),
@@ -218,9 +234,9 @@ impl PublishedIndex {
     /// A JSON file of the index, parsed.
     fn read<T: serde::de::DeserializeOwned>(&self, name: &str) -> Result<T, IndexError> {
         let path = self.root.join(name);
-        let bytes = std::fs::read(&path).map_err(|e| IndexError {
+        let bytes = read_beneath(&self.site, name).ok_or_else(|| IndexError {
             path: path.clone(),
-            what: format!("reading it failed: {e}"),
+            what: "it is missing, not a file, or outside the site".into(),
         })?;
         serde_json::from_slice(&bytes).map_err(|e| IndexError {
             path,
@@ -510,6 +526,12 @@ impl PublishedIndex {
             summary: text(3)?,
         })
     }
+}
+
+/// The bytes of the file `name` (relative, `/`-separated) of the site,
+/// never from outside it.
+fn read_beneath(site: &SiteDir, name: &str) -> Option<Vec<u8>> {
+    site.read(&site_path(&format!("/{name}")).ok()?)
 }
 
 /// The files read most recently, at most [`CACHED_FILES`]; the oldest

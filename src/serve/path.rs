@@ -128,6 +128,15 @@ impl SiteDir {
         &self.dir
     }
 
+    /// The same directory, opened once more: what reads through the copy
+    /// stays in the site this one opened.
+    pub fn try_clone(&self) -> std::io::Result<SiteDir> {
+        Ok(SiteDir {
+            dir: self.dir.clone(),
+            handle: self.handle.try_clone()?,
+        })
+    }
+
     /// The bytes of the regular file at `path`, if there is one inside the
     /// site directory. Directories, missing files and anything that would
     /// resolve outside the directory are `None`.

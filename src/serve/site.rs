@@ -61,7 +61,15 @@ impl Snapshot {
         let headers = HeaderRules::parse(&text, &path)?;
         let (text, path) = rules(files::REDIRECTS)?;
         let redirects = RedirectRules::parse(&text, &path)?;
-        let index = PublishedIndex::open(&root).map_err(|e| not_a_site(&root, &e.path, e.what))?;
+        let index = site
+            .try_clone()
+            .map_err(|source| SiteError::Directory {
+                path: dir.to_owned(),
+                source,
+            })
+            .and_then(|copy| {
+                PublishedIndex::in_site(copy).map_err(|e| not_a_site(&root, &e.path, e.what))
+            })?;
         let aliases = published_aliases(&root, index.total())?;
         Ok(Snapshot {
             dir: site,
