@@ -35,7 +35,7 @@ pub enum Tier {
 
 impl Tier {
     /// The near tier that stands where `self` stands among strict ones.
-    fn near(self) -> Tier {
+    pub fn near(self) -> Tier {
         match self {
             Tier::Exact | Tier::Name | Tier::NearName => Tier::NearName,
             Tier::NameOrId | Tier::NearNameOrId => Tier::NearNameOrId,

@@ -82,7 +82,7 @@ impl Corpus {
 
     /// A corpus of entities in rank order, one listing and one searchable
     /// text each, whose word forms `stemmer` finds.
-    pub fn new(
+    fn new(
         listings: Vec<Listing>,
         searchables: Vec<Searchable>,
         stemmer: Option<&'static str>,

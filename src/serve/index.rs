@@ -10,16 +10,15 @@
 use super::path::{SiteDir, site_path};
 use crate::model::{BaseUrl, Slug};
 use crate::render::search_index::{self, EXACT};
-use crate::search::engine::field;
+use crate::search::engine::{self, Tier};
 use crate::search::{Listing, Query, near};
 use serde::Deserialize;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-/// The strict tiers 0 to 3, then the near tiers 4 to 6.
-const NEAR_TIERS: usize = 3;
-const TIERS: usize = 7;
+/// The tiers, strict and near ([`Tier`]).
+const TIERS: usize = Tier::NearAny as usize + 1;
 /// How many node and row files the cache keeps: each is at most a leaf's
 /// size (`LEAF_BYTES`) but for inner nodes' unions, so a few megabytes on
 /// a small site and a bounded amount on any.
@@ -403,37 +402,26 @@ impl PublishedIndex {
         Ok(found)
     }
 
-    /// The entities every term matched, in buckets of answer order.
-    fn rank(&self, per_term: &[Found], exact: &HashSet<u32>, tiers: usize) -> Vec<Vec<u32>> {
+    /// The entities every term matched, in buckets of answer order: one
+    /// per tier ([`Tier`]), the deprecated after all others; with `near`,
+    /// in the near tiers.
+    fn rank(&self, per_term: &[Found], exact: &HashSet<u32>, near: bool) -> Vec<Vec<u32>> {
         let mut buckets = vec![Vec::new(); 2 * TIERS];
         let Some(smallest) = per_term.iter().min_by_key(|f| f.entities.len()) else {
             return buckets;
         };
-        'entities: for &entity in &smallest.entities {
-            let (mut all_name, mut all_name_or_id) = (true, true);
-            for found in per_term {
-                let mask = found.masks[entity as usize];
-                if mask == 0 {
-                    continue 'entities;
-                }
-                all_name &= mask & field::NAME != 0;
-                all_name_or_id &= mask & (field::NAME | field::ID) != 0;
-            }
-            let tier = if exact.contains(&entity) {
-                0
-            } else if all_name {
-                1
-            } else if all_name_or_id {
-                2
-            } else {
-                3
+        for &entity in &smallest.entities {
+            let masks = per_term.iter().map(|found| found.masks[entity as usize]);
+            let Some(tier) = engine::tier(masks, exact.contains(&entity)) else {
+                continue;
             };
+            let tier = if near { tier.near() } else { tier };
             let deprecated = if self.deprecated.contains(&(entity as usize)) {
                 TIERS
             } else {
                 0
             };
-            buckets[deprecated + tiers + tier].push(entity);
+            buckets[deprecated + tier as usize].push(entity);
         }
         buckets
     }
@@ -447,12 +435,12 @@ impl PublishedIndex {
             self.add_prefix(term, &mut found)?;
             per_term.push(found);
         }
-        let mut buckets = self.rank(&per_term, &exact, 0);
+        let mut buckets = self.rank(&per_term, &exact, false);
         if buckets.iter().all(Vec::is_empty) {
             for (term, found) in query.terms.iter().zip(&mut per_term) {
                 self.add_near(term, found)?;
             }
-            buckets = self.rank(&per_term, &HashSet::new(), NEAR_TIERS);
+            buckets = self.rank(&per_term, &HashSet::new(), true);
         }
         let total: usize = buckets.iter().map(Vec::len).sum();
         let end = query.offset.saturating_add(query.limit).min(total);
