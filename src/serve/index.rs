@@ -87,7 +87,10 @@ pub struct PublishedIndex {
     nodes: Vec<Node>,
     by_key: HashMap<String, usize>,
     children: HashMap<String, Vec<usize>>,
-    deprecated: HashSet<usize>,
+    /// Whether each entity is deprecated, by number; empty when none is.
+    /// A lookup in a vector, not a hash: every match of a query that
+    /// matches everything asks.
+    deprecated: Vec<bool>,
     stem: bool,
     inline: Option<Vec<Arc<NodeFile>>>,
     nodes_cache: Mutex<Cache<Arc<NodeFile>>>,
@@ -217,7 +220,7 @@ impl PublishedIndex {
             nodes,
             by_key,
             children,
-            deprecated: manifest.deprecated.into_iter().collect(),
+            deprecated: deprecated_flags(&manifest.deprecated, manifest.total),
             stem,
             inline,
             nodes_cache: Mutex::new(Cache::default()),
@@ -412,11 +415,12 @@ impl PublishedIndex {
         };
         for &entity in &smallest.entities {
             let masks = per_term.iter().map(|found| found.masks[entity as usize]);
-            let Some(tier) = engine::tier(masks, exact.contains(&entity)) else {
+            let exact = !exact.is_empty() && exact.contains(&entity);
+            let Some(tier) = engine::tier(masks, exact) else {
                 continue;
             };
             let tier = if near { tier.near() } else { tier };
-            let deprecated = if self.deprecated.contains(&(entity as usize)) {
+            let deprecated = if self.deprecated.get(entity as usize) == Some(&true) {
                 TIERS
             } else {
                 0
@@ -514,6 +518,21 @@ impl PublishedIndex {
             summary: text(3)?,
         })
     }
+}
+
+/// One flag per entity, set for the deprecated ones; no flags when none
+/// is.
+fn deprecated_flags(deprecated: &[usize], total: usize) -> Vec<bool> {
+    let mut flags = Vec::new();
+    if !deprecated.is_empty() {
+        flags.resize(total, false);
+        for &entity in deprecated {
+            if let Some(flag) = flags.get_mut(entity) {
+                *flag = true;
+            }
+        }
+    }
+    flags
 }
 
 /// The bytes of the file `name` (relative, `/`-separated) of the site,
