@@ -13,6 +13,7 @@ use oxrdf::vocab::{rdf, xsd};
 use oxrdf::{Literal, NamedNode, NamedOrBlankNode, Term, Triple};
 use serde_json::Value;
 use std::borrow::{Borrow, Cow};
+use std::io::Write;
 
 pub const SCHEMA: &str = "http://schema.org/";
 pub const VOID: &str = "http://rdfs.org/ns/void#";
@@ -303,20 +304,21 @@ fn site_prefixes(site: &Site) -> Vec<(&'static str, String)> {
 }
 
 /// An open document in one syntax, fed triple by triple, so that a dump
-/// never holds more than one entity's triples.
-pub enum Writer<'o> {
-    Turtle(oxttl::turtle::WriterTurtleSerializer<&'o mut Vec<u8>>),
-    NTriples(oxttl::ntriples::WriterNTriplesSerializer<&'o mut Vec<u8>>),
-    JsonLd(oxjsonld::WriterJsonLdSerializer<&'o mut Vec<u8>>),
+/// never holds more than one entity's triples; into a buffer, or straight
+/// into a stream (the gzipped dump).
+pub enum Writer<W: Write> {
+    Turtle(oxttl::turtle::WriterTurtleSerializer<W>),
+    NTriples(oxttl::ntriples::WriterNTriplesSerializer<W>),
+    JsonLd(oxjsonld::WriterJsonLdSerializer<W>),
 }
 
-impl<'o> Writer<'o> {
+impl<W: Write> Writer<W> {
     /// Starts a document; Turtle and JSON-LD declare `prefixes`.
     pub fn new(
         syntax: Syntax,
         prefixes: &[(&str, String)],
-        out: &'o mut Vec<u8>,
-    ) -> Result<Writer<'o>, RenderError> {
+        out: W,
+    ) -> Result<Writer<W>, RenderError> {
         let bad = |namespace: &String| RenderError::Iri(namespace.clone());
         Ok(match syntax {
             Syntax::Turtle => {
@@ -352,14 +354,22 @@ impl<'o> Writer<'o> {
         Ok(())
     }
 
-    /// Ends the document; `render` ends every file with one newline, so
-    /// the serialiser's own last newline goes.
-    pub fn finish(self) -> Result<(), RenderError> {
-        let out = match self {
+    /// Ends the document, as the serialiser ends it, and gives the stream
+    /// back.
+    pub fn end(self) -> Result<W, RenderError> {
+        Ok(match self {
             Writer::Turtle(w) => w.finish()?,
             Writer::NTriples(w) => w.finish(),
             Writer::JsonLd(w) => w.finish()?,
-        };
+        })
+    }
+}
+
+impl Writer<&mut Vec<u8>> {
+    /// Ends a document in a buffer; `render` ends every file with one
+    /// newline, so the serialiser's own last newline goes.
+    pub fn finish(self) -> Result<(), RenderError> {
+        let out = self.end()?;
         if out.last() == Some(&b'\n') {
             out.pop();
         }
@@ -394,11 +404,7 @@ pub fn write<T: Borrow<Triple>>(
 }
 
 /// Starts a large document that declares every prefix.
-pub fn writer<'o>(
-    site: &'o Site,
-    syntax: Syntax,
-    out: &'o mut Vec<u8>,
-) -> Result<Writer<'o>, RenderError> {
+pub fn writer<W: Write>(site: &Site, syntax: Syntax, out: W) -> Result<Writer<W>, RenderError> {
     Writer::new(syntax, &prefixes(site), out)
 }
 
@@ -425,7 +431,11 @@ pub fn list_item_iri(site: &Site, position: usize) -> String {
 /// plain JSON URL. `summaries: false` leaves out what each entity's own
 /// graph states anyway (for the dump); a term of an ontology source
 /// states only what its source does, so its summary stays.
-pub fn index(site: &Site, writer: &mut Writer, summaries: bool) -> Result<usize, RenderError> {
+pub fn index<W: Write>(
+    site: &Site,
+    writer: &mut Writer<W>,
+    summaries: bool,
+) -> Result<usize, RenderError> {
     let meta = &site.ontology.meta;
     let list = iri(site.url(INDEX))?;
     let mut count = 0;
