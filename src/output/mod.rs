@@ -17,6 +17,7 @@ pub use record::{Record, up_to_date};
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 /// The marker file's name inside every directory ontosite writes.
 pub const MARKER: &str = ".ontosite-output";
@@ -147,8 +148,9 @@ pub struct Staging {
     /// relative to it, so the kernel does not walk the whole path again
     /// for each of a million files.
     dir_fd: rustix::fd::OwnedFd,
-    /// The previous output's manifest, if there was a previous output.
-    previous: Option<Vec<String>>,
+    /// The previous output's manifest, sorted, if there was a previous
+    /// output; shared with `reuse`, as it lists every file of the site.
+    previous: Option<Arc<Vec<String>>>,
     /// The previous output, whose unchanged files are linked, not written.
     reuse: Option<reuse::Generation>,
     committed: bool,
@@ -164,7 +166,12 @@ impl Staging {
         let out = resolve(out)?;
         let lock = Lock::take(&out)?;
         refuse_mount_point(&out)?;
-        let previous = check_replaceable(&out)?;
+        let previous = check_replaceable(&out)?.map(|mut manifest| {
+            if !manifest.is_sorted() {
+                manifest.sort_unstable();
+            }
+            Arc::new(manifest)
+        });
         let dir = sibling(&out, "staging");
         clear_leftover(&dir)?;
         clear_leftover(&sibling(&out, "old"))?;
@@ -184,7 +191,7 @@ impl Staging {
         .map_err(|e| io(&dir, "opening the directory")(e.into()))?;
         let reuse = match &previous {
             Some(manifest) if reuse && !manifest.is_empty() => {
-                reuse::Generation::open(&out, manifest)
+                reuse::Generation::open(&out, Arc::clone(manifest))
             }
             _ => None,
         };
@@ -291,7 +298,7 @@ pub enum Written {
 #[derive(Debug)]
 #[must_use = "the previous site stays on disk until it is removed"]
 pub struct Previous {
-    site: Option<(PathBuf, Vec<String>)>,
+    site: Option<(PathBuf, Arc<Vec<String>>)>,
     _lock: Option<Lock>,
 }
 
@@ -306,7 +313,7 @@ impl Previous {
 
     pub fn remove(mut self) -> Result<(), OutputError> {
         match self.site.take() {
-            Some((dir, manifest)) => remove_listed(&dir, &manifest),
+            Some((dir, manifest)) => remove_listed(&dir, manifest.as_slice()),
             None => Ok(()),
         }
     }
@@ -315,7 +322,7 @@ impl Previous {
 impl Drop for Previous {
     fn drop(&mut self) {
         if let Some((dir, manifest)) = self.site.take() {
-            let _ = remove_listed(&dir, &manifest);
+            let _ = remove_listed(&dir, manifest.as_slice());
         }
     }
 }
