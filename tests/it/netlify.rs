@@ -29,6 +29,8 @@ fn netlify_parses_the_host_files_and_routes_every_endpoint() {
         "/index.json",
         "/index.jsonld",
         "/all",
+        "/pages/index/2.jsonld",
+        "/pages/all/3.json",
         "/abbcreateitem.json",
         "/abbcreateitem.jsonld",
         "/abbcreateitem.ttl",
@@ -125,6 +127,14 @@ fn netlify_parses_the_host_files_and_routes_every_endpoint() {
         Some("application/ld+json"),
     );
     expect("/all", 200, "/all", Some("application/json"));
+    // The lists' pages, typed by the extension's splat rule in a folder.
+    expect(
+        "/pages/index/2.jsonld",
+        200,
+        "/pages/index/2.jsonld",
+        Some("application/ld+json"),
+    );
+    expect("/pages/all/3.json", 200, "/pages/all/3.json", None);
     expect(
         "/abbcreateitem.ttl",
         200,
