@@ -23,6 +23,10 @@ const TIERS: usize = Tier::NearAny as usize + 1;
 /// size (`LEAF_BYTES`) but for inner nodes' unions, so a few megabytes on
 /// a small site and a bounded amount on any.
 const CACHED_FILES: usize = 512;
+/// The most entities an index may count: a query holds one byte per
+/// entity and term, so a manifest that claims more (a damaged or hostile
+/// one) is refused instead of exhausting memory.
+const MAX_ENTITIES: usize = 100_000_000;
 
 /// Why the index could not answer: a file it names is missing or is not
 /// what the format says.
@@ -116,7 +120,7 @@ impl Found {
     fn add(&mut self, postings: &[u64]) {
         let mut entity = 0u64;
         for &n in postings {
-            entity += n / 16;
+            entity = entity.saturating_add(n / 16);
             let fields = (n % 16) as u8 & !EXACT;
             let Some(mask) = self.masks.get_mut(entity as usize) else {
                 continue;
@@ -169,6 +173,12 @@ impl PublishedIndex {
                 "its format is {}, not {}",
                 manifest.version,
                 search_index::VERSION
+            )));
+        }
+        if manifest.total > MAX_ENTITIES {
+            return Err(bad(format!(
+                "it counts {} entities, more than serve searches ({MAX_ENTITIES})",
+                manifest.total
             )));
         }
         let base_url =
@@ -396,7 +406,7 @@ impl PublishedIndex {
             }
             let mut entity = 0u64;
             for &n in postings {
-                entity += n / 16;
+                entity = entity.saturating_add(n / 16);
                 if (n % 16) as u8 & EXACT != 0 {
                     found.insert(entity as u32);
                 }

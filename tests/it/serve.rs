@@ -833,4 +833,27 @@ fn a_malformed_site_is_refused_without_a_panic() {
             "{what}: {message}"
         );
     }
+
+    // A search index that claims more entities than any query could hold
+    // a byte for, or is no index at all, is refused at start.
+    std::fs::write(&page, serde_json::to_vec(&all).unwrap()).unwrap();
+    let manifest_path = site.join("search-index.json");
+    let mut manifest = read_json(&manifest_path);
+    manifest["total"] = json!(1_000_000_000_000_u64);
+    for (what, bytes) in [
+        ("a huge total", serde_json::to_vec(&manifest).unwrap()),
+        ("not JSON", b"[".to_vec()),
+    ] {
+        std::fs::write(&manifest_path, bytes).unwrap();
+        let output = ontosite()
+            .args(["serve", "--port", "0", "--dir"])
+            .arg(&site)
+            .timeout(Duration::from_secs(30))
+            .output()
+            .unwrap();
+        let message = stderr(&output);
+        assert_eq!(output.status.code(), Some(1), "{what}: {message}");
+        assert!(!message.contains("panicked"), "{what}: {message}");
+        assert!(message.contains("search-index.json"), "{what}: {message}");
+    }
 }
