@@ -128,15 +128,23 @@ pub fn build_keeping_previous(
                 return Err(Error::Interrupted);
             }
             let path = document.path(&site);
-            document
-                .render(&site, buffer)
-                .map_err(|source| Error::Render {
-                    path: path.clone(),
-                    source,
-                })?;
-            let how = staging.write(&path, buffer)?;
-            progress.advance(1, buffer.len() as u64);
-            Ok((path, buffer.len(), how))
+            let failed = |source| Error::Render {
+                path: path.clone(),
+                source,
+            };
+            // The documents that grow with the ontology as one file go
+            // straight into it; the rest through the thread's buffer.
+            let (how, len) = if document.streams() {
+                let mut file = staging.create(&path)?;
+                document.render_into(&site, &mut file).map_err(failed)?;
+                let (how, len) = staging.finish(file)?;
+                (how, len as usize)
+            } else {
+                document.render(&site, buffer).map_err(failed)?;
+                (staging.write(&path, buffer)?, buffer.len())
+            };
+            progress.advance(1, len as u64);
+            Ok((path, len, how))
         })
         .collect::<Result<_, Error>>()?;
     let bytes = written.iter().map(|(_, len, _)| *len as u64).sum();

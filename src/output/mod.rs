@@ -218,21 +218,69 @@ impl Staging {
     pub fn write(&self, site_path: &str, bytes: &[u8]) -> Result<Written, OutputError> {
         let relative = checked(site_path)?;
         let path = self.dir.join(relative);
-        let nested = path.parent().filter(|p| *p != self.dir);
-        if let Some(parent) = nested {
-            std::fs::create_dir_all(parent).map_err(io(parent, "creating the directory"))?;
-        }
+        self.make_parent(&path)?;
         if let Some(previous) = &self.reuse
             && previous.link_if_same(site_path, relative, bytes, &self.dir_fd)
         {
             return Ok(Written::Kept);
         }
-        if nested.is_some() {
-            std::fs::write(&path, bytes).map_err(io(&path, "writing"))?;
-            return Ok(Written::Anew);
+        std::io::Write::write_all(&mut self.open_new(relative, &path)?, bytes)
+            .map_err(io(&path, "writing"))?;
+        Ok(Written::Anew)
+    }
+
+    /// Starts a file of the site that is written a piece at a time (a big
+    /// document, rendered straight into it rather than into memory);
+    /// [`Staging::finish`] ends it.
+    pub fn create(&self, site_path: &str) -> Result<StagedFile, OutputError> {
+        let relative = checked(site_path)?.to_owned();
+        let path = self.dir.join(&relative);
+        self.make_parent(&path)?;
+        let file = self.open_new(&relative, &path)?;
+        Ok(StagedFile {
+            site_path: site_path.to_owned(),
+            relative,
+            path,
+            out: std::io::BufWriter::with_capacity(1 << 18, file),
+            len: 0,
+        })
+    }
+
+    /// Ends a file started by [`Staging::create`]: flushed, then, when the
+    /// previous site holds the same bytes, replaced by a link to that file
+    /// ([`Written::Kept`]). Returns how, and its length.
+    pub fn finish(&self, file: StagedFile) -> Result<(Written, u64), OutputError> {
+        let StagedFile {
+            site_path,
+            relative,
+            path,
+            out,
+            len,
+        } = file;
+        out.into_inner()
+            .map_err(|e| io(&path, "writing")(e.into_error()))?;
+        let kept = self.reuse.as_ref().is_some_and(|previous| {
+            previous.replace_if_same(&site_path, &relative, len, &self.dir_fd)
+        });
+        Ok((if kept { Written::Kept } else { Written::Anew }, len))
+    }
+
+    /// Creates the folders above a file of the site, where it has any.
+    fn make_parent(&self, path: &Path) -> Result<(), OutputError> {
+        match path.parent().filter(|p| *p != self.dir) {
+            Some(parent) => {
+                std::fs::create_dir_all(parent).map_err(io(parent, "creating the directory"))
+            }
+            None => Ok(()),
         }
-        // A file at the root: created relative to the open directory,
-        // never through a link.
+    }
+
+    /// A new file of the site, empty, open for writing. One at the root is
+    /// created relative to the open directory, never through a link.
+    fn open_new(&self, relative: &Path, path: &Path) -> Result<std::fs::File, OutputError> {
+        if path.parent().is_some_and(|p| p != self.dir) {
+            return std::fs::File::create(path).map_err(io(path, "writing"));
+        }
         use rustix::fs::{Mode, OFlags};
         let fd = rustix::fs::openat(
             &self.dir_fd,
@@ -240,10 +288,8 @@ impl Staging {
             OFlags::WRONLY | OFlags::CREATE | OFlags::TRUNC | OFlags::CLOEXEC | OFlags::NOFOLLOW,
             Mode::from_raw_mode(0o644),
         )
-        .map_err(|e| io(&path, "writing")(e.into()))?;
-        std::io::Write::write_all(&mut std::fs::File::from(fd), bytes)
-            .map_err(io(&path, "writing"))?;
-        Ok(Written::Anew)
+        .map_err(|e| io(path, "writing")(e.into()))?;
+        Ok(std::fs::File::from(fd))
     }
 
     /// Records `written` (every site path written) in the marker and swaps
@@ -279,6 +325,29 @@ impl Staging {
             site: old,
             _lock: self.lock.take(),
         })
+    }
+}
+
+/// A file of the site being written a piece at a time
+/// ([`Staging::create`]); it counts what it is given.
+#[derive(Debug)]
+pub struct StagedFile {
+    site_path: String,
+    relative: PathBuf,
+    path: PathBuf,
+    out: std::io::BufWriter<std::fs::File>,
+    len: u64,
+}
+
+impl std::io::Write for StagedFile {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let n = self.out.write(bytes)?;
+        self.len += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
     }
 }
 

@@ -12,7 +12,7 @@
 //! edited by hand to the same size is seen, and nothing beyond the site
 //! itself has to be kept.
 
-use rustix::fd::{AsFd, OwnedFd};
+use rustix::fd::{AsFd, BorrowedFd, OwnedFd};
 use rustix::fs::{AtFlags, Mode, OFlags};
 use std::io::Read;
 use std::path::Path;
@@ -55,50 +55,140 @@ impl Generation {
         bytes: &[u8],
         staging: impl AsFd,
     ) -> bool {
-        let listed = self
-            .listed
-            .binary_search_by(|p| p.as_str().cmp(site_path))
-            .is_ok();
-        if !listed {
+        let Some((file, stat)) = self.candidate(site_path, relative, bytes.len() as u64) else {
+            return false;
+        };
+        let mut held = Vec::with_capacity(bytes.len());
+        if file
+            .take(bytes.len() as u64 + 1)
+            .read_to_end(&mut held)
+            .is_err()
+            || held != bytes
+        {
             return false;
         }
-        let Ok(fd) = rustix::fs::openat(
-            &self.dir_fd,
+        self.link(relative, relative, &stat, staging.as_fd())
+    }
+
+    /// Puts this generation's file in place of the one staged at
+    /// `relative` (written whole, `len` bytes) when the two hold the same
+    /// bytes, compared a piece at a time; whether it did. Else, or on any
+    /// failure, the staged file stays.
+    pub(super) fn replace_if_same(
+        &self,
+        site_path: &str,
+        relative: &Path,
+        len: u64,
+        staging: impl AsFd,
+    ) -> bool {
+        let staging = staging.as_fd();
+        let Some((mut held, stat)) = self.candidate(site_path, relative, len) else {
+            return false;
+        };
+        let Ok(staged) = rustix::fs::openat(
+            staging,
             relative,
             OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
             Mode::empty(),
         ) else {
             return false;
         };
-        let Ok(stat) = rustix::fs::fstat(&fd) else {
+        if !same_bytes(&mut held, &mut std::fs::File::from(staged)) {
             return false;
-        };
-        // Only a file that is ontosite's alone: a regular file, this user's,
-        // with no other name (a file also linked elsewhere could change
-        // there after it is published), of the size to be written.
+        }
+        // Linked beside the staged file, then renamed over it: the path is
+        // never without a file, whatever fails.
+        let mut beside = relative.as_os_str().to_owned();
+        beside.push(".ontosite-link");
+        let beside = Path::new(&beside);
+        if !self.link(relative, beside, &stat, staging) {
+            return false;
+        }
+        if rustix::fs::renameat(staging, beside, staging, relative).is_err() {
+            let _ = rustix::fs::unlinkat(staging, beside, AtFlags::empty());
+            return false;
+        }
+        true
+    }
+
+    /// This generation's file at `relative`, open, when it is one ontosite
+    /// may reuse: listed in its marker, a regular file that is ontosite's
+    /// alone (this user's, no other name: a file also linked elsewhere
+    /// could change there after it is published), `len` bytes long.
+    fn candidate(
+        &self,
+        site_path: &str,
+        relative: &Path,
+        len: u64,
+    ) -> Option<(std::fs::File, rustix::fs::Stat)> {
+        self.listed
+            .binary_search_by(|p| p.as_str().cmp(site_path))
+            .ok()?;
+        let fd = rustix::fs::openat(
+            &self.dir_fd,
+            relative,
+            OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .ok()?;
+        let stat = rustix::fs::fstat(&fd).ok()?;
         let regular = rustix::fs::FileType::from_raw_mode(stat.st_mode).is_file();
         let own = stat.st_uid == rustix::process::geteuid().as_raw() && stat.st_nlink == 1;
-        if !regular || !own || stat.st_size as u64 != bytes.len() as u64 {
-            return false;
-        }
-        let mut held = Vec::with_capacity(bytes.len());
-        let read = std::fs::File::from(fd).read_to_end(&mut held);
-        if read.is_err() || held != bytes {
-            return false;
-        }
-        let staging = staging.as_fd();
-        if rustix::fs::linkat(&self.dir_fd, relative, staging, relative, AtFlags::empty()).is_err()
-        {
+        (regular && own && stat.st_size as u64 == len).then(|| (std::fs::File::from(fd), stat))
+    }
+
+    /// Links this generation's `relative`, whose status is `stat`, into
+    /// `staging` as `name`; whether the link there is that very file.
+    fn link(
+        &self,
+        relative: &Path,
+        name: &Path,
+        stat: &rustix::fs::Stat,
+        staging: BorrowedFd,
+    ) -> bool {
+        if rustix::fs::linkat(&self.dir_fd, relative, staging, name, AtFlags::empty()).is_err() {
             return false;
         }
         // What was linked must be the file whose bytes were compared, not
         // one put at its path since: else it goes, and the caller writes.
-        match rustix::fs::statat(staging, relative, AtFlags::SYMLINK_NOFOLLOW) {
+        match rustix::fs::statat(staging, name, AtFlags::SYMLINK_NOFOLLOW) {
             Ok(linked) if linked.st_ino == stat.st_ino && linked.st_dev == stat.st_dev => true,
             _ => {
-                let _ = rustix::fs::unlinkat(staging, relative, AtFlags::empty());
+                let _ = rustix::fs::unlinkat(staging, name, AtFlags::empty());
                 false
             }
         }
     }
+}
+
+/// Whether two readers hold the same bytes, read a piece at a time.
+fn same_bytes(a: &mut impl Read, b: &mut impl Read) -> bool {
+    const PIECE: usize = 1 << 16;
+    let (mut left, mut right) = (vec![0; PIECE], vec![0; PIECE]);
+    loop {
+        let Ok(n) = read_full(a, &mut left) else {
+            return false;
+        };
+        let Ok(m) = read_full(b, &mut right) else {
+            return false;
+        };
+        if n != m || left[..n] != right[..m] {
+            return false;
+        }
+        if n < PIECE {
+            return true;
+        }
+    }
+}
+
+/// Reads until `buffer` is full or the reader ends; how much was read.
+fn read_full(reader: &mut impl Read, buffer: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buffer.len() {
+        match reader.read(&mut buffer[filled..])? {
+            0 => break,
+            n => filled += n,
+        }
+    }
+    Ok(filled)
 }

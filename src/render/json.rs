@@ -268,7 +268,7 @@ impl<'s, V: Serialize, F: Fn(&'s Site<'s>, &'s Entity) -> V> Serialize for Items
 fn list<'s, V: Serialize>(
     site: &'s Site<'s>,
     page: Option<(Paged, usize)>,
-    out: &mut Vec<u8>,
+    out: impl std::io::Write,
     view: impl Fn(&'s Site<'s>, &'s Entity) -> V,
 ) -> Result<(), serde_json::Error> {
     let entities = &site.ontology.entities;
@@ -311,7 +311,7 @@ pub fn entity_pretty(site: &Site, entity: &Entity) -> Result<String, serde_json:
 pub fn index<'s>(
     site: &'s Site<'s>,
     page: Option<usize>,
-    out: &mut Vec<u8>,
+    out: impl std::io::Write,
 ) -> Result<(), serde_json::Error> {
     let page = page.map(|n| (Paged::Index, n));
     list(site, page, out, |site, entity| {
@@ -323,7 +323,7 @@ pub fn index<'s>(
 pub fn all<'s>(
     site: &'s Site<'s>,
     page: Option<usize>,
-    out: &mut Vec<u8>,
+    out: impl std::io::Write,
 ) -> Result<(), serde_json::Error> {
     list(site, page.map(|n| (Paged::All, n)), out, EntityView::of)
 }

@@ -164,7 +164,11 @@ struct EntityRef<'a> {
 /// `PartialCollectionView` (the page's own IRI) that links the first,
 /// previous, next and last pages. All pages together state what
 /// `index.jsonld` states, and the views.
-pub fn index(site: &Site, page: Option<usize>, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+pub fn index(
+    site: &Site,
+    page: Option<usize>,
+    out: impl std::io::Write,
+) -> Result<(), serde_json::Error> {
     struct Elements<'s>(&'s Site<'s>, std::ops::Range<usize>);
     impl Serialize for Elements<'_> {
         fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

@@ -35,6 +35,7 @@ use crate::model::{Download, Entity, Ontology};
 use crate::search::Corpus;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
+use std::io::Write;
 
 /// File names of the site-wide documents, relative to the site root.
 pub mod files {
@@ -400,18 +401,57 @@ impl Document<'_> {
         }
     }
 
+    /// Whether the document grows with the ontology as one file (the
+    /// lists, `/all`, the dumps): it is rendered straight into its file
+    /// ([`Document::render_into`]), never held whole in memory.
+    pub fn streams(&self) -> bool {
+        matches!(
+            self,
+            Document::Index
+                | Document::IndexLd
+                | Document::All
+                | Document::Graph(Graph::Index | Graph::Dump, _)
+        )
+    }
+
+    /// Renders a document that [`streams`](Document::streams) into `out`,
+    /// ending it with one newline as [`Document::render`] ends every file.
+    pub fn render_into(&self, site: &Site, out: &mut dyn Write) -> Result<(), RenderError> {
+        let mut out = EndsLine { out, last: None };
+        match self {
+            Document::Index => json::index(site, None, &mut out)?,
+            Document::IndexLd => jsonld::index(site, None, &mut out)?,
+            Document::All => json::all(site, None, &mut out)?,
+            Document::Graph(Graph::Index, syntax) => rdf::render_index(site, *syntax, &mut out)?,
+            Document::Graph(Graph::Dump, syntax) => void::dump(site, *syntax, &mut out)?,
+            _ => {
+                let mut bytes = Vec::new();
+                self.render(site, &mut bytes)?;
+                out.write_all(&bytes)?;
+                return Ok(());
+            }
+        }
+        if out.last != Some(b'\n') {
+            out.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+
     /// Renders the document into `out`, which is cleared first.
     pub fn render(&self, site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
         out.clear();
+        if self.streams() {
+            return self.render_into(site, out);
+        }
         match self {
             Document::Info => info::render(site, out)?,
-            Document::Index => json::index(site, None, out)?,
-            Document::IndexLd => jsonld::index(site, None, out)?,
-            Document::All => json::all(site, None, out)?,
+            Document::Index | Document::IndexLd | Document::All => {
+                unreachable!("streamed above")
+            }
             Document::Page(list, number) => match list {
-                pages::Paged::Index => json::index(site, Some(*number), out)?,
-                pages::Paged::IndexLd => jsonld::index(site, Some(*number), out)?,
-                pages::Paged::All => json::all(site, Some(*number), out)?,
+                pages::Paged::Index => json::index(site, Some(*number), &mut *out)?,
+                pages::Paged::IndexLd => jsonld::index(site, Some(*number), &mut *out)?,
+                pages::Paged::All => json::all(site, Some(*number), &mut *out)?,
             },
             Document::Context => jsonld::context(site, out)?,
             Document::JsonContext => jsonld::json_context(site, out)?,
@@ -449,10 +489,9 @@ impl Document<'_> {
                     search_index::script(path, bytes, out)
                 }
             },
-            Document::Graph(Graph::Index, syntax) => rdf::render_index(site, *syntax, out)?,
+            Document::Graph(Graph::Index | Graph::Dump, _) => unreachable!("streamed above"),
             Document::Graph(Graph::Vocabulary, syntax) => vocab::render(site, *syntax, out)?,
             Document::Graph(Graph::DataSet, syntax) => void::render(site, *syntax, out)?,
-            Document::Graph(Graph::Dump, syntax) => void::dump(site, *syntax, out)?,
             Document::WellKnownVoid => void::render(site, rdf::Syntax::Turtle, out)?,
             // Binary: no newline after it.
             Document::DumpGz => return void::dump_gz(site, out),
@@ -469,6 +508,27 @@ impl Document<'_> {
         }
         out.push(b'\n');
         Ok(())
+    }
+}
+
+/// A stream that remembers its last byte, so that a streamed document
+/// ends with exactly the newline a rendered one does.
+struct EndsLine<'w> {
+    out: &'w mut dyn Write,
+    last: Option<u8>,
+}
+
+impl Write for EndsLine<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let n = self.out.write(bytes)?;
+        if n > 0 {
+            self.last = Some(bytes[n - 1]);
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
     }
 }
 

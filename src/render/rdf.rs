@@ -497,10 +497,13 @@ pub fn index<W: Write>(
 }
 
 /// `index.ttl` and `index.nt`.
-pub fn render_index(site: &Site, syntax: Syntax, out: &mut Vec<u8>) -> Result<(), RenderError> {
+/// The list as RDF, into any stream (`Document::render_into` ends it with
+/// its newline).
+pub fn render_index<W: Write>(site: &Site, syntax: Syntax, out: W) -> Result<(), RenderError> {
     let mut writer = writer(site, syntax, out)?;
     index(site, &mut writer, true)?;
-    writer.finish()
+    writer.end()?;
+    Ok(())
 }
 
 /// The RDF type of an entity: its subtype, else the ontology's type.

@@ -152,10 +152,13 @@ pub fn json_ld(site: &Site) -> Result<serde_json::Value, RenderError> {
 
 /// Every triple of the site: the data set, the vocabulary, the entity
 /// list, each entity.
-pub fn dump(site: &Site, syntax: Syntax, out: &mut Vec<u8>) -> Result<(), RenderError> {
+/// Every triple of the site, into any stream (`Document::render_into`
+/// ends it with its newline).
+pub fn dump<W: Write>(site: &Site, syntax: Syntax, out: W) -> Result<(), RenderError> {
     let mut writer = rdf::writer(site, syntax, out)?;
     dump_triples(site, &mut writer)?;
-    writer.finish()
+    writer.end()?;
+    Ok(())
 }
 
 /// Every triple of the site, in the dumps' order: the data set's
