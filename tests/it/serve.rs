@@ -800,12 +800,30 @@ fn wait_for(condition: impl Fn() -> bool) {
 }
 
 /// A malformed site file is an error that names it, never a panic: an item
-/// of `all` without a slug, or that is no object; `all` that is no JSON.
+/// of a page of `all` without a slug, or that is no object; a page that is
+/// no JSON; a search index that is no JSON or claims more entities than any
+/// query could hold a byte for.
 #[test]
 fn a_malformed_site_is_refused_without_a_panic() {
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path().join("dist");
     build_ok(&tiny_input(), &site);
+    // Writes `bytes` into `file`, and checks that serve refuses the site
+    // at start, naming that file.
+    let refused = |file: &Path, what: &str, bytes: Vec<u8>| {
+        std::fs::write(file, bytes).unwrap();
+        let output = ontosite()
+            .args(["serve", "--port", "0", "--dir"])
+            .arg(&site)
+            .timeout(Duration::from_secs(30))
+            .output()
+            .unwrap();
+        let message = stderr(&output);
+        assert_eq!(output.status.code(), Some(1), "{what}: {message}");
+        assert!(!message.contains("panicked"), "{what}: {message}");
+        let name = file.display().to_string();
+        assert!(message.contains(&name), "{what}: {message}");
+    };
     // Serve reads the pages of `/all`, never `/all` itself.
     let page = site.join("pages/all/1.json");
     let all = read_json(&page);
@@ -813,47 +831,22 @@ fn a_malformed_site_is_refused_without_a_panic() {
     no_slug["items"][0].as_object_mut().unwrap().remove("slug");
     let mut not_object = all.clone();
     not_object["items"][1] = json!(7);
-    for (what, bytes) in [
-        ("no slug", serde_json::to_vec(&no_slug).unwrap()),
-        ("not an object", serde_json::to_vec(&not_object).unwrap()),
-        ("not JSON", b"{\"items\": [".to_vec()),
-    ] {
-        std::fs::write(&page, bytes).unwrap();
-        let output = ontosite()
-            .args(["serve", "--port", "0", "--dir"])
-            .arg(&site)
-            .timeout(Duration::from_secs(30))
-            .output()
-            .unwrap();
-        let message = stderr(&output);
-        assert_eq!(output.status.code(), Some(1), "{what}: {message}");
-        assert!(!message.contains("panicked"), "{what}: {message}");
-        assert!(
-            message.contains(&page.display().to_string()),
-            "{what}: {message}"
-        );
-    }
-
-    // A search index that claims more entities than any query could hold
-    // a byte for, or is no index at all, is refused at start.
+    refused(&page, "no slug", serde_json::to_vec(&no_slug).unwrap());
+    refused(
+        &page,
+        "not an object",
+        serde_json::to_vec(&not_object).unwrap(),
+    );
+    refused(&page, "not JSON", b"{\"items\": [".to_vec());
     std::fs::write(&page, serde_json::to_vec(&all).unwrap()).unwrap();
-    let manifest_path = site.join("search-index.json");
-    let mut manifest = read_json(&manifest_path);
+
+    let index = site.join("search-index.json");
+    let mut manifest = read_json(&index);
     manifest["total"] = json!(1_000_000_000_000_u64);
-    for (what, bytes) in [
-        ("a huge total", serde_json::to_vec(&manifest).unwrap()),
-        ("not JSON", b"[".to_vec()),
-    ] {
-        std::fs::write(&manifest_path, bytes).unwrap();
-        let output = ontosite()
-            .args(["serve", "--port", "0", "--dir"])
-            .arg(&site)
-            .timeout(Duration::from_secs(30))
-            .output()
-            .unwrap();
-        let message = stderr(&output);
-        assert_eq!(output.status.code(), Some(1), "{what}: {message}");
-        assert!(!message.contains("panicked"), "{what}: {message}");
-        assert!(message.contains("search-index.json"), "{what}: {message}");
-    }
+    refused(
+        &index,
+        "a huge total",
+        serde_json::to_vec(&manifest).unwrap(),
+    );
+    refused(&index, "not JSON", b"[".to_vec());
 }
