@@ -191,7 +191,9 @@ pub fn fingerprint(config: &BuildConfig) -> Option<String> {
     }
     let mut hasher = blake3::Hasher::new();
     hasher.update(b"ontosite build fingerprint 1\0");
-    hasher.update(&std::fs::read(std::env::current_exe().ok()?).ok()?);
+    hasher
+        .update_reader(std::fs::File::open(std::env::current_exe().ok()?).ok()?)
+        .ok()?;
     let base_url = config.base_url.as_ref().map(|b| b.join(""));
     hasher.update(format!("{base_url:?}\0").as_bytes());
     let out = std::path::absolute(&config.out).ok();
@@ -218,14 +220,17 @@ pub fn fingerprint(config: &BuildConfig) -> Option<String> {
             }
             // Only regular files: reading a FIFO would wait for ever, and
             // the build itself reports what else the input holds.
-            if !std::fs::metadata(entry.path()).ok()?.is_file() {
+            let metadata = std::fs::metadata(entry.path()).ok()?;
+            if !metadata.is_file() {
                 return None;
             }
-            let bytes = std::fs::read(entry.path()).ok()?;
             let relative = entry.path().strip_prefix(dir).unwrap_or(entry.path());
             hasher.update(relative.to_string_lossy().as_bytes());
-            hasher.update(&(bytes.len() as u64).to_le_bytes());
-            hasher.update(&bytes);
+            hasher.update(&metadata.len().to_le_bytes());
+            // Streamed: an ontology file of gigabytes is never held whole.
+            hasher
+                .update_reader(std::fs::File::open(entry.path()).ok()?)
+                .ok()?;
         }
     }
     Some(hasher.finalize().to_hex().to_string())

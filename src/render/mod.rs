@@ -440,13 +440,14 @@ impl Document<'_> {
     /// Renders the document into `out`, which is cleared first.
     pub fn render(&self, site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
         out.clear();
-        if self.streams() {
-            return self.render_into(site, out);
-        }
         match self {
             Document::Info => info::render(site, out)?,
-            Document::Index | Document::IndexLd | Document::All => {
-                unreachable!("streamed above")
+            // Rendered as they are streamed, into the buffer.
+            Document::Index
+            | Document::IndexLd
+            | Document::All
+            | Document::Graph(Graph::Index | Graph::Dump, _) => {
+                return self.render_into(site, out);
             }
             Document::Page(list, number) => match list {
                 pages::Paged::Index => json::index(site, Some(*number), &mut *out)?,
@@ -489,7 +490,6 @@ impl Document<'_> {
                     search_index::script(path, bytes, out)
                 }
             },
-            Document::Graph(Graph::Index | Graph::Dump, _) => unreachable!("streamed above"),
             Document::Graph(Graph::Vocabulary, syntax) => vocab::render(site, *syntax, out)?,
             Document::Graph(Graph::DataSet, syntax) => void::render(site, *syntax, out)?,
             Document::WellKnownVoid => void::render(site, rdf::Syntax::Turtle, out)?,

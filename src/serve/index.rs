@@ -83,8 +83,7 @@ pub struct PublishedIndex {
     /// The site, open: every file is read relative to it, so a site a
     /// build swaps in later never mixes into this one's answers.
     site: SiteDir,
-    root: PathBuf,
-    pub base_url: BaseUrl,
+    base_url: BaseUrl,
     total: usize,
     rows_per_file: usize,
     types: Vec<String>,
@@ -139,7 +138,7 @@ impl Found {
 impl std::fmt::Debug for PublishedIndex {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PublishedIndex")
-            .field("root", &self.root)
+            .field("site", &self.site.path())
             .field("total", &self.total)
             .field("nodes", &self.nodes.len())
             .finish_non_exhaustive()
@@ -158,8 +157,7 @@ impl PublishedIndex {
 
     /// Opens the index of an open site: reads its manifest.
     pub fn in_site(site: SiteDir) -> Result<PublishedIndex, IndexError> {
-        let root = site.path().to_owned();
-        let path = root.join(crate::render::files::SEARCH_INDEX);
+        let path = site.path().join(crate::render::files::SEARCH_INDEX);
         let bad = |what: String| IndexError {
             path: path.clone(),
             what,
@@ -222,7 +220,6 @@ impl PublishedIndex {
             .map(|files| files.into_iter().map(Arc::new).collect());
         Ok(PublishedIndex {
             site,
-            root,
             base_url,
             total: manifest.total,
             rows_per_file: manifest.rows_per_file.max(1),
@@ -245,7 +242,7 @@ impl PublishedIndex {
 
     /// A JSON file of the index, parsed.
     fn read<T: serde::de::DeserializeOwned>(&self, name: &str) -> Result<T, IndexError> {
-        let path = self.root.join(name);
+        let path = self.site.path().join(name);
         let bytes = read_beneath(&self.site, name).ok_or_else(|| IndexError {
             path: path.clone(),
             what: "it is missing, not a file, or outside the site".into(),
@@ -272,7 +269,7 @@ impl PublishedIndex {
     fn file(&self, i: usize) -> Result<Arc<NodeFile>, IndexError> {
         if let Some(inline) = &self.inline {
             return inline.get(i).cloned().ok_or_else(|| IndexError {
-                path: self.root.join(crate::render::files::SEARCH_INDEX),
+                path: self.site.path().join(crate::render::files::SEARCH_INDEX),
                 what: format!("it has no node file {i}"),
             });
         }
@@ -493,7 +490,7 @@ impl PublishedIndex {
     fn listing(&self, entity: usize) -> Result<Listing, IndexError> {
         let chunk = self.rows(entity / self.rows_per_file)?;
         let bad = |what: &str| IndexError {
-            path: self.root.join(format!(
+            path: self.site.path().join(format!(
                 "{}/d{}.json",
                 search_index::DIR,
                 entity / self.rows_per_file

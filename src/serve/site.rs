@@ -96,15 +96,12 @@ fn published_aliases(root: &Path, total: usize) -> Result<Aliases, SiteError> {
             BaseUrl::parse(text)
                 .map_err(|e| not_a_site(root, &info_path, format!("its baseUrl: {e}")))
         })?;
-    let items = all_pages(root, &info, &info_path)?;
-    if items.len() != total {
+    let (count, own_iris) = own_iris(root, &info, &info_path)?;
+    if count != total {
         return Err(not_a_site(
             root,
             &root.join(Paged::All.file(1)),
-            format!(
-                "the pages of /all hold {} entities, the search index {total}",
-                items.len()
-            ),
+            format!("the pages of /all hold {count} entities, the search index {total}"),
         ));
     }
     let namespace = info["namespace"]
@@ -112,9 +109,9 @@ fn published_aliases(root: &Path, total: usize) -> Result<Aliases, SiteError> {
         .map_or_else(|| base_url.join(""), str::to_owned);
     Ok(Aliases::of(
         &namespace,
-        items
+        own_iris
             .iter()
-            .filter_map(|item| Some((item.iri.as_deref()?, item.slug.as_str()))),
+            .map(|(iri, slug)| (iri.as_str(), slug.as_str())),
     ))
 }
 
@@ -131,11 +128,16 @@ struct Page {
     items: Vec<Item>,
 }
 
-/// Every entity of `/all`, read from its pages (the count the information
-/// document gives) in parallel and in order, never from `/all` itself: a
-/// page at a time is parsed into its slug and IRI, so memory never holds
-/// a document of hundreds of megabytes.
-fn all_pages(root: &Path, info: &Value, info_path: &Path) -> Result<Vec<Item>, SiteError> {
+/// How many entities the pages of `/all` hold, and the `(iri, slug)` of
+/// those that have their own IRI. Read from the pages (the count the
+/// information document gives) in parallel, never from `/all` itself: a
+/// page at a time is parsed into slugs and IRIs, and only the IRIs are
+/// kept, so memory never holds a document of hundreds of megabytes.
+fn own_iris(
+    root: &Path,
+    info: &Value,
+    info_path: &Path,
+) -> Result<(usize, Vec<(String, String)>), SiteError> {
     use rayon::prelude::*;
     let count = info["pages"]["count"].as_u64().ok_or_else(|| {
         not_a_site(
@@ -148,12 +150,22 @@ fn all_pages(root: &Path, info: &Value, info_path: &Path) -> Result<Vec<Item>, S
         .into_par_iter()
         .map(|number| {
             let (path, bytes) = read(root, &Paged::All.file(number))?;
-            serde_json::from_slice::<Page>(&bytes)
-                .map(|page| page.items)
-                .map_err(|e| not_a_site(root, &path, format!("it is not a page of /all: {e}")))
+            let page = serde_json::from_slice::<Page>(&bytes)
+                .map_err(|e| not_a_site(root, &path, format!("it is not a page of /all: {e}")))?;
+            let held = page.items.len();
+            let iris = page
+                .items
+                .into_iter()
+                .filter_map(|item| Some((item.iri?, item.slug)))
+                .collect::<Vec<_>>();
+            Ok((held, iris))
         })
         .collect::<Result<Vec<_>, SiteError>>()?;
-    Ok(pages.into_iter().flatten().collect())
+    let count = pages.iter().map(|(held, _)| held).sum();
+    Ok((
+        count,
+        pages.into_iter().flat_map(|(_, iris)| iris).collect(),
+    ))
 }
 
 /// A JSON file of the site, and its path.
