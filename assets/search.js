@@ -14,7 +14,7 @@
 // A bad query throws a SearchError whose `problem` is the RFC 9457
 // document to answer with status 400.
 
-export const FORMAT_VERSION = 6;
+export const FORMAT_VERSION = 7;
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
 export const MAX_OFFSET = 999999999;
@@ -221,7 +221,10 @@ class Index {
     this.manifest = manifest;
     this.load = load;
     this.nodes = new Map(
-      manifest.nodes.map(([key, leaf, rows], i) => [key, { key, i, file: fileKey(key), leaf: leaf === 1, rows }]),
+      manifest.nodes.map(([key, leaf, rows, groups = ""], i) => [
+        key,
+        { key, i, file: fileKey(key), leaf: leaf === 1, rows, groups: Array.from(groups) },
+      ]),
     );
     // Each node's children, for the walk that finds a typo's words.
     this.children = new Map();
@@ -318,29 +321,39 @@ class Index {
     if (root === undefined) return [];
     if (root.leaf) return [{ node: root, all: false }];
     const found = [];
-    const visit = (node, row) => {
-      if (Math.min(...row) > budget) return;
+    // Row i: the edits from the key's first i characters to each prefix of
+    // the term, by optimal string alignment as in `withinTypos` (a swap of
+    // neighbours is one edit); the rows of the key's prefixes are those of
+    // the nodes above it, so a walk keeps one row per depth.
+    const rows = [Array.from({ length: chars.length + 1 }, (_, j) => j)];
+    const push = (key) => {
+      const k = Array.from(key);
+      const i = k.length;
+      const c = k[i - 1];
+      rows.length = i;
+      const previous = rows[i - 1];
+      const row = [i];
+      for (let j = 1; j <= chars.length; j++) {
+        let edits = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (chars[j - 1] === c ? 0 : 1));
+        if (i > 1 && j > 1 && c === chars[j - 2] && k[i - 2] === chars[j - 1]) edits = Math.min(edits, rows[i - 2][j - 2] + 1);
+        row.push(edits);
+      }
+      rows.push(row);
+      return Math.min(...row) <= budget;
+    };
+    const visit = (node) => {
+      if (!push(node.key)) return;
       if (withinTypos(term, node.key, budget, false)) {
         found.push({ node, all: !node.leaf });
         return;
       }
       if (node.leaf || withinTypos(term, node.key, budget)) found.push({ node, all: false });
       if (node.leaf) return;
-      for (const child of this.children.get(node.key) ?? []) {
-        visit(child, step(row, String.fromCodePoint(child.key.codePointAt(node.key.length))));
-      }
-    };
-    // Row j: the edits from the key to the term's first j characters.
-    const step = (row, c) => {
-      const next = [row[0] + 1];
-      for (let j = 1; j <= chars.length; j++) {
-        next.push(Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (chars[j - 1] === c ? 0 : 1)));
-      }
-      return next;
+      for (const child of this.children.get(node.key) ?? []) visit(child);
     };
     const first = this.nodes.get(chars[0]);
     if (first === undefined) return [];
-    visit(first, step(Array.from({ length: chars.length + 1 }, (_, j) => j), chars[0]));
+    visit(first);
     return found;
   }
 
@@ -358,23 +371,63 @@ class Index {
   }
 
   /**
-   * The rows of `entities`, which match every term: from the row chunks
-   * they fall in, or from the row file of a leaf that alone answered one
-   * of the terms (it names every entity that matches that term),
-   * whichever holds fewer.
+   * The rows of `entities`, which match every term: from the files already
+   * fetched for the query (`atHand`, promises of row and page files), and
+   * for those they lack, from the row chunks they fall in, or from the row
+   * file of a leaf that alone answered one of the terms (it names every
+   * entity that matches that term), whichever holds fewer.
    */
-  async rows(entities, perTerm) {
-    const per = this.manifest.rowsPerFile;
-    const chunks = [...new Set(entities.map((e) => Math.floor(e / per)))];
-    const leaf = this.rowLeaf(perTerm.map((t) => t.read));
+  async rows(entities, perTerm, atHand) {
     const found = new Map();
-    if (leaf !== undefined && leaf.rows < chunks.length * per) {
-      for (const [entity, ...row] of await this.load(`search/r${leaf.file}.json`)) found.set(entity, row);
-    } else {
-      const files = await Promise.all(chunks.map((c) => this.load(`search/d${c}.json`)));
-      chunks.forEach((c, k) => files[k].forEach((row, j) => found.set(c * per + j, row)));
+    for (const file of await Promise.all(atHand)) for (const [entity, ...row] of file ?? []) found.set(entity, row);
+    const missing = entities.filter((e) => !found.has(e));
+    if (missing.length > 0) {
+      const per = this.manifest.rowsPerFile;
+      const chunks = [...new Set(missing.map((e) => Math.floor(e / per)))];
+      const leaf = this.rowLeaf(perTerm.map((t) => t.read));
+      if (leaf !== undefined && leaf.rows < chunks.length * per) {
+        for (const [entity, ...row] of await this.load(`search/r${leaf.file}.json`)) found.set(entity, row);
+      } else {
+        const files = await Promise.all(chunks.map((c) => this.load(`search/d${c}.json`)));
+        chunks.forEach((c, k) => files[k].forEach((row, j) => found.set(c * per + j, row)));
+      }
     }
     return entities.map((e) => found.get(e));
+  }
+
+  /**
+   * The files that hold the rows of a query's first page, as far as the
+   * manifest alone tells, so they can be fetched beside the nodes. One file
+   * that names every entity a term matches, and so every match of the
+   * query, when there is one: a leaf's row file of at most a chunk's rows,
+   * else the group file of the character that follows the leaf's key in
+   * the term. Else the page file of a term that is a node's key. On a
+   * small site, whose nodes are at hand, only the row file: the other rows
+   * are chosen once the page is known.
+   */
+  firstPageFiles(terms) {
+    const per = this.manifest.rowsPerFile;
+    const nodes = terms.map((term) => [term, this.node(term)]).filter(([, node]) => node !== null);
+    const whole = [];
+    for (const [term, node] of nodes) {
+      if (node.rows > 0 && node.rows <= per) {
+        whole.push({ rows: node.rows, file: `search/r${node.file}.json` });
+        continue;
+      }
+      const next = Array.from(term)[Array.from(node.key).length];
+      if (node.leaf && next !== undefined && node.groups.includes(next)) {
+        // Fewer rows than the leaf's: rank after every small row file.
+        whole.push({ rows: per + 1, file: `search/g${fileKey(node.key + next)}.json` });
+      }
+    }
+    if (whole.length > 0) return [whole.sort((a, b) => a.rows - b.rows)[0].file];
+    if (this.manifest.nodeFiles) return [];
+    // One page, of the longest term: likely the rarest, whose first page
+    // holds the query's more often than a shorter term's.
+    const keyed = nodes.filter(([term, node]) => node.key === term).map(([, node]) => node);
+    if (keyed.length === 0) return [];
+    const longest = keyed.reduce((a, b) => (b.key.length > a.key.length ? b : a));
+    return [`search/p${longest.file}.json`];
   }
 
   /**
@@ -418,14 +471,10 @@ class Index {
   /** Answers a query; throws SearchError for a bad one. */
   async search(params) {
     const query = parseQuery(params);
-    // The nodes that answer are known from the manifest alone. A leaf's
-    // row file with fewer rows than a chunk holds is what `rows` takes
-    // whenever there is a strict match, so it is fetched now, beside the
-    // nodes: one round after the manifest instead of two.
-    const leaf = this.rowLeaf(query.terms.map((term) => [this.node(term)].filter((n) => n !== null)));
-    if (leaf !== undefined && leaf.rows < this.manifest.rowsPerFile) {
-      this.load(`search/r${leaf.file}.json`).catch(() => {});
-    }
+    // Each term's first page is fetched now, beside the nodes, so that a
+    // page among them needs no second round; one that fails to come is
+    // fetched again from the chunks.
+    const atHand = this.firstPageFiles(query.terms).map((file) => this.load(file).catch(() => null));
     const [exact, ...perTerm] = await Promise.all([
       this.exact(query.terms.join("")),
       ...query.terms.map((term) => this.termMasks(term)),
@@ -453,7 +502,7 @@ class Index {
       skipped += bucket.length;
     }
     const base = this.manifest.baseUrl;
-    const rows = page.length > 0 ? await this.rows(page, perTerm) : [];
+    const rows = page.length > 0 ? await this.rows(page, perTerm, atHand) : [];
     const items = rows.map(([id, name, type, summary, explicitSlug]) => {
       const slug = explicitSlug ?? derivedSlug(id);
       const links = Object.fromEntries(this.manifest.links.map((extension) => [extension, `${base}${slug}.${extension}`]));

@@ -7,22 +7,14 @@
 // number of sequential request rounds after the manifest. Then, with every
 // file cached, the latency of `search` alone (p50, p95). Prints JSON.
 import { readFile, readdir } from "node:fs/promises";
-import { gzipSync } from "node:zlib";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+import { freshClients, gzipSize as gz } from "../tests/search/fresh.mjs";
 
 const [dist, queriesPath] = process.argv.slice(2);
-const { openIndex } = await import(pathToFileURL(join(dist, "search.js")).href);
 const queries = JSON.parse(await readFile(queriesPath, "utf8"));
-const manifestUrl = pathToFileURL(join(dist, "search-index.json"));
-
-const gz = (bytes) => gzipSync(bytes, { level: 6 }).length;
-const files = new Map();
-const read = async (url) => {
-  const path = fileURLToPath(url);
-  if (!files.has(path)) files.set(path, await readFile(path));
-  return files.get(path);
-};
+const clients = await freshClients(dist);
+const { read, manifestUrl, openIndex } = clients;
 
 // Sizes of the whole index.
 const names = (await readdir(join(dist, "search"))).map((n) => join(dist, "search", n));
@@ -37,25 +29,7 @@ const manifest = await readFile(fileURLToPath(manifestUrl));
 
 // Bytes and rounds per query, each with a fresh client.
 const perQuery = [];
-for (const q of queries) {
-  let bytes = 0;
-  let bytesGz = 0;
-  let depth = 0; // the deepest finished round so far
-  let rounds = 0;
-  const fetch = async (url) => {
-    const round = depth + 1;
-    const body = await read(url);
-    bytes += body.length;
-    bytesGz += gz(body);
-    depth = Math.max(depth, round);
-    rounds = Math.max(rounds, round);
-    return JSON.parse(body);
-  };
-  const index = await openIndex(manifestUrl, { fetch });
-  [bytes, bytesGz, depth, rounds] = [0, 0, 0, 0]; // the manifest is counted apart
-  await index.search({ q });
-  perQuery.push({ q, bytes, bytesGz, rounds });
-}
+for (const q of queries) perQuery.push(await clients.answer(q));
 
 // Latency with every file in memory.
 const warm = await openIndex(manifestUrl, { fetch: async (url) => JSON.parse(await read(url)) });

@@ -14,14 +14,23 @@
 //!   key (`all`), so a short term is answered without its subtree, and the
 //!   words equal to its key (`words`).
 //!
-//! A client walks the manifest's keys to the one node that answers a term,
-//! fetches the nodes of all terms at once, ranks, and then fetches the rows
-//! of the page it shows: from the fixed-size chunks in rank order
-//! (`search/d{j}.json`), or, when that is fewer rows, from the row file of
-//! one of the query's leaves (a rare term's matches are spread over the
-//! alphabet, one chunk each). Two rounds of requests after the manifest,
-//! whatever the size of the ontology; one on a small site, whose nodes
-//! come with the manifest.
+//! Every node whose row file is absent or holds more than a chunk's rows
+//! has a page file, `search/p{key}.json`: the rows of the first page
+//! (`limit` 100, `offset` 0) of its key searched as a one-term query.
+//!
+//! A client walks the manifest's keys to the one node that answers a term
+//! and fetches, for all terms at once, the node and beside it the rows that
+//! answer the term's first page: a leaf's row file, or the page file of the
+//! node whose key is the term. On a large site the leaves are split until
+//! their words name at most a chunk's entities ([`ROWS_PER_FILE`]), so a
+//! leaf's row file is that small. A query's first page is then answered in
+//! one round after the manifest whenever its rows are among those fetched:
+//! always for one term, and for several whenever one of them is rare (its
+//! leaf names every entity the query can match) or the page is among the
+//! first page of one of them. Otherwise the page's rows come from the
+//! fixed-size chunks in rank order (`search/d{j}.json`), or, when that is
+//! fewer rows, from the row file of one of the query's leaves: a second
+//! round. On a small site the nodes come with the manifest.
 //!
 //! When nothing matches strictly, the near matches (`search::near`) need
 //! the node of each term's stem, a prefix of the term, so usually the node
@@ -31,19 +40,21 @@
 //!
 //! A row is `[id, name, type, summary]`, `type` a number in the manifest's
 //! `types`, with the slug last when it is not the one derived from the ID;
-//! in a leaf's row file, `[entity, id, name, type, summary, slug?]`.
+//! in a row or page file, `[entity, id, name, type, summary, slug?]`.
 //!
 //! Postings are sorted by entity number (the position in rank order), each
 //! written as one integer: `(entity - previous entity) * 16 + mask`, with
 //! the mask bits of `search::engine::field` and [`EXACT`].
 
 use crate::model::{BaseUrl, Slug};
-use crate::search::{Corpus, Listing};
+use crate::search::engine;
+use crate::search::query::DEFAULT_LIMIT;
+use crate::search::{Corpus, Listing, Searchable};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The format version; a client refuses an index it does not know.
-pub const VERSION: u32 = 6;
+pub const VERSION: u32 = 7;
 /// The folder of the node and row files.
 pub const DIR: &str = "search";
 /// A node becomes a leaf when its words and postings take about this many
@@ -101,26 +112,39 @@ pub fn build(base_url: &BaseUrl, corpus: &Corpus) -> Result<SearchIndex, serde_j
     let kinds = Kinds::of(listings);
     let rows = Rows {
         listings,
+        searchables: corpus.searchables(),
         kinds: &kinds,
     };
-    let mut nodes: Vec<Node> = Vec::new();
-    split(&rows, String::new(), &words, &mut nodes)?;
-
-    let inline = inline_nodes(&nodes)?;
+    let (nodes, inline) = trie(&rows, &words)?;
     let mut files: Vec<(String, Vec<u8>)> = Vec::with_capacity(nodes.len());
     let mut keys = Vec::with_capacity(nodes.len());
     for node in nodes {
+        let name = file_key(&node.key);
         if inline.is_none() {
-            files.push((format!("{DIR}/n{}.json", file_key(&node.key)), node.file));
+            files.push((format!("{DIR}/n{name}.json"), node.file));
         }
         let rows = match node.rows {
             Some((count, bytes)) => {
-                files.push((format!("{DIR}/r{}.json", file_key(&node.key)), bytes));
+                files.push((format!("{DIR}/r{name}.json"), bytes));
                 count
             }
             None => 0,
         };
-        keys.push((node.key, u8::from(node.leaf), rows));
+        if let Some(page) = node.page {
+            files.push((format!("{DIR}/p{name}.json"), page));
+        }
+        let mut continued = String::new();
+        for (next, group) in node.groups {
+            continued.push(next);
+            let group_key = format!("{}{next}", node.key);
+            files.push((format!("{DIR}/g{}.json", file_key(&group_key)), group));
+        }
+        let mut entry: Vec<serde_json::Value> =
+            vec![node.key.into(), u8::from(node.leaf).into(), rows.into()];
+        if !continued.is_empty() {
+            entry.push(continued.into());
+        }
+        keys.push(entry);
     }
     for (j, chunk) in listings.chunks(ROWS_PER_FILE).enumerate() {
         let chunk: Vec<Vec<serde_json::Value>> = chunk.iter().map(|l| rows.row(l)).collect();
@@ -142,8 +166,13 @@ pub fn build(base_url: &BaseUrl, corpus: &Corpus) -> Result<SearchIndex, serde_j
         /// `[key, 1 for a leaf or 0, rows]`; a node is `search/n{key}.json`
         /// ([`file_key`]), and when `rows` is not 0, `search/r{key}.json`
         /// holds the rows of that many entities: every entity its words
-        /// name.
-        nodes: Vec<(String, u8, usize)>,
+        /// name. On a site whose nodes are fetched, when `rows` is 0 or
+        /// more than `rowsPerFile`, and the key is not empty,
+        /// `search/p{key}.json` holds its first page, and a leaf's entry has
+        /// a fourth element: the characters `c` that continue its key for
+        /// which `search/g{key}{c}.json` holds the rows of every entity the
+        /// words that start with `{key}{c}` name.
+        nodes: Vec<Vec<serde_json::Value>>,
         /// The deprecated entities, by number, which rank last; left out
         /// when there are none.
         #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -177,6 +206,44 @@ pub fn build(base_url: &BaseUrl, corpus: &Corpus) -> Result<SearchIndex, serde_j
         node_files: inline,
     })?;
     Ok(SearchIndex { manifest, files })
+}
+
+/// The trie's nodes, and their files as values for the manifest when they
+/// come with it. Only a site whose nodes do not come with the manifest has
+/// the files a client fetches beside a node ([`Layout::Fetched`]): on a
+/// small one, the rows are chosen once the page is known, in the same
+/// round.
+type Trie = (Vec<Node>, Option<Vec<serde_json::Value>>);
+
+fn trie(rows: &Rows, words: Words) -> Result<Trie, serde_json::Error> {
+    // Two files' worth of raw bytes never compress under the limit: the
+    // estimate can be off, the layout chosen not (the same words, the same
+    // trie).
+    if words_size(words) <= 2 * INLINE_NODES_RAW_MAX {
+        let mut nodes = Vec::new();
+        split(rows, words, Layout::Inline, &mut nodes)?;
+        if let Some(inline) = inline_nodes(&nodes)? {
+            return Ok((nodes, Some(inline)));
+        }
+    }
+    let mut nodes = Vec::new();
+    split(rows, words, Layout::Fetched, &mut nodes)?;
+    Ok((nodes, None))
+}
+
+/// Whether the nodes come with the manifest or are fetched.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    Inline,
+    /// Each node has besides it what answers a term's first page, when its
+    /// row file is too large to fetch with it: the node's page file, and a
+    /// leaf's group files.
+    Fetched,
+}
+
+/// About how many bytes `words` take in a node file.
+fn words_size(words: Words) -> usize {
+    words.iter().map(|(w, p)| w.len() + 6 + p.len() * 4).sum()
 }
 
 /// The node files as values for the manifest, when they compress small
@@ -257,21 +324,62 @@ struct Node {
     file: Vec<u8>,
     /// A leaf's row file and how many rows it holds.
     rows: Option<(usize, Vec<u8>)>,
+    /// The page file: the first page of the key searched alone.
+    page: Option<Vec<u8>>,
+    /// A leaf's group files: `(c, rows)` for the words that continue its
+    /// key with `c` ([`groups`]).
+    groups: Vec<(char, Vec<u8>)>,
 }
 
-/// Renders the node for `key` (all of `words` start with it) and its
-/// subtree into `nodes`, in depth-first order. A loop over a stack, not
+/// The group files of the leaf `key`, whose longer words are `longer`
+/// (sorted): for each character `c` that follows the key, the rows of every
+/// entity the words that start with `{key}{c}` name, or when they name more
+/// than [`LEAF_ROWS_MAX`], the first page of `{key}{c}` searched alone. A
+/// term longer than the key matches only in one group, so its group holds
+/// every entity it can match, and at most a fraction of the leaf's rows.
+fn groups(
+    rows: &Rows,
+    key: &str,
+    longer: Words,
+) -> Result<Vec<(char, Vec<u8>)>, serde_json::Error> {
+    let mut groups = Vec::new();
+    let mut start = 0;
+    while start < longer.len() {
+        let next = longer[start].0[key.len()..]
+            .chars()
+            .next()
+            .expect("a longer word");
+        let end = start
+            + longer[start..]
+                .iter()
+                .take_while(|(w, _)| w[key.len()..].starts_with(next))
+                .count();
+        let words = &longer[start..end];
+        let file = match rows.named(words)? {
+            Some((_, file)) => file,
+            None => {
+                let group_key = format!("{key}{next}");
+                rows.page(&union(words), &exact(&group_key, words))?
+            }
+        };
+        groups.push((next, file));
+        start = end;
+    }
+    Ok(groups)
+}
+
+/// Renders the trie of `words` into `nodes`, in depth-first order. A loop over a stack, not
 /// recursion: the trie is as deep as the longest word, and the input sets
 /// that (one 25,000-letter word overflowed the stack).
 fn split(
     rows: &Rows,
-    key: String,
-    words: &[(&str, Postings)],
+    words: Words,
+    layout: Layout,
     nodes: &mut Vec<Node>,
 ) -> Result<(), serde_json::Error> {
-    let mut pending = vec![(key, words)];
+    let mut pending = vec![(String::new(), words)];
     while let Some((key, words)) = pending.pop() {
-        let children = node(rows, key, words, nodes)?;
+        let children = node(rows, key, words, layout, nodes)?;
         // Reversed, so the first child is rendered next.
         pending.extend(children.into_iter().rev());
     }
@@ -286,56 +394,63 @@ fn node<'w, 's>(
     rows: &Rows,
     key: String,
     words: Words<'w, 's>,
+    layout: Layout,
     nodes: &mut Vec<Node>,
 ) -> Result<Vec<(String, Words<'w, 's>)>, serde_json::Error> {
-    let size: usize = words.iter().map(|(w, p)| w.len() + 6 + p.len() * 4).sum();
     let longer = words
         .iter()
         .position(|(w, _)| w.len() > key.len())
         .unwrap_or(words.len());
-    if size <= LEAF_BYTES || longer == words.len() || key.chars().count() >= MAX_KEY_CHARS {
+    // Sorted words: those equal to the key come first.
+    let (own, rest) = words.split_at(longer);
+    let fetched = layout == Layout::Fetched;
+    // A fetched leaf names at most [`LEAF_ROWS_MAX`] entities where it can
+    // be split, so that its groups hold every entity a longer term can
+    // match.
+    let small = words_size(words) <= LEAF_BYTES;
+    let leaf_rows = if small { rows.named(words)? } else { None };
+    let leaf = small && (!fetched || leaf_rows.is_some());
+    if leaf || rest.is_empty() || key.chars().count() >= MAX_KEY_CHARS {
+        let leaf_rows = match leaf_rows {
+            Some(rows) => Some(rows),
+            None if small => None,
+            None => rows.named(words)?,
+        };
         let listed: Vec<(&str, Vec<u64>)> = words.iter().map(|(w, p)| (*w, encode(p))).collect();
-        let named: BTreeSet<u32> = words
-            .iter()
-            .flat_map(|(_, p)| p.iter().map(|&(e, _)| e))
-            .collect();
-        let leaf_rows = if named.len() <= LEAF_ROWS_MAX {
-            let leaf_rows: Vec<Vec<serde_json::Value>> = named
-                .iter()
-                .map(|&n| {
-                    let fields = rows.row(&rows.listings[n as usize]);
-                    std::iter::once(n.into()).chain(fields).collect()
-                })
-                .collect();
-            Some((named.len(), serde_json::to_vec(&leaf_rows)?))
+        let too_many = leaf_rows.as_ref().is_none_or(|(n, _)| *n > ROWS_PER_FILE);
+        let (page, groups) = if fetched && too_many {
+            (
+                Some(rows.page(&union(words), &exact(&key, own))?),
+                groups(rows, &key, rest)?,
+            )
         } else {
-            None
+            (None, Vec::new())
         };
         nodes.push(Node {
             key,
             leaf: true,
             file: serde_json::to_vec(&serde_json::json!({ "words": listed }))?,
             rows: leaf_rows,
+            page,
+            groups,
         });
         return Ok(Vec::new());
     }
-    // Sorted words: those equal to the key come first.
-    let (own, rest) = words.split_at(longer);
-    let mut all: BTreeMap<u32, u8> = BTreeMap::new();
-    for (_, postings) in words {
-        for &(entity, mask) in postings {
-            if mask & !EXACT != 0 {
-                *all.entry(entity).or_default() |= mask & !EXACT;
-            }
-        }
-    }
-    let all: Postings = all.into_iter().collect();
+    let all = union(words);
     let listed: Vec<(&str, Vec<u64>)> = own.iter().map(|(w, p)| (*w, encode(p))).collect();
+    // No query has the empty term: the root needs no page.
+    let page = if fetched && !key.is_empty() {
+        Some(rows.page(&all, &exact(&key, own))?)
+    } else {
+        None
+    };
     nodes.push(Node {
         key: key.clone(),
         leaf: false,
         file: serde_json::to_vec(&serde_json::json!({ "all": encode(&all), "words": listed }))?,
         rows: None,
+        page,
+        groups: Vec::new(),
     });
     let mut children = Vec::new();
     let mut start = 0;
@@ -354,6 +469,29 @@ fn node<'w, 's>(
         start = end;
     }
     Ok(children)
+}
+
+/// Where the words name each entity, by entity: the union of their field
+/// masks, without the postings that serve the exact tier alone.
+fn union(words: Words) -> Postings {
+    let mut all: BTreeMap<u32, u8> = BTreeMap::new();
+    for (_, postings) in words {
+        for &(entity, mask) in postings {
+            if mask & !EXACT != 0 {
+                *all.entry(entity).or_default() |= mask & !EXACT;
+            }
+        }
+    }
+    all.into_iter().collect()
+}
+
+/// The entities whose folded, joined ID (or label) or slug is `key`.
+fn exact(key: &str, words: Words) -> BTreeSet<u32> {
+    words
+        .iter()
+        .filter(|(w, _)| *w == key)
+        .flat_map(|(_, p)| p.iter().filter(|(_, m)| m & EXACT != 0).map(|&(e, _)| e))
+        .collect()
 }
 
 /// The entity types of a corpus, numbered: most frequent first, then by
@@ -379,10 +517,60 @@ impl<'c> Kinds<'c> {
 /// What the rows are made from.
 struct Rows<'c> {
     listings: &'c [Listing],
+    searchables: &'c [Searchable],
     kinds: &'c Kinds<'c>,
 }
 
 impl Rows<'_> {
+    /// The row file of every entity `words` name, and how many there are,
+    /// when they are at most [`LEAF_ROWS_MAX`].
+    fn named(&self, words: Words) -> Result<Option<(usize, Vec<u8>)>, serde_json::Error> {
+        let named: BTreeSet<u32> = words
+            .iter()
+            .flat_map(|(_, p)| p.iter().map(|&(e, _)| e))
+            .collect();
+        if named.len() > LEAF_ROWS_MAX {
+            return Ok(None);
+        }
+        Ok(Some((named.len(), self.file(named.into_iter())?)))
+    }
+
+    /// A row or page file: `[entity, ...row]` for each of `entities`.
+    fn file(&self, entities: impl Iterator<Item = u32>) -> Result<Vec<u8>, serde_json::Error> {
+        let rows: Vec<Vec<serde_json::Value>> = entities
+            .map(|n| {
+                let fields = self.row(&self.listings[n as usize]);
+                std::iter::once(n.into()).chain(fields).collect()
+            })
+            .collect();
+        serde_json::to_vec(&rows)
+    }
+
+    /// The page file of a key: the rows of the first page of the key
+    /// searched alone, in answer order (`docs/search.md`), from where its
+    /// words name each entity (`masks`, by entity) and the entities it is
+    /// the exact word of. Every entity in a bucket of (deprecated, tier)
+    /// comes in entity order, so each bucket's first page is enough.
+    fn page(
+        &self,
+        masks: &[(u32, u8)],
+        exact: &BTreeSet<u32>,
+    ) -> Result<Vec<u8>, serde_json::Error> {
+        const TIERS: usize = engine::Tier::Any as usize + 1;
+        let mut buckets: [Vec<u32>; 2 * TIERS] = Default::default();
+        for &(entity, mask) in masks {
+            let Some(tier) = engine::tier([mask], exact.contains(&entity)) else {
+                continue;
+            };
+            let deprecated = self.searchables[entity as usize].deprecated;
+            let bucket = &mut buckets[usize::from(deprecated) * TIERS + tier as usize];
+            if bucket.len() < DEFAULT_LIMIT {
+                bucket.push(entity);
+            }
+        }
+        self.file(buckets.into_iter().flatten().take(DEFAULT_LIMIT))
+    }
+
     /// An entity's row: `[id, name, type, summary]`, and its slug only
     /// when the slug is not the one derived from the ID (lower-cased,
     /// `a-z0-9` kept), which a client derives itself.

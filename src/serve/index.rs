@@ -46,6 +46,18 @@ impl From<serde_json::Error> for IndexError {
     }
 }
 
+/// A node's entry in the manifest: `[key, leaf, rows, groups?]`; serve
+/// reads rows from the chunks, so it needs only the first two.
+#[derive(Deserialize)]
+struct NodeEntry(
+    String,
+    u8,
+    #[allow(dead_code)] usize,
+    #[serde(default)]
+    #[allow(dead_code)]
+    String,
+);
+
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Manifest {
@@ -54,7 +66,7 @@ struct Manifest {
     base_url: String,
     rows_per_file: usize,
     types: Vec<String>,
-    nodes: Vec<(String, u8, usize)>,
+    nodes: Vec<NodeEntry>,
     #[serde(default)]
     deprecated: Vec<usize>,
     stem: Option<String>,
@@ -195,7 +207,7 @@ impl PublishedIndex {
         let nodes: Vec<Node> = manifest
             .nodes
             .into_iter()
-            .map(|(key, leaf, _)| Node {
+            .map(|NodeEntry(key, leaf, ..)| Node {
                 key,
                 leaf: leaf == 1,
             })
@@ -344,28 +356,25 @@ impl PublishedIndex {
         if self.nodes[root].leaf {
             return vec![(root, false)];
         }
-        // Row j: the edits from the key to the term's first j characters.
-        let step = |row: &[usize], c: char| -> Vec<usize> {
-            let mut next = vec![row[0] + 1];
-            for j in 1..=chars.len() {
-                let edits = (row[j] + 1)
-                    .min(next[j - 1] + 1)
-                    .min(row[j - 1] + usize::from(chars[j - 1] != c));
-                next.push(edits);
-            }
-            next
-        };
+        // The rows of edits from each prefix of the key to the term's
+        // prefixes (optimal string alignment, as `near::within_typos`):
+        // those of a node's key are its parents', so a depth-first walk
+        // keeps one row per depth.
+        let mut rows = near::Rows::new(&chars, budget);
         let mut found = Vec::new();
-        let mut stack: Vec<(usize, Vec<usize>)> = Vec::new();
-        if let Some(&first) = self.by_key.get(&first_char.to_string()) {
-            let start: Vec<usize> = (0..=chars.len()).collect();
-            stack.push((first, step(&start, first_char)));
-        }
-        while let Some((i, row)) = stack.pop() {
-            if row.iter().min().is_none_or(|&least| least > budget) {
+        let mut stack: Vec<usize> = self
+            .by_key
+            .get(&first_char.to_string())
+            .copied()
+            .into_iter()
+            .collect();
+        while let Some(i) = stack.pop() {
+            let node = &self.nodes[i];
+            let key: Vec<char> = node.key.chars().collect();
+            rows.truncate(key.len() - 1);
+            if !rows.push(&key) {
                 continue;
             }
-            let node = &self.nodes[i];
             if near::begins_within_typos(term, &node.key, budget, false) {
                 found.push((i, !node.leaf));
                 continue;
@@ -373,14 +382,8 @@ impl PublishedIndex {
             if node.leaf || near::within_typos(term, &node.key, budget) {
                 found.push((i, false));
             }
-            if node.leaf {
-                continue;
-            }
-            let depth = node.key.chars().count();
-            for &child in self.children.get(&node.key).into_iter().flatten() {
-                if let Some(c) = self.nodes[child].key.chars().nth(depth) {
-                    stack.push((child, step(&row, c)));
-                }
+            if !node.leaf {
+                stack.extend(self.children.get(&node.key).into_iter().flatten());
             }
         }
         found

@@ -326,7 +326,14 @@ fn node_report(script: &str, site: &Path, golden: &Path) -> Value {
 #[test]
 fn search_js_answers_as_the_rust_reference_on_an_ontologys_terms() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("input");
+    let input = pato_input(dir.path());
+    let (out, golden, _) = assert_search_js_parity(&input, dir.path(), 1_000);
+    assert_index_parity(&out, &golden);
+}
+
+/// An input folder under `dir` with PATO's OBO release.
+fn pato_input(dir: &Path) -> PathBuf {
+    let input = dir.join("input");
     std::fs::create_dir_all(&input).unwrap();
     std::fs::copy(
         crate::ontologies::shared_ontology("pato.obo"),
@@ -338,8 +345,56 @@ fn search_js_answers_as_the_rust_reference_on_an_ontologys_terms() {
         r#"{"name": "PATO", "baseUrl": "https://pato.test"}"#,
     )
     .unwrap();
-    let (out, golden, _) = assert_search_js_parity(&input, dir.path(), 1_000);
-    assert_index_parity(&out, &golden);
+    input
+}
+
+/// On a site whose trie nodes are fetched (PATO's are too large to come
+/// with the manifest), a fresh client answers a one-term query in one
+/// round of requests after the manifest: the term's node, and beside it the
+/// file that holds its first page (a leaf's row or group file, or the
+/// node's page file), so a first result needs two requests after the
+/// library. Every word of every label, and its 1- to 3-letter prefixes.
+#[test]
+fn a_fresh_client_answers_one_term_in_one_round_after_the_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = pato_input(dir.path());
+    let out = dir.path().join("dist");
+    build_ok(&input, &out);
+    let manifest = read_json(&out.join("search-index.json"));
+    assert!(
+        manifest.get("nodeFiles").is_none(),
+        "PATO's nodes are fetched"
+    );
+
+    let ontology = ontosite::source::load(&input, None).unwrap();
+    let mut one_term = BTreeSet::new();
+    for entity in &ontology.entities {
+        for run in text::runs(&entity.name) {
+            let word = text::fold(run);
+            for len in 1..=3 {
+                one_term.insert(word.chars().take(len).collect::<String>());
+            }
+            one_term.insert(word);
+        }
+    }
+    let queries: Vec<&String> = one_term.iter().collect();
+    assert!(queries.len() > 2_000, "{} queries", queries.len());
+    let path = dir.path().join("queries.json");
+    std::fs::write(&path, serde_json::to_vec(&queries).unwrap()).unwrap();
+    let report = node_json(
+        &root().join("tests/search/rounds.mjs"),
+        &[out.as_os_str(), path.as_os_str()],
+    );
+    let report = report.as_array().unwrap();
+    assert_eq!(report.len(), queries.len());
+    let slower: Vec<&Value> = report.iter().filter(|r| r["rounds"] != 1).collect();
+    assert!(
+        slower.is_empty(),
+        "{} of {} one-term queries took other than one round; the first: {:#}",
+        slower.len(),
+        report.len(),
+        slower[0]
+    );
 }
 
 /// An acronym's last capital starts the next word (`ABB|Create|Item`), so
