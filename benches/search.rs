@@ -24,9 +24,54 @@ fn main() {
         &work,
         Some(searchable_text_gzip),
     );
-    let synthetic = synthetic(&work, 100_000);
-    measure("synthetic 100k", &synthetic, &work, None);
+    let hundred_thousand = synthetic(&work, 100_000);
+    measure("synthetic 100k", &hundred_thousand, &work, None);
+    // A million entities take minutes and gigabytes: the index alone, on
+    // request.
+    if std::env::var_os("ONTOSITE_BENCH_SEARCH_1M").is_some() {
+        let million = synthetic(&work, 1_000_000);
+        measure_index_only("synthetic 1M", &million, &work);
+    }
     let _ = std::fs::remove_dir_all(&work);
+}
+
+/// The search index of `input` written alone, as a build writes it (the
+/// manifest, the `search/` files and `search.js`), without the rest of the
+/// site, and measured as [`measure`] does, with the latency of a query
+/// that matches every entity (`item`) apart.
+fn measure_index_only(label: &str, input: &Path, work: &Path) {
+    let started = Instant::now();
+    let ontology = ontosite::source::load(input, None).unwrap();
+    let searcher = Searcher::new(&ontology);
+    let index = render::search_index::build(&ontology.meta.base_url, searcher.corpus()).unwrap();
+    let out = work.join(format!("index-{}", label.replace(' ', "-")));
+    std::fs::create_dir_all(out.join(render::search_index::DIR)).unwrap();
+    std::fs::write(out.join("search-index.json"), &index.manifest).unwrap();
+    std::fs::write(out.join("search.js"), render::SEARCH_JS).unwrap();
+    for (path, bytes) in &index.files {
+        std::fs::write(out.join(path), bytes).unwrap();
+    }
+    println!(
+        "## {label}: {} entities, index only ({} files written in {:.1} s)",
+        ontology.entities.len(),
+        index.files.len() + 1,
+        started.elapsed().as_secs_f64()
+    );
+    drop(index);
+    for (group, queries) in [
+        ("strict", queries(&ontology)),
+        ("near", near_queries(&ontology)),
+        ("matching every entity", vec!["item".to_owned()]),
+    ] {
+        measure_queries(
+            &format!("{label}, {group} queries"),
+            &out,
+            work,
+            &searcher,
+            &queries,
+            None,
+        );
+    }
 }
 
 fn measure(

@@ -29,7 +29,7 @@ pub use info::problem;
 pub use json::{answer_page, respond, search_answer, search_response};
 pub use negotiation::{Aliases, Found, Resource, choose, is_page, location, resource_at};
 pub use routes::{Endpoint, Serves, UNPUBLISHED, endpoints, media};
-pub use script::negotiation_module;
+pub use script::{SEARCH_JS, negotiation_module};
 
 use crate::model::{Download, Entity, Ontology};
 use crate::search::Corpus;

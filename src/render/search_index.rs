@@ -9,28 +9,42 @@
 //!
 //! - a leaf holds every word under its key with the word's postings, so a
 //!   term at or below a leaf is answered by filtering that one file; when
-//!   its words name few entities, `search/r{key}.json` holds their rows;
+//!   its words name at most [`LEAF_ROWS_MAX`] entities,
+//!   `search/r{key}.json` holds their rows;
 //! - an inner node holds the union of the postings of every word under its
 //!   key (`all`), so a short term is answered without its subtree, and the
 //!   words equal to its key (`words`).
 //!
-//! Every node whose row file is absent or holds more than a chunk's rows
-//! has a page file, `search/p{key}.json`: the rows of the first page
-//! (`limit` 100, `offset` 0) of its key searched as a one-term query.
+//! A client walks the manifest's keys to the one node that answers each
+//! term, fetches the nodes of all terms at once, ranks, and shows the rows
+//! of the page. The rows come from the fixed-size chunks in rank order
+//! (`search/d{j}.json`), or, when that is fewer rows, from the row file of
+//! a leaf that answered a term (a rare term's matches are spread over the
+//! alphabet, one chunk each).
 //!
-//! A client walks the manifest's keys to the one node that answers a term
-//! and fetches, for all terms at once, the node and beside it the rows that
-//! answer the term's first page: a leaf's row file, or the page file of the
-//! node whose key is the term. On a large site the leaves are split until
-//! their words name at most a chunk's entities ([`ROWS_PER_FILE`]), so a
-//! leaf's row file is that small. A query's first page is then answered in
-//! one round after the manifest whenever its rows are among those fetched:
-//! always for one term, and for several whenever one of them is rare (its
-//! leaf names every entity the query can match) or the page is among the
-//! first page of one of them. Otherwise the page's rows come from the
-//! fixed-size chunks in rank order (`search/d{j}.json`), or, when that is
-//! fewer rows, from the row file of one of the query's leaves: a second
-//! round. On a small site the nodes come with the manifest.
+//! On a small site the nodes come with the manifest, so the rows are the
+//! only round after it. On a larger one, so that a first result still
+//! needs no more than that one round, the files that hold a term's first
+//! page are fetched beside its node, chosen from the manifest alone
+//! ([`Layout::Fetched`]):
+//!
+//! - a leaf's row file, when it holds at most a chunk's rows;
+//! - else, for a term longer than its leaf's key, the leaf's **group
+//!   file** of the character that follows the key in the term,
+//!   `search/g{key}{c}.json`: the rows of every entity the words that
+//!   start with `{key}{c}` name (a leaf there names at most
+//!   [`LEAF_ROWS_MAX`] entities, split further where it can, so its groups
+//!   do too; where it cannot, at the deepest key, a larger group holds the
+//!   first page of `{key}{c}` instead);
+//! - else, for a term that is a node's key, the node's **page file**,
+//!   `search/p{key}.json`: the rows of the first page (`limit` 100,
+//!   `offset` 0) of the key searched alone.
+//!
+//! A file of the first two kinds names every entity its term matches, so
+//! every match of the query: one of them answers any page. A page file
+//! answers its term's first page, and a query of several terms whenever
+//! its page is among those rows (the client takes the longest term's).
+//! Rows the fetched files lack come from the chunks: a second round.
 //!
 //! When nothing matches strictly, the near matches (`search::near`) need
 //! the node of each term's stem, a prefix of the term, so usually the node
@@ -40,7 +54,8 @@
 //!
 //! A row is `[id, name, type, summary]`, `type` a number in the manifest's
 //! `types`, with the slug last when it is not the one derived from the ID;
-//! in a row or page file, `[entity, id, name, type, summary, slug?]`.
+//! in a row, group or page file, `[entity, id, name, type, summary,
+//! slug?]`.
 //!
 //! Postings are sorted by entity number (the position in rank order), each
 //! written as one integer: `(entity - previous entity) * 16 + mask`, with
@@ -343,29 +358,33 @@ fn groups(
     longer: Words,
 ) -> Result<Vec<(char, Vec<u8>)>, serde_json::Error> {
     let mut groups = Vec::new();
-    let mut start = 0;
-    while start < longer.len() {
-        let next = longer[start].0[key.len()..]
-            .chars()
-            .next()
-            .expect("a longer word");
-        let end = start
-            + longer[start..]
-                .iter()
-                .take_while(|(w, _)| w[key.len()..].starts_with(next))
-                .count();
-        let words = &longer[start..end];
+    for (next, words) in by_next_char(key, longer) {
         let file = match rows.named(words)? {
             Some((_, file)) => file,
-            None => {
-                let group_key = format!("{key}{next}");
-                rows.page(&union(words), &exact(&group_key, words))?
-            }
+            None => rows.page(&union(words), &exact(&format!("{key}{next}"), words))?,
         };
         groups.push((next, file));
-        start = end;
     }
     Ok(groups)
+}
+
+/// `longer`, sorted words longer than `key` that start with it, in runs by
+/// the character that follows the key.
+fn by_next_char<'w, 's>(
+    key: &str,
+    longer: Words<'w, 's>,
+) -> impl Iterator<Item = (char, Words<'w, 's>)> {
+    let mut rest = longer;
+    std::iter::from_fn(move || {
+        let next = rest.first()?.0[key.len()..].chars().next()?;
+        let run = rest
+            .iter()
+            .take_while(|(w, _)| w[key.len()..].starts_with(next))
+            .count();
+        let (words, after) = rest.split_at(run);
+        rest = after;
+        Some((next, words))
+    })
 }
 
 /// Renders the trie of `words` into `nodes`, in depth-first order. A loop over a stack, not
@@ -452,22 +471,9 @@ fn node<'w, 's>(
         page,
         groups: Vec::new(),
     });
-    let mut children = Vec::new();
-    let mut start = 0;
-    while start < rest.len() {
-        let next = rest[start].0[key.len()..]
-            .chars()
-            .next()
-            .expect("a longer word");
-        let child = format!("{key}{next}");
-        let end = start
-            + rest[start..]
-                .iter()
-                .take_while(|(w, _)| w.starts_with(&child))
-                .count();
-        children.push((child, &rest[start..end]));
-        start = end;
-    }
+    let children = by_next_char(&key, rest)
+        .map(|(next, words)| (format!("{key}{next}"), words))
+        .collect();
     Ok(children)
 }
 
