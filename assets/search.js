@@ -180,19 +180,7 @@ function derivedSlug(id) {
   return id.replace(/[^A-Za-z0-9]/g, "").toLowerCase();
 }
 
-/** Decodes postings into [entity, mask] pairs. */
-function decode(postings) {
-  const out = new Array(postings.length);
-  let entity = 0;
-  for (let i = 0; i < postings.length; i++) {
-    const n = postings[i];
-    entity += Math.floor(n / 16);
-    out[i] = [entity, n % 16];
-  }
-  return out;
-}
-
-/** Adds decoded postings to a term's `{ entities, masks }`, field bits only. */
+/** Adds decoded postings to a term's `{ entities, count, masks }`, field bits only. */
 function add(found, postings) {
   let entity = 0;
   for (let i = 0; i < postings.length; i++) {
@@ -200,7 +188,7 @@ function add(found, postings) {
     entity += Math.floor(n / 16);
     const fields = n % 16 & ~EXACT;
     if (fields === 0) continue;
-    if (found.masks[entity] === 0) found.entities.push(entity);
+    if (found.masks[entity] === 0) found.entities[found.count++] = entity;
     found.masks[entity] |= fields;
   }
 }
@@ -235,7 +223,9 @@ class Index {
       this.children.get(parent).push(node);
     }
     // Deprecated terms rank after every other match.
-    this.deprecated = new Set(manifest.deprecated ?? []);
+    // A flag per entity: ranking looks every match up.
+    this.deprecated = new Uint8Array(manifest.total);
+    for (const entity of manifest.deprecated ?? []) this.deprecated[entity] = 1;
   }
 
   /** The node that answers words starting with `term` (or equal to it). */
@@ -256,7 +246,7 @@ class Index {
   }
 
   /**
-   * Adds to `found` (`{ entities, masks, read }`) the entities with a word
+   * Adds to `found` (`{ entities, count, masks, read }`) the entities with a word
    * that starts with `prefix`: from the node that answers it, its words
    * or, for an inner node, the union under it (`all`).
    */
@@ -274,12 +264,14 @@ class Index {
 
   /**
    * The entities with a word that starts with `term`, and for each the
-   * fields such words are in: `{ entities, masks, read }`, `masks` indexed
+   * fields such words are in: `{ entities, count, masks, read }`, the first
+   * `count` of `entities` in the order they were added, `masks` indexed
    * by entity (0 for none), so that a query matching every entity of a
    * large site takes linear time; `read`, the nodes that answered.
    */
   async termMasks(term) {
-    const found = { entities: [], masks: new Uint8Array(this.manifest.total), read: [] };
+    const total = this.manifest.total;
+    const found = { entities: new Uint32Array(total), count: 0, masks: new Uint8Array(total), read: [] };
     await this.addPrefix(term, found);
     return found;
   }
@@ -373,7 +365,11 @@ class Index {
     const file = await this.file(node);
     for (const [word, postings] of file.words) {
       if (word !== joined) continue;
-      for (const [entity, mask] of decode(postings)) if (mask & EXACT) found.add(entity);
+      let entity = 0;
+      for (let i = 0; i < postings.length; i++) {
+        entity += Math.floor(postings[i] / 16);
+        if (postings[i] % 16 & EXACT) found.add(entity);
+      }
     }
     return found;
   }
@@ -452,26 +448,39 @@ class Index {
   /**
    * The entities every term matched, as buckets in answer order: one per
    * (deprecated, tier), `tiers` added to each tier (the near tiers follow
-   * the strict ones), each bucket unsorted.
+   * the strict ones), each `{ size, first }`: how many, and at least the
+   * `keep` smallest of them, unsorted. When the candidates come in entity
+   * order (one list of postings), the first `keep` are the smallest, and a
+   * query matching every entity of a large site keeps a page, not a copy.
    */
-  rank(perTerm, exact, tiers) {
-    const smallest = perTerm.reduce((a, b) => (b.entities.length < a.entities.length ? b : a));
-    const buckets = Array.from({ length: 2 * TIERS }, () => []);
-    for (const entity of smallest.entities) {
-      let [allName, allNameOrId] = [true, true];
+  rank(perTerm, exact, tiers, keep) {
+    const smallest = perTerm.reduce((a, b) => (b.count < a.count ? b : a));
+    const { entities, count } = smallest;
+    let ascending = true;
+    for (let k = 1; k < count && ascending; k++) ascending = entities[k - 1] < entities[k];
+    const cap = ascending ? keep : Infinity;
+    const masks = perTerm.map((t) => t.masks);
+    const buckets = Array.from({ length: 2 * TIERS }, () => ({ size: 0, first: [] }));
+    for (let k = 0; k < count; k++) {
+      const entity = entities[k];
+      // The fields every term matched in: a bit is set where all agree.
+      let name = NAME;
+      let nameOrId = NAME_OR_ID;
       let matched = true;
-      for (const { masks } of perTerm) {
-        const mask = masks[entity];
+      for (let t = 0; t < masks.length; t++) {
+        const mask = masks[t][entity];
         if (mask === 0) {
           matched = false;
           break;
         }
-        allName &&= (mask & NAME) !== 0;
-        allNameOrId &&= (mask & NAME_OR_ID) !== 0;
+        name &= mask;
+        if ((mask & NAME_OR_ID) === 0) nameOrId = 0;
       }
       if (!matched) continue;
-      const tier = exact(entity) ? 0 : allName ? 1 : allNameOrId ? 2 : 3;
-      buckets[(this.deprecated.has(entity) ? TIERS : 0) + tiers + tier].push(entity);
+      const tier = exact(entity) ? 0 : name !== 0 ? 1 : nameOrId !== 0 ? 2 : 3;
+      const bucket = buckets[(this.deprecated[entity] === 1 ? TIERS : 0) + tiers + tier];
+      bucket.size += 1;
+      if (bucket.first.length < cap) bucket.first.push(entity);
     }
     return buckets;
   }
@@ -487,27 +496,28 @@ class Index {
       this.exact(query.terms.join("")),
       ...query.terms.map((term) => this.termMasks(term)),
     ]);
-    let buckets = this.rank(perTerm, (entity) => exact.has(entity), 0);
-    if (buckets.every((b) => b.length === 0)) {
+    const keep = query.offset + query.limit;
+    let buckets = this.rank(perTerm, exact.size === 0 ? () => false : (entity) => exact.has(entity), 0, keep);
+    if (buckets.every((b) => b.size === 0)) {
       // Nothing matches strictly: the near matches, in the near tiers.
       await Promise.all(query.terms.map((term, k) => this.addNear(term, perTerm[k], atHand)));
-      buckets = this.rank(perTerm, () => false, NEAR_TIERS);
+      buckets = this.rank(perTerm, () => false, NEAR_TIERS, keep);
     }
-    const total = buckets.reduce((sum, b) => sum + b.length, 0);
-    const end = Math.min(query.offset + query.limit, total);
+    const total = buckets.reduce((sum, b) => sum + b.size, 0);
+    const end = Math.min(keep, total);
     const page = [];
     let skipped = 0;
     for (const bucket of buckets) {
       if (page.length >= end - query.offset) break;
-      if (skipped + bucket.length <= query.offset) {
-        skipped += bucket.length;
+      if (skipped + bucket.size <= query.offset) {
+        skipped += bucket.size;
         continue;
       }
-      const sorted = Uint32Array.from(bucket).sort();
+      const sorted = Uint32Array.from(bucket.first).sort();
       for (let i = Math.max(0, query.offset - skipped); i < sorted.length && page.length < end - query.offset; i++) {
         page.push(sorted[i]);
       }
-      skipped += bucket.length;
+      skipped += bucket.size;
     }
     const base = this.manifest.baseUrl;
     const rows = page.length > 0 ? await this.rows(page, perTerm, atHand) : [];
