@@ -114,6 +114,14 @@ pub struct PublishedIndex {
 
 /// A term's matches: the entities in the order found, and for each entity
 /// the fields its words are in (0: none).
+/// One (deprecated, tier) bucket of an answer: how many matches it has,
+/// and at least the smallest of them that a page can show, unsorted.
+#[derive(Clone, Default)]
+struct Bucket {
+    size: usize,
+    first: Vec<u32>,
+}
+
 struct Found {
     entities: Vec<u32>,
     masks: Vec<u8>,
@@ -418,10 +426,24 @@ impl PublishedIndex {
     /// The entities every term matched, in buckets of answer order: one
     /// per tier ([`Tier`]), the deprecated after all others; with `near`,
     /// in the near tiers.
-    fn rank(&self, per_term: &[Found], exact: &HashSet<u32>, near: bool) -> Vec<Vec<u32>> {
-        let mut buckets = vec![Vec::new(); 2 * TIERS];
+    fn rank(
+        &self,
+        per_term: &[Found],
+        exact: &HashSet<u32>,
+        near: bool,
+        keep: usize,
+    ) -> Vec<Bucket> {
+        let mut buckets = vec![Bucket::default(); 2 * TIERS];
         let Some(smallest) = per_term.iter().min_by_key(|f| f.entities.len()) else {
             return buckets;
+        };
+        // Candidates from one list of postings come in entity order: the
+        // first `keep` of a bucket are then its smallest, and a query that
+        // matches every entity keeps a page, not a copy of them all.
+        let cap = if smallest.entities.is_sorted() {
+            keep
+        } else {
+            usize::MAX
         };
         for &entity in &smallest.entities {
             let masks = per_term.iter().map(|found| found.masks[entity as usize]);
@@ -435,7 +457,11 @@ impl PublishedIndex {
             } else {
                 0
             };
-            buckets[deprecated + tier as usize].push(entity);
+            let bucket = &mut buckets[deprecated + tier as usize];
+            bucket.size += 1;
+            if bucket.first.len() < cap {
+                bucket.first.push(entity);
+            }
         }
         buckets
     }
@@ -449,30 +475,31 @@ impl PublishedIndex {
             self.add_prefix(term, &mut found)?;
             per_term.push(found);
         }
-        let mut buckets = self.rank(&per_term, &exact, false);
-        if buckets.iter().all(Vec::is_empty) {
+        let keep = query.offset.saturating_add(query.limit);
+        let mut buckets = self.rank(&per_term, &exact, false, keep);
+        if buckets.iter().all(|b| b.size == 0) {
             for (term, found) in query.terms.iter().zip(&mut per_term) {
                 self.add_near(term, found)?;
             }
-            buckets = self.rank(&per_term, &HashSet::new(), true);
+            buckets = self.rank(&per_term, &HashSet::new(), true, keep);
         }
-        let total: usize = buckets.iter().map(Vec::len).sum();
-        let end = query.offset.saturating_add(query.limit).min(total);
+        let total: usize = buckets.iter().map(|b| b.size).sum();
+        let end = keep.min(total);
         let mut page: Vec<u32> = Vec::new();
         let mut skipped = 0;
         for mut bucket in buckets {
             if page.len() >= end.saturating_sub(query.offset) {
                 break;
             }
-            if skipped + bucket.len() <= query.offset {
-                skipped += bucket.len();
+            if skipped + bucket.size <= query.offset {
+                skipped += bucket.size;
                 continue;
             }
-            bucket.sort_unstable();
+            bucket.first.sort_unstable();
             let from = query.offset.saturating_sub(skipped);
             let room = end - query.offset - page.len();
-            page.extend(bucket.iter().skip(from).take(room));
-            skipped += bucket.len();
+            page.extend(bucket.first.iter().skip(from).take(room));
+            skipped += bucket.size;
         }
         let listings = page
             .iter()
