@@ -383,7 +383,9 @@ class Index {
    */
   async rows(entities, perTerm, atHand) {
     const found = new Map();
-    for (const file of await Promise.all(atHand)) for (const [entity, ...row] of file ?? []) found.set(entity, row);
+    for (const file of await Promise.all(atHand)) {
+      for (const [entity, ...row] of (Array.isArray(file) ? file : file?.rows) ?? []) found.set(entity, row);
+    }
     const missing = entities.filter((e) => !found.has(e));
     if (missing.length > 0) {
       const per = this.manifest.rowsPerFile;
@@ -425,13 +427,22 @@ class Index {
       }
     }
     if (whole.length > 0) return [whole.sort((a, b) => a.rows - b.rows)[0].file];
-    if (this.manifest.nodeFiles) return [];
     // One page, of the longest term: likely the rarest, whose first page
     // holds the query's more often than a shorter term's.
-    const keyed = nodes.filter(([term, node]) => node.key === term).map(([, node]) => node);
-    if (keyed.length === 0) return [];
-    const longest = keyed.reduce((a, b) => (b.key.length > a.key.length ? b : a));
-    return [`search/p${longest.file}.json`];
+    const paged = terms.map((term) => this.pageFile(term)).filter((page) => page !== null);
+    return paged.length === 0 ? [] : [paged.reduce((a, b) => (b.key.length > a.key.length ? b : a)).file];
+  }
+
+  /**
+   * The page file of `term` (`{ key, file }`): where the nodes are
+   * fetched, a node whose key is the term has one unless a row file of
+   * at most a chunk's rows holds its every match.
+   */
+  pageFile(term) {
+    const node = this.node(term);
+    if (this.manifest.nodeFiles || node === null || node.key !== term) return null;
+    if (node.rows > 0 && node.rows <= this.manifest.rowsPerFile) return null;
+    return { key: node.key, file: `search/p${node.file}.json` };
   }
 
   /**
@@ -488,6 +499,16 @@ class Index {
   /** Answers a query; throws SearchError for a bad one. */
   async search(params) {
     const query = parseQuery(params);
+    // A one-term query within the first page of a key is answered from the
+    // key's page file alone: the build ranked it and counted its matches.
+    const keyPage = query.terms.length === 1 && query.offset + query.limit <= DEFAULT_LIMIT ? this.pageFile(query.terms[0]) : null;
+    if (keyPage !== null) {
+      const file = await this.load(keyPage.file).catch(() => null);
+      if (file !== null && file.total > 0) {
+        const rows = file.rows.slice(query.offset, query.offset + query.limit).map(([, ...row]) => row);
+        return this.answer(query, file.total, rows);
+      }
+    }
     // Each term's first page is fetched now, beside the nodes, so that a
     // page among them needs no second round; one that fails to come is
     // fetched again from the chunks.
@@ -519,8 +540,13 @@ class Index {
       }
       skipped += bucket.size;
     }
+    return this.answer(query, total, page.length > 0 ? await this.rows(page, perTerm, atHand) : []);
+  }
+
+  /** The answer to `query`: `total` matches, and the rows of its page. */
+  answer(query, total, rows) {
     const base = this.manifest.baseUrl;
-    const rows = page.length > 0 ? await this.rows(page, perTerm, atHand) : [];
+    const end = Math.min(query.offset + query.limit, total);
     const items = rows.map(([id, name, type, summary, explicitSlug]) => {
       const slug = explicitSlug ?? derivedSlug(id);
       const links = Object.fromEntries(this.manifest.links.map((extension) => [extension, `${base}${slug}.${extension}`]));

@@ -37,8 +37,9 @@
 //!   do too; where it cannot, at the deepest key, a larger group holds the
 //!   first page of `{key}{c}` instead);
 //! - else, for a term that is a node's key, the node's **page file**,
-//!   `search/p{key}.json`: the rows of the first page (`limit` 100,
-//!   `offset` 0) of the key searched alone.
+//!   `search/p{key}.json`: the first page (`limit` 100, `offset` 0) of the
+//!   key searched alone, `{"total", "rows"}`, so a one-term query within
+//!   that page is answered from this file alone, without its node.
 //!
 //! A file of the first two kinds names every entity its term matches, so
 //! every match of the query: one of them answers any page. A page file
@@ -541,19 +542,24 @@ impl Rows<'_> {
         Ok(Some((named.len(), self.file(named.into_iter())?)))
     }
 
-    /// A row or page file: `[entity, ...row]` for each of `entities`.
+    /// A row or group file: `[entity, ...row]` for each of `entities`.
     fn file(&self, entities: impl Iterator<Item = u32>) -> Result<Vec<u8>, serde_json::Error> {
-        let rows: Vec<Vec<serde_json::Value>> = entities
+        serde_json::to_vec(&self.numbered(entities))
+    }
+
+    /// `[entity, ...row]` for each of `entities`.
+    fn numbered(&self, entities: impl Iterator<Item = u32>) -> Vec<Vec<serde_json::Value>> {
+        entities
             .map(|n| {
                 let fields = self.row(&self.listings[n as usize]);
                 std::iter::once(n.into()).chain(fields).collect()
             })
-            .collect();
-        serde_json::to_vec(&rows)
+            .collect()
     }
 
-    /// The page file of a key: the rows of the first page of the key
-    /// searched alone, in answer order (`docs/search.md`), from where its
+    /// The page file of a key: `{"total", "rows"}`, how many entities the
+    /// key searched alone matches strictly, and the rows of its first page
+    /// in answer order (`docs/search.md`), from where its
     /// words name each entity (`masks`, by entity) and the entities it is
     /// the exact word of. Every entity in a bucket of (deprecated, tier)
     /// comes in entity order, so each bucket's first page is enough.
@@ -564,17 +570,20 @@ impl Rows<'_> {
     ) -> Result<Vec<u8>, serde_json::Error> {
         const TIERS: usize = engine::Tier::Any as usize + 1;
         let mut buckets: [Vec<u32>; 2 * TIERS] = Default::default();
+        let mut total = 0;
         for &(entity, mask) in masks {
             let Some(tier) = engine::tier([mask], exact.contains(&entity)) else {
                 continue;
             };
+            total += 1;
             let deprecated = self.searchables[entity as usize].deprecated;
             let bucket = &mut buckets[usize::from(deprecated) * TIERS + tier as usize];
             if bucket.len() < DEFAULT_LIMIT {
                 bucket.push(entity);
             }
         }
-        self.file(buckets.into_iter().flatten().take(DEFAULT_LIMIT))
+        let rows = self.numbered(buckets.into_iter().flatten().take(DEFAULT_LIMIT));
+        serde_json::to_vec(&serde_json::json!({ "total": total, "rows": rows }))
     }
 
     /// An entity's row: `[id, name, type, summary]`, and its slug only

@@ -46,17 +46,33 @@ impl From<serde_json::Error> for IndexError {
     }
 }
 
-/// A node's entry in the manifest: `[key, leaf, rows, groups?]`; serve
-/// reads rows from the chunks, so it needs only the first two.
+/// A node's entry in the manifest: `[key, leaf, rows, groups?]`. serve
+/// reads rows from the chunks: the group letters only say which files a
+/// client fetches beside a node.
 #[derive(Deserialize)]
 struct NodeEntry(
     String,
     u8,
-    #[allow(dead_code)] usize,
+    usize,
     #[serde(default)]
     #[allow(dead_code)]
     String,
 );
+
+/// A page file: the first page of a key searched alone, ranked by the
+/// build, and how many entities it matches. Rows are `[entity, ...row]`;
+/// serve reads only the entity, and the row from its chunk.
+#[derive(Deserialize)]
+struct PageFile {
+    total: usize,
+    rows: Vec<Row>,
+}
+
+/// What serve keeps of a page file.
+struct Page {
+    total: usize,
+    entities: Vec<u32>,
+}
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -88,6 +104,8 @@ type Row = Vec<serde_json::Value>;
 struct Node {
     key: String,
     leaf: bool,
+    /// How many rows the leaf's row file holds (0: none).
+    rows: usize,
 }
 
 /// One site's index, open.
@@ -110,6 +128,7 @@ pub struct PublishedIndex {
     inline: Option<Vec<Arc<NodeFile>>>,
     nodes_cache: Mutex<Cache<Arc<NodeFile>>>,
     rows_cache: Mutex<Cache<Arc<Vec<Row>>>>,
+    pages_cache: Mutex<Cache<Arc<Page>>>,
 }
 
 /// A term's matches: the entities in the order found, and for each entity
@@ -215,9 +234,10 @@ impl PublishedIndex {
         let nodes: Vec<Node> = manifest
             .nodes
             .into_iter()
-            .map(|NodeEntry(key, leaf, ..)| Node {
+            .map(|NodeEntry(key, leaf, rows, _)| Node {
                 key,
                 leaf: leaf == 1,
+                rows,
             })
             .collect();
         let by_key = nodes
@@ -252,6 +272,7 @@ impl PublishedIndex {
             inline,
             nodes_cache: Mutex::new(Cache::default()),
             rows_cache: Mutex::new(Cache::default()),
+            pages_cache: Mutex::new(Cache::default()),
         })
     }
 
@@ -466,8 +487,60 @@ impl PublishedIndex {
         buckets
     }
 
+    /// The page file of `term`, as `search.js`'s `pageFile` finds it: where
+    /// the nodes are fetched, a node whose key is the term has one unless
+    /// a row file of at most a chunk's rows holds its every match.
+    fn page(&self, term: &str) -> Result<Option<Arc<Page>>, IndexError> {
+        let Some(i) = self.node(term) else {
+            return Ok(None);
+        };
+        let node = &self.nodes[i];
+        let small_rows = node.rows > 0 && node.rows <= self.rows_per_file;
+        if self.inline.is_some() || node.key != term || small_rows {
+            return Ok(None);
+        }
+        let name = format!(
+            "{}/p{}.json",
+            search_index::DIR,
+            search_index::file_key(&node.key)
+        );
+        cached(&self.pages_cache, name, |name| {
+            let file: PageFile = self.read(name)?;
+            let entities = file
+                .rows
+                .iter()
+                .map(|row| {
+                    row.first()
+                        .and_then(serde_json::Value::as_u64)
+                        .and_then(|entity| u32::try_from(entity).ok())
+                        .ok_or_else(|| IndexError {
+                            path: self.site.path().join(name),
+                            what: "a row does not begin with an entity number".into(),
+                        })
+                })
+                .collect::<Result<_, _>>()?;
+            Ok(Arc::new(Page {
+                total: file.total,
+                entities,
+            }))
+        })
+        .map(Some)
+    }
+
     /// Answers a checked query with the answer's JSON.
     pub fn answer(&self, query: &Query) -> Result<Vec<u8>, IndexError> {
+        // A one-term query within the first page of a key: from the key's
+        // page file, which the build ranked and counted.
+        let keep = query.offset.saturating_add(query.limit);
+        if let [term] = query.terms.as_slice()
+            && keep <= crate::search::query::DEFAULT_LIMIT
+            && let Some(page) = self.page(term)?
+            && page.total > 0
+        {
+            let entities = page.entities.get(query.offset..).unwrap_or_default();
+            let shown: Vec<u32> = entities.iter().copied().take(query.limit).collect();
+            return self.respond(query, page.total, &shown);
+        }
         let exact = self.exact(&query.joined())?;
         let mut per_term = Vec::with_capacity(query.terms.len());
         for term in &query.terms {
@@ -475,7 +548,6 @@ impl PublishedIndex {
             self.add_prefix(term, &mut found)?;
             per_term.push(found);
         }
-        let keep = query.offset.saturating_add(query.limit);
         let mut buckets = self.rank(&per_term, &exact, false, keep);
         if buckets.iter().all(|b| b.size == 0) {
             for (term, found) in query.terms.iter().zip(&mut per_term) {
@@ -501,11 +573,17 @@ impl PublishedIndex {
             page.extend(bucket.first.iter().skip(from).take(room));
             skipped += bucket.size;
         }
+        self.respond(query, total, &page)
+    }
+
+    /// The answer's JSON: `total` matches, and the entities of its page.
+    fn respond(&self, query: &Query, total: usize, page: &[u32]) -> Result<Vec<u8>, IndexError> {
         let listings = page
             .iter()
             .map(|&entity| self.listing(entity as usize))
             .collect::<Result<Vec<_>, _>>()?;
         let listed: Vec<&Listing> = listings.iter().collect();
+        let end = query.offset.saturating_add(query.limit).min(total);
         let next = (end < total).then_some(end);
         Ok(crate::render::answer_page(
             &self.base_url,
