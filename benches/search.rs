@@ -42,8 +42,9 @@ fn main() {
 fn measure_index_only(label: &str, input: &Path, work: &Path) {
     let started = Instant::now();
     let ontology = ontosite::source::load(input, None).unwrap();
-    let searcher = Searcher::new(&ontology);
-    let index = render::search_index::build(&ontology.meta.base_url, searcher.corpus()).unwrap();
+    let corpus = ontosite::search::Corpus::of(&ontology);
+    let index = render::search_index::build(&ontology.meta.base_url, &corpus).unwrap();
+    drop(corpus);
     let out = work.join(format!("index-{}", label.replace(' ', "-")));
     std::fs::create_dir_all(out.join(render::search_index::DIR)).unwrap();
     std::fs::write(out.join("search-index.json"), &index.manifest).unwrap();
@@ -58,19 +59,28 @@ fn measure_index_only(label: &str, input: &Path, work: &Path) {
         started.elapsed().as_secs_f64()
     );
     drop(index);
-    for (group, queries) in [
-        ("strict", queries(&ontology)),
-        ("near", near_queries(&ontology)),
-        ("matching every entity", vec!["item".to_owned()]),
-    ] {
-        measure_queries(
-            &format!("{label}, {group} queries"),
-            &out,
-            work,
-            &searcher,
-            &queries,
-            None,
-        );
+    let every = ("matching every entity", vec!["item".to_owned()]);
+    measure_groups(label, &out, work, &ontology, &[every], None);
+}
+
+/// Measures the strict and near queries of `ontology`, then `more`, on the
+/// site or index at `out`.
+fn measure_groups(
+    label: &str,
+    out: &Path,
+    work: &Path,
+    ontology: &ontosite::model::Ontology,
+    more: &[(&str, Vec<String>)],
+    text_size: Option<usize>,
+) {
+    let searcher = Searcher::new(ontology);
+    let standard = [
+        ("strict", queries(ontology)),
+        ("near", near_queries(ontology)),
+    ];
+    for (group, queries) in standard.iter().chain(more) {
+        let label = format!("{label}, {group} queries");
+        measure_queries(&label, out, work, &searcher, queries, text_size);
     }
 }
 
@@ -90,21 +100,9 @@ fn measure(
         .unwrap();
     assert!(status.success());
     let ontology = ontosite::source::load(input, None).unwrap();
-    let searcher = Searcher::new(&ontology);
     println!("## {label}: {} entities", ontology.entities.len(),);
-    for (group, queries) in [
-        ("strict", queries(&ontology)),
-        ("near", near_queries(&ontology)),
-    ] {
-        measure_queries(
-            &format!("{label}, {group} queries"),
-            &out,
-            work,
-            &searcher,
-            &queries,
-            text_size.map(|size| size(&ontology)),
-        );
-    }
+    let text_size = text_size.map(|size| size(&ontology));
+    measure_groups(label, &out, work, &ontology, &[], text_size);
 }
 
 /// Prints what a fresh client fetches for `queries`, and the latency of
