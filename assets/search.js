@@ -416,7 +416,9 @@ class Index {
     const nodes = terms.map((term) => [term, this.node(term)]).filter(([, node]) => node !== null);
     const whole = [];
     for (const [term, node] of nodes) {
-      if (node.rows > 0 && node.rows <= per) {
+      // A query of several terms takes a leaf's larger row file too: a
+      // page file holds only one term's first page, not theirs.
+      if (node.rows > 0 && node.rows <= (terms.length > 1 ? 4 * per : per)) {
         whole.push({ rows: node.rows, file: `search/r${node.file}.json` });
         continue;
       }
