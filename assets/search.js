@@ -382,6 +382,10 @@ class Index {
    * entity that matches that term), whichever holds fewer.
    */
   async rows(entities, perTerm, atHand) {
+    // Every file fetched for the query is awaited, even when the page is
+    // empty: a host that ends a request's I/O with its response (workerd)
+    // would otherwise leave a later query waiting on a fetch that never
+    // ends, through the shared cache.
     const found = new Map();
     for (const file of await Promise.all(atHand)) {
       for (const [entity, ...row] of (Array.isArray(file) ? file : file?.rows) ?? []) found.set(entity, row);
@@ -542,7 +546,8 @@ class Index {
       }
       skipped += bucket.size;
     }
-    return this.answer(query, total, page.length > 0 ? await this.rows(page, perTerm, atHand) : []);
+    const rows = await this.rows(page, perTerm, atHand);
+    return this.answer(query, total, rows);
   }
 
   /** The answer to `query`: `total` matches, and the rows of its page. */

@@ -439,10 +439,11 @@ fn node<'w, 's>(
         let listed: Vec<(&str, Vec<u64>)> = words.iter().map(|(w, p)| (*w, encode(p))).collect();
         let too_many = leaf_rows.as_ref().is_none_or(|(n, _)| *n > ROWS_PER_FILE);
         let (page, groups) = if fetched && too_many {
-            (
-                Some(rows.page(&union(words), &exact(&key, own))?),
-                groups(rows, &key, rest)?,
-            )
+            // No query has the empty term: a root leaf needs no page.
+            let page = (!key.is_empty())
+                .then(|| rows.page(&union(words), &exact(&key, own)))
+                .transpose()?;
+            (page, groups(rows, &key, rest)?)
         } else {
             (None, Vec::new())
         };
