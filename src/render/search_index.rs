@@ -431,11 +431,8 @@ fn node<'w, 's>(
     let leaf_rows = if small { rows.named(words)? } else { None };
     let leaf = small && (!fetched || leaf_rows.is_some());
     if leaf || rest.is_empty() || key.chars().count() >= MAX_KEY_CHARS {
-        let leaf_rows = match leaf_rows {
-            Some(rows) => Some(rows),
-            None if small => None,
-            None => rows.named(words)?,
-        };
+        // Counted above when small; an unsplittable large leaf now.
+        let leaf_rows = if small { leaf_rows } else { rows.named(words)? };
         let listed: Vec<(&str, Vec<u64>)> = words.iter().map(|(w, p)| (*w, encode(p))).collect();
         let too_many = leaf_rows.as_ref().is_none_or(|(n, _)| *n > ROWS_PER_FILE);
         let (page, groups) = if fetched && too_many {
