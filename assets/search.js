@@ -379,9 +379,11 @@ class Index {
    * fetched for the query (`atHand`, promises of row and page files), and
    * for those they lack, from the row chunks they fall in, or from the row
    * file of a leaf that alone answered one of the terms (it names every
-   * entity that matches that term), whichever holds fewer.
+   * entity that matches that term), whichever holds fewer. When some are
+   * at hand and others need another round, `first` (if given) is called
+   * with the rows at hand that lead the page, in order.
    */
-  async rows(entities, perTerm, atHand) {
+  async rows(entities, perTerm, atHand, first) {
     // Every file fetched for the query is awaited, even when the page is
     // empty: a host that ends a request's I/O with its response (workerd)
     // would otherwise leave a later query waiting on a fetch that never
@@ -392,6 +394,8 @@ class Index {
     }
     const missing = entities.filter((e) => !found.has(e));
     if (missing.length > 0) {
+      const leading = entities.findIndex((e) => !found.has(e));
+      if (first !== undefined && leading > 0) first(entities.slice(0, leading).map((e) => found.get(e)));
       const per = this.manifest.rowsPerFile;
       const chunks = [...new Set(missing.map((e) => Math.floor(e / per)))];
       const leaf = this.rowLeaf(perTerm.map((t) => t.read));
@@ -502,8 +506,14 @@ class Index {
     return buckets;
   }
 
-  /** Answers a query; throws SearchError for a bad one. */
-  async search(params) {
+  /**
+   * Answers a query; throws SearchError for a bad one. `options.first`,
+   * if given, is called at most once, before the answer, with an answer
+   * that has the final answer's `total` and its first items, when those
+   * came with the query's first round of files and the rest need another
+   * round: a page can show its first results that much sooner.
+   */
+  async search(params, options = {}) {
     const query = parseQuery(params);
     // A one-term query within the first page of a key is answered from the
     // key's page file alone: the build ranked it and counted its matches.
@@ -546,7 +556,8 @@ class Index {
       }
       skipped += bucket.size;
     }
-    const rows = await this.rows(page, perTerm, atHand);
+    const first = options.first && ((leading) => options.first(this.answer(query, total, leading)));
+    const rows = await this.rows(page, perTerm, atHand, first);
     return this.answer(query, total, rows);
   }
 

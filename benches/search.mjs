@@ -54,8 +54,12 @@ console.log(
       p95Gzip: pick(byGz, 0.95).bytesGz,
       max: byGz[byGz.length - 1],
       maxRounds: Math.max(...perQuery.map((p) => p.rounds)),
+      maxRoundsToFirst: Math.max(...perQuery.map((p) => p.roundsToFirst)),
       // How many queries took how many rounds after the manifest.
       rounds: perQuery.reduce((count, p) => ({ ...count, [p.rounds]: (count[p.rounds] ?? 0) + 1 }), {}),
+      // How many took how many rounds to their first results, which a
+      // page shows before the rest when they come first.
+      roundsToFirst: perQuery.reduce((count, p) => ({ ...count, [p.roundsToFirst]: (count[p.roundsToFirst] ?? 0) + 1 }), {}),
     },
     latencyMs: { p50: pick(times, 0.5), p95: pick(times, 0.95) },
   }),

@@ -157,19 +157,21 @@ fn measure_queries(
         js["manifest"]["gzip"]
     );
     println!(
-        "per query after the manifest: median {} bytes gzipped, p95 {}, max {} (q = {}), at most {} sequential rounds; queries by rounds: {}",
+        "per query after the manifest: median {} bytes gzipped, p95 {}, max {} (q = {}), at most {} sequential rounds; queries by rounds: {}; by rounds to their first results: {}",
         per["medianGzip"],
         per["p95Gzip"],
         per["max"]["bytesGz"],
         per["max"]["q"],
         per["maxRounds"],
-        per["rounds"]
+        per["rounds"],
+        per["roundsToFirst"]
     );
     let manifest = js["manifest"]["gzip"].as_u64().unwrap();
     println!(
-        "a fresh page's first query (manifest + query): median {} bytes gzipped, p95 {}, in at most {} sequential requests after the library",
+        "a fresh page's first query (manifest + query): median {} bytes gzipped, p95 {}, its first results in at most {} sequential requests after the library, its whole page in at most {}",
         manifest + per["medianGzip"].as_u64().unwrap(),
         manifest + per["p95Gzip"].as_u64().unwrap(),
+        1 + per["maxRoundsToFirst"].as_u64().unwrap(),
         1 + per["maxRounds"].as_u64().unwrap()
     );
     if let Some(text_size) = text_size {

@@ -120,8 +120,15 @@
       show([], text, "Type to search; results appear as you type.");
       return;
     }
+    // The first results are shown as soon as they are at hand, when the
+    // rest of the page needs another round of requests; the list is
+    // marked partial until the whole answer replaces it.
+    var first = function (answer) {
+      if (ticket !== latest) return;
+      show(answer.items, text, counted(answer.total, answer.items.length) + " Loading the rest…", answer.total, true);
+    };
     open()
-      .then(function (index) { return index.search(new URLSearchParams({ q: text })); })
+      .then(function (index) { return index.search(new URLSearchParams({ q: text }), { first: first }); })
       .then(function (answer) {
         if (ticket !== latest) return;
         show(answer.items, text, answer.total === 0
@@ -139,9 +146,10 @@
   }
 
   // The list, its status line, and what they answer (for tests and tools).
-  function show(items, text, message, total) {
+  function show(items, text, message, total, partial) {
     setNext(text, null);
     list.replaceChildren.apply(list, items.map(item));
+    if (partial) list.dataset.partial = "true"; else delete list.dataset.partial;
     list.dataset.query = text;
     if (total === undefined) delete list.dataset.total; else list.dataset.total = String(total);
     status.textContent = message;

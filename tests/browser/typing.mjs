@@ -3,16 +3,23 @@
 
 /**
  * Types `query` as a reader would (the input event) and waits until the
- * results list says it answered this query; returns what it shows and the
- * milliseconds from the input event to then.
+ * results list says it answered this query whole; returns what it shows,
+ * the milliseconds from the input event to then (`ms`), and to the first
+ * results shown (`firstMs`: the same, or sooner when the list showed its
+ * first results before the rest).
  */
 export const typeQuery = (page, query) =>
   page.evaluate(async (query) => {
     const input = document.getElementById("q");
     const list = document.getElementById("results");
     const started = performance.now();
+    let firstMs = null;
     const answered = new Promise((resolve) => {
-      const done = () => list.dataset.query === query && resolve();
+      const done = () => {
+        if (list.dataset.query !== query) return;
+        firstMs ??= performance.now() - started;
+        if (list.dataset.partial === undefined) resolve();
+      };
       new MutationObserver(done).observe(list, { attributes: true, childList: true });
       done();
     });
@@ -22,6 +29,7 @@ export const typeQuery = (page, query) =>
     return {
       query,
       ms: performance.now() - started,
+      firstMs,
       total: list.dataset.total === undefined ? null : Number(list.dataset.total),
       slugs: [...list.querySelectorAll("a")].map((a) => a.dataset.slug),
       status: document.getElementById("search-status").textContent,

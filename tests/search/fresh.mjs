@@ -43,8 +43,13 @@ export async function freshClients(dist) {
       const index = await openIndex(manifestUrl, { fetch });
       // The manifest is counted apart.
       [counting, depth] = [true, 0];
-      const answer = await index.search({ q });
-      return { q, bytes, bytesGz, rounds, total: answer.total };
+      // The rounds to the first results: when the answer's first items
+      // come before the rest, the rounds finished by then.
+      let early = null;
+      const answer = await index.search({ q }, { first: (partial) => (early = { rounds, items: partial.items, total: partial.total }) });
+      const prefix = early === null || (early.total === answer.total && early.items.every((item, k) => item.id === answer.items[k]?.id));
+      const roundsToFirst = early?.rounds ?? rounds;
+      return { q, bytes, bytesGz, rounds, roundsToFirst, firstItems: early?.items.length ?? null, prefix, total: answer.total };
     },
   };
 }
