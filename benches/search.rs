@@ -49,7 +49,9 @@ fn measure_index_only(label: &str, input: &Path, work: &Path) {
     std::fs::create_dir_all(out.join(render::search_index::DIR)).unwrap();
     std::fs::write(out.join("search-index.json"), &index.manifest).unwrap();
     std::fs::write(out.join("search.js"), render::SEARCH_JS).unwrap();
-    for (path, bytes) in &index.files {
+    for (path, packed) in &index.files {
+        let mut bytes = Vec::new();
+        packed.unpack_into(&mut bytes).unwrap();
         std::fs::write(out.join(path), bytes).unwrap();
     }
     println!(

@@ -12,7 +12,7 @@ pub use base_url::{BaseUrl, BaseUrlError};
 pub use slug::{Slug, SlugError};
 
 use serde_json::{Map, Value};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// One published ontology: its description and every entity, sorted by slug.
 #[derive(Debug, Clone)]
@@ -283,7 +283,9 @@ impl Entity {
 /// A place in the input: a file, and the line for entities of a `.jsonl` file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Origin {
-    pub path: PathBuf,
+    /// Shared by every entity of a file: a file of a million lines holds
+    /// its path once.
+    pub path: std::sync::Arc<Path>,
     pub line: Option<usize>,
 }
 

@@ -194,8 +194,8 @@ impl<'a> Site<'a> {
             }
         }
         let corpus = Corpus::of(ontology);
-        let search_index = search_index::build(&ontology.meta.base_url, &corpus)?;
         let example_search_answer = api_docs::example_search_answer(ontology, &corpus)?;
+        let search_index = search_index::build(&ontology.meta.base_url, &corpus)?;
         Ok(Site {
             ontology,
             extra_terms,
@@ -458,7 +458,7 @@ impl Document<'_> {
             Document::JsonContext => jsonld::json_context(site, out)?,
             Document::OpenApi => openapi::render(site, out)?,
             Document::SearchIndex => out.extend_from_slice(&site.search_index.manifest),
-            Document::SearchFile(i) => out.extend_from_slice(&site.search_index.files[*i].1),
+            Document::SearchFile(i) => site.search_index.files[*i].1.unpack_into(out)?,
             // Committed source, so the crate builds without npm.
             Document::SearchClient => {
                 out.extend_from_slice(script::SEARCH_JS.trim_end().as_bytes())
@@ -486,8 +486,10 @@ impl Document<'_> {
             Document::SearchScript(file) => match file {
                 None => search_index::script(files::SEARCH_INDEX, &site.search_index.manifest, out),
                 Some(i) => {
-                    let (path, bytes) = &site.search_index.files[*i];
-                    search_index::script(path, bytes, out)
+                    let (path, packed) = &site.search_index.files[*i];
+                    let mut bytes = Vec::new();
+                    packed.unpack_into(&mut bytes)?;
+                    search_index::script(path, &bytes, out)
                 }
             },
             Document::Graph(Graph::Vocabulary, syntax) => vocab::render(site, *syntax, out)?,
@@ -613,7 +615,7 @@ mod tests {
             link_names: Default::default(),
             term: None,
             origin: Origin {
-                path: "x.json".into(),
+                path: std::path::Path::new("x.json").into(),
                 line: None,
             },
         };

@@ -239,7 +239,7 @@ mod tests {
                     ..Term::default()
                 })),
                 origin: Origin {
-                    path: "t.ttl".into(),
+                    path: std::path::Path::new("t.ttl").into(),
                     line: None,
                 },
             })

@@ -362,7 +362,7 @@ mod tests {
             link_names: Default::default(),
             term: None,
             origin: Origin {
-                path: "t.json".into(),
+                path: std::path::Path::new("t.json").into(),
                 line: None,
             },
         }

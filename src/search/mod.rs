@@ -107,6 +107,27 @@ impl Corpus {
     pub fn stemmer(&self) -> Option<&'static str> {
         self.stemmer
     }
+
+    /// The entities that match every one of `terms` strictly, as a corpus
+    /// of their own, in the same order: a query whose terms these are has
+    /// the same strict answer in it as in the whole (a match matches
+    /// every term), for the suffixes of a few entities instead of all.
+    pub fn matching_every(&self, terms: &[String]) -> Corpus {
+        let (listings, searchables) =
+            self.listings
+                .iter()
+                .zip(&self.searchables)
+                .filter(|(_, searchable)| {
+                    terms.iter().all(|term| {
+                        searchable.fields.iter().any(|(_, suffixes)| {
+                            suffixes.iter().any(|s| s.starts_with(term.as_str()))
+                        })
+                    })
+                })
+                .map(|(listing, searchable)| (listing.clone(), searchable.clone()))
+                .unzip();
+        Corpus::new(listings, searchables, self.stemmer)
+    }
 }
 
 /// A site made ready for searching: its base URL, for the links of an

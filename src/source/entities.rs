@@ -96,6 +96,7 @@ pub fn parse_file(path: &Path) -> Vec<Result<Entity, Diagnostic>> {
         if lines.is_empty() {
             return vec![Err(empty_file(path))];
         }
+        let shared: std::sync::Arc<Path> = path.into();
         lines
             .into_par_iter()
             .map(|(line, text)| {
@@ -104,7 +105,7 @@ pub fn parse_file(path: &Path) -> Vec<Result<Entity, Diagnostic>> {
                 entity(
                     value,
                     Origin {
-                        path: path.to_owned(),
+                        path: shared.clone(),
                         line: Some(line),
                     },
                 )
@@ -135,7 +136,7 @@ pub fn parse_file(path: &Path) -> Vec<Result<Entity, Diagnostic>> {
                 entity(
                     value,
                     Origin {
-                        path: path.to_owned(),
+                        path: path.into(),
                         line: None,
                     },
                 )
@@ -239,7 +240,9 @@ fn entity(value: Value, origin: Origin) -> Result<Entity, Diagnostic> {
         name,
         description,
         iri,
-        extra: fields,
+        // Rebuilt at its size: the parsed object kept room for the fields
+        // taken out above, which a million entities would carry for nothing.
+        extra: fields.into_iter().collect(),
         link_names: Default::default(),
         term: None,
         origin,

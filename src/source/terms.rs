@@ -284,7 +284,7 @@ pub fn terms(graph: &Graph, rules: &TermRules, language: &str) -> Terms {
                 origin: Origin {
                     path: graph
                         .file_of(positions.first().copied().unwrap_or(0))
-                        .to_owned(),
+                        .into(),
                     line: None,
                 },
             },
