@@ -68,6 +68,11 @@ pub mod files {
     pub const CLOUDFLARE_WORKER: &str = "_worker.js";
     /// Which paths Cloudflare Pages sends to the worker.
     pub const CLOUDFLARE_ROUTES: &str = "_routes.json";
+    /// The paths at which entities' own IRIs arrive and the slug each
+    /// names (`{"/path": "slug"}`), which the host modules carry built in
+    /// and `serve` reads at start, instead of every page of `/all`. A
+    /// leading `_`: no slug can take the name.
+    pub const ALIASES: &str = "_aliases.json";
     /// The human front page. `/` keeps answering the information document
     /// where the host can rewrite it; this page is at `/index.html`.
     pub const HOME: &str = "index.html";
@@ -292,6 +297,7 @@ pub enum Document<'a> {
     NetlifyEdge,
     CloudflareWorker,
     CloudflareRoutes,
+    Aliases,
     /// A node or row file of the search index, by its number.
     SearchFile(usize),
     /// A file of the search index as a script, for pages opened from
@@ -321,7 +327,7 @@ pub enum Document<'a> {
 impl Document<'_> {
     /// The site-wide documents, the largest first so that a parallel writer
     /// starts them before the many small entity files.
-    pub const SITE_WIDE: [Document<'static>; 34] = [
+    pub const SITE_WIDE: [Document<'static>; 35] = [
         Document::Graph(Graph::Dump, rdf::Syntax::Turtle),
         Document::Graph(Graph::Dump, rdf::Syntax::NTriples),
         Document::DumpGz,
@@ -348,6 +354,7 @@ impl Document<'_> {
         Document::NetlifyEdge,
         Document::CloudflareWorker,
         Document::CloudflareRoutes,
+        Document::Aliases,
         Document::Graph(Graph::Vocabulary, rdf::Syntax::Turtle),
         Document::Graph(Graph::Vocabulary, rdf::Syntax::NTriples),
         Document::Graph(Graph::Vocabulary, rdf::Syntax::JsonLd),
@@ -377,6 +384,7 @@ impl Document<'_> {
             Document::NetlifyEdge => files::NETLIFY_EDGE.to_owned(),
             Document::CloudflareWorker => files::CLOUDFLARE_WORKER.to_owned(),
             Document::CloudflareRoutes => files::CLOUDFLARE_ROUTES.to_owned(),
+            Document::Aliases => files::ALIASES.to_owned(),
             Document::SearchFile(i) => site.search_index.files[*i].0.clone(),
             Document::Home => files::HOME.to_owned(),
             Document::HomeAlias => files::HOME_ALIAS.to_owned(),
@@ -478,6 +486,7 @@ impl Document<'_> {
             Document::NotFoundPage => info::not_found_page(site, out)?,
             Document::Headers => host::headers(&site.ontology.meta.downloads, out),
             Document::Redirects => host::redirects(out),
+            Document::Aliases => serde_json::to_writer(&mut *out, &site.aliases)?,
             Document::Home | Document::HomeAlias => html::index(site, out)?,
             Document::Stylesheet => {
                 out.extend_from_slice(site.pages.asset("site.css").trim_end().as_bytes())

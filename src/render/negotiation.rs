@@ -127,7 +127,7 @@ pub fn resources() -> &'static [Resource] {
 /// digits, `-_~!$&'()*+,;=:@` and inner `/`; no `.` (it would shadow a
 /// file, `/index.json`), no leading `_` (the hosts' own files). Others
 /// (`#` in a hash namespace, non-ASCII) do not resolve through the site.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Aliases(BTreeMap<String, String>);
 
 impl Aliases {

@@ -19,6 +19,7 @@ const SITE_WIDE: &[&str] = &[
     "search.js",
     "_edge/netlify/search.js",
     "_routes.json",
+    "_aliases.json",
     "_worker.js",
     "index.html",
     "home.html",

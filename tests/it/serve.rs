@@ -799,10 +799,10 @@ fn wait_for(condition: impl Fn() -> bool) {
     }
 }
 
-/// A malformed site file is an error that names it, never a panic: an item
-/// of a page of `all` without a slug, or that is no object; a page that is
-/// no JSON; a search index that is no JSON or claims more entities than any
-/// query could hold a byte for.
+/// A malformed site file is an error that names it, never a panic: an
+/// aliases file that is no JSON, no object, or maps a path to no slug; a
+/// search index that is no JSON or claims more entities than any query
+/// could hold a byte for.
 #[test]
 fn a_malformed_site_is_refused_without_a_panic() {
     let dir = tempfile::tempdir().unwrap();
@@ -824,21 +824,13 @@ fn a_malformed_site_is_refused_without_a_panic() {
         let name = file.display().to_string();
         assert!(message.contains(&name), "{what}: {message}");
     };
-    // Serve reads the pages of `/all`, never `/all` itself.
-    let page = site.join("pages/all/1.json");
-    let all = read_json(&page);
-    let mut no_slug = all.clone();
-    no_slug["items"][0].as_object_mut().unwrap().remove("slug");
-    let mut not_object = all.clone();
-    not_object["items"][1] = json!(7);
-    refused(&page, "no slug", serde_json::to_vec(&no_slug).unwrap());
-    refused(
-        &page,
-        "not an object",
-        serde_json::to_vec(&not_object).unwrap(),
-    );
-    refused(&page, "not JSON", b"{\"items\": [".to_vec());
-    std::fs::write(&page, serde_json::to_vec(&all).unwrap()).unwrap();
+    // Serve reads the aliases the build wrote, never `/all` or its pages.
+    let aliases = site.join("_aliases.json");
+    let written = std::fs::read(&aliases).unwrap();
+    refused(&aliases, "no slug", br#"{"/terms/x": 7}"#.to_vec());
+    refused(&aliases, "not an object", b"[1]".to_vec());
+    refused(&aliases, "not JSON", b"{\"/x\": ".to_vec());
+    std::fs::write(&aliases, written).unwrap();
 
     let index = site.join("search-index.json");
     let mut manifest = read_json(&index);
