@@ -15,7 +15,6 @@ mod swap;
 pub use record::{Record, up_to_date};
 
 use std::collections::HashSet;
-use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
@@ -303,13 +302,20 @@ impl Staging {
         record: &Record,
     ) -> Result<Previous, OutputError> {
         written.sort_unstable();
-        let mut marker = String::with_capacity(MARKER_HEADER.len() + written.len() * 24);
-        marker.push_str(MARKER_HEADER);
-        for path in &written {
-            let _ = writeln!(marker, "{path}");
-        }
+        // Streamed: at a million entities the list is 150 MB as text.
         let marker_path = self.dir.join(MARKER);
-        std::fs::write(&marker_path, marker).map_err(io(&marker_path, "writing"))?;
+        let write_marker = || -> std::io::Result<()> {
+            use std::io::Write as _;
+            let mut marker = std::io::BufWriter::new(std::fs::File::create(&marker_path)?);
+            marker.write_all(MARKER_HEADER.as_bytes())?;
+            for path in &written {
+                marker.write_all(path.as_bytes())?;
+                marker.write_all(b"\n")?;
+            }
+            marker.flush()
+        };
+        write_marker().map_err(io(&marker_path, "writing"))?;
+        drop(written);
 
         record.keep(&self.dir)?;
         let old = match self.previous.take() {
