@@ -23,6 +23,10 @@ const TIERS: usize = Tier::NearAny as usize + 1;
 /// size (`LEAF_BYTES`) but for inner nodes' unions, so a few megabytes on
 /// a small site and a bounded amount on any.
 const CACHED_FILES: usize = 512;
+/// How many bytes of files (as read) each cache keeps at most: an inner
+/// node's union at a million entities is megabytes (`item`'s names every
+/// entity), and 512 of them would be gigabytes.
+const CACHED_BYTES: usize = 32 << 20;
 /// The most entities an index may count: a query holds one byte per
 /// entity and term, so a manifest that claims more (a damaged or hostile
 /// one) is refused instead of exhausting memory.
@@ -281,17 +285,18 @@ impl PublishedIndex {
         self.total
     }
 
-    /// A JSON file of the index, parsed.
-    fn read<T: serde::de::DeserializeOwned>(&self, name: &str) -> Result<T, IndexError> {
+    /// A JSON file of the index, parsed, and how many bytes it took.
+    fn read<T: serde::de::DeserializeOwned>(&self, name: &str) -> Result<(T, usize), IndexError> {
         let path = self.site.path().join(name);
         let bytes = read_beneath(&self.site, name).ok_or_else(|| IndexError {
             path: path.clone(),
             what: "it is missing, not a file, or outside the site".into(),
         })?;
-        serde_json::from_slice(&bytes).map_err(|e| IndexError {
+        let file = serde_json::from_slice(&bytes).map_err(|e| IndexError {
             path,
             what: format!("it is not what the index format says: {e}"),
-        })
+        })?;
+        Ok((file, bytes.len()))
     }
 
     /// The node that answers words starting with `term` (or equal to it).
@@ -320,13 +325,17 @@ impl PublishedIndex {
             search_index::file_key(&self.nodes[i].key)
         );
         cached(&self.nodes_cache, name, |name| {
-            self.read(name).map(Arc::new)
+            let (file, len) = self.read(name)?;
+            Ok((Arc::new(file), len))
         })
     }
 
     fn rows(&self, chunk: usize) -> Result<Arc<Vec<Row>>, IndexError> {
         let name = format!("{}/d{chunk}.json", search_index::DIR);
-        cached(&self.rows_cache, name, |name| self.read(name).map(Arc::new))
+        cached(&self.rows_cache, name, |name| {
+            let (rows, len) = self.read(name)?;
+            Ok((Arc::new(rows), len))
+        })
     }
 
     /// Adds the entities with a word that starts with `prefix`.
@@ -505,7 +514,7 @@ impl PublishedIndex {
             search_index::file_key(&node.key)
         );
         cached(&self.pages_cache, name, |name| {
-            let file: PageFile = self.read(name)?;
+            let (file, len): (PageFile, usize) = self.read(name)?;
             let entities = file
                 .rows
                 .iter()
@@ -519,10 +528,11 @@ impl PublishedIndex {
                         })
                 })
                 .collect::<Result<_, _>>()?;
-            Ok(Arc::new(Page {
+            let page = Page {
                 total: file.total,
                 entities,
-            }))
+            };
+            Ok((Arc::new(page), len))
         })
         .map(Some)
     }
@@ -656,11 +666,13 @@ fn read_beneath(site: &SiteDir, name: &str) -> Option<Vec<u8>> {
     site.read(&site_path(&format!("/{name}")).ok()?)
 }
 
-/// The files read most recently, at most [`CACHED_FILES`]; the oldest
-/// read goes first.
+/// The files read most recently, at most [`CACHED_FILES`] of them and
+/// [`CACHED_BYTES`] of their bytes; the oldest read goes first.
 struct Cache<T> {
-    files: HashMap<String, (u64, T)>,
+    /// By name: when last used, the bytes it took, the file.
+    files: HashMap<String, (u64, usize, T)>,
     clock: u64,
+    bytes: usize,
 }
 
 impl<T> Default for Cache<T> {
@@ -668,38 +680,93 @@ impl<T> Default for Cache<T> {
         Cache {
             files: HashMap::new(),
             clock: 0,
+            bytes: 0,
         }
     }
 }
 
-/// The file `name` from `cache`, or read by `read` and kept.
+/// The file `name` from `cache`, or read by `read` (the file and the bytes
+/// it took) and kept.
 fn cached<T: Clone>(
     cache: &Mutex<Cache<T>>,
     name: String,
-    read: impl FnOnce(&str) -> Result<T, IndexError>,
+    read: impl FnOnce(&str) -> Result<(T, usize), IndexError>,
 ) -> Result<T, IndexError> {
     {
         let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
         cache.clock += 1;
         let now = cache.clock;
-        if let Some((used, file)) = cache.files.get_mut(&name) {
+        if let Some((used, _, file)) = cache.files.get_mut(&name) {
             *used = now;
             return Ok(file.clone());
         }
     }
     // Read outside the lock: other requests go on meanwhile.
-    let file = read(&name)?;
+    let (file, len) = read(&name)?;
+    // A file larger than the whole budget is answered from, not kept, and
+    // leaves the others be.
+    if len > CACHED_BYTES {
+        return Ok(file);
+    }
     let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
-    if cache.files.len() >= CACHED_FILES
+    // Another request may have read it meanwhile.
+    if let Some((_, old, _)) = cache.files.remove(&name) {
+        cache.bytes -= old;
+    }
+    while !cache.files.is_empty()
+        && (cache.files.len() >= CACHED_FILES || cache.bytes + len > CACHED_BYTES)
         && let Some(oldest) = cache
             .files
             .iter()
-            .min_by_key(|(_, (used, _))| *used)
+            .min_by_key(|(_, (used, _, _))| *used)
             .map(|(name, _)| name.clone())
     {
-        cache.files.remove(&oldest);
+        if let Some((_, old, _)) = cache.files.remove(&oldest) {
+            cache.bytes -= old;
+        }
     }
     let now = cache.clock;
-    cache.files.insert(name, (now, file.clone()));
+    cache.bytes += len;
+    cache.files.insert(name, (now, len, file.clone()));
     Ok(file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cache keeps at most its budget of bytes, the oldest read going
+    /// first, and answers from a file too large to keep without keeping it.
+    #[test]
+    fn the_cache_keeps_at_most_its_bytes() {
+        let cache: Mutex<Cache<usize>> = Mutex::default();
+        let quarter = CACHED_BYTES / 4;
+        for n in 0..6 {
+            let got = cached(&cache, format!("f{n}"), |_| Ok((n, quarter))).unwrap();
+            assert_eq!(got, n);
+        }
+        let kept = cache.lock().unwrap();
+        assert!(kept.bytes <= CACHED_BYTES, "{} bytes kept", kept.bytes);
+        assert_eq!(
+            kept.bytes,
+            kept.files.values().map(|(_, len, _)| len).sum::<usize>()
+        );
+        let mut names: Vec<&String> = kept.files.keys().collect();
+        names.sort();
+        assert_eq!(names, ["f2", "f3", "f4", "f5"]);
+        drop(kept);
+        // Read again: f2 is now the newest, f3 the oldest.
+        cached(&cache, "f2".into(), |_| panic!("f2 is kept")).unwrap();
+        cached(&cache, "f6".into(), |_| Ok((6, quarter))).unwrap();
+        assert!(!cache.lock().unwrap().files.contains_key("f3"));
+        let huge = cached(&cache, "huge".into(), |_| Ok((7, CACHED_BYTES + 1))).unwrap();
+        assert_eq!(huge, 7);
+        let kept = cache.lock().unwrap();
+        assert!(!kept.files.contains_key("huge"));
+        assert!(
+            kept.files.contains_key("f6"),
+            "the huge file flushed the cache"
+        );
+        assert!(kept.bytes <= CACHED_BYTES);
+    }
 }
