@@ -392,10 +392,10 @@ class Index {
     for (const file of await Promise.all(atHand)) {
       for (const [entity, ...row] of (Array.isArray(file) ? file : file?.rows) ?? []) found.set(entity, row);
     }
-    const missing = entities.filter((e) => !found.has(e));
-    if (missing.length > 0) {
-      const leading = entities.findIndex((e) => !found.has(e));
+    const leading = entities.findIndex((e) => !found.has(e));
+    if (leading >= 0) {
       if (first !== undefined && leading > 0) first(entities.slice(0, leading).map((e) => found.get(e)));
+      const missing = entities.slice(leading).filter((e) => !found.has(e));
       const per = this.manifest.rowsPerFile;
       const chunks = [...new Set(missing.map((e) => Math.floor(e / per)))];
       const leaf = this.rowLeaf(perTerm.map((t) => t.read));

@@ -94,16 +94,14 @@ pub fn example_search_answer(
     // the query strictly give the same answer when there are any; else
     // the near matches need the whole.
     let matching = corpus.matching_every(&query.terms);
-    let narrow = Searcher::with_corpus(&ontology.meta.base_url, &matching);
-    let answer = narrow.search(&query);
-    if answer.total > 0 {
-        return Ok(Some(super::json::search_answer(&narrow, &query, &answer)?));
+    let mut searcher = Searcher::with_corpus(&ontology.meta.base_url, &matching);
+    let mut answer = searcher.search(&query);
+    if answer.total == 0 {
+        searcher = Searcher::with_corpus(&ontology.meta.base_url, corpus);
+        answer = searcher.search(&query);
     }
-    let whole = Searcher::with_corpus(&ontology.meta.base_url, corpus);
     Ok(Some(super::json::search_answer(
-        &whole,
-        &query,
-        &whole.search(&query),
+        &searcher, &query, &answer,
     )?))
 }
 
