@@ -69,7 +69,33 @@ struct NodeEntry(
 #[derive(Deserialize)]
 struct PageFile {
     total: usize,
-    rows: Vec<Row>,
+    rows: Vec<PageRow>,
+}
+
+/// A page file's row: its entity number; the rest is skipped unparsed.
+struct PageRow(u32);
+
+impl<'de> Deserialize<'de> for PageRow {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<PageRow, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = PageRow;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a row that begins with an entity number")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<PageRow, A::Error> {
+                let entity = seq
+                    .next_element()?
+                    .ok_or_else(|| serde::de::Error::invalid_length(0, &self))?;
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(PageRow(entity))
+            }
+        }
+        deserializer.deserialize_seq(Visit)
+    }
 }
 
 /// What serve keeps of a page file.
@@ -94,16 +120,162 @@ struct Manifest {
 }
 
 /// A node file: a leaf's words, or an inner node's union of postings and
-/// its own words.
+/// its own words. The file's postings are deltas; once read they are
+/// made absolute ([`Postings`]), so a query looks entities up in them
+/// without decoding a list per request.
 #[derive(Deserialize)]
 struct NodeFile {
     #[serde(default)]
-    all: Vec<u64>,
-    words: Vec<(String, Vec<u64>)>,
+    all: Postings,
+    words: Vec<(String, Postings)>,
 }
 
-/// A row of the chunks: `[id, name, type, summary, slug?]`.
-type Row = Vec<serde_json::Value>;
+impl NodeFile {
+    fn absolute(mut self) -> NodeFile {
+        self.all = self.all.absolute();
+        for (_, postings) in &mut self.words {
+            *postings = std::mem::take(postings).absolute();
+        }
+        self
+    }
+}
+
+/// Postings: each `entity * 16 + fields`. In a file, each entity is the
+/// step from the one before; in memory ([`Postings::absolute`]), the
+/// entity itself, in increasing order, each once.
+#[derive(Deserialize, Default)]
+#[serde(transparent)]
+struct Postings(Vec<u64>);
+
+impl Postings {
+    /// The entities themselves, each once (a damaged file's repeats are
+    /// joined, their fields together).
+    fn absolute(self) -> Postings {
+        let mut entity = 0u64;
+        let mut out: Vec<u64> = Vec::with_capacity(self.0.len());
+        for n in self.0 {
+            entity = entity.saturating_add(n / 16);
+            let fields = n % 16;
+            if entity > u64::from(u32::MAX) {
+                break;
+            }
+            match out.last_mut() {
+                Some(last) if *last / 16 == entity => *last |= fields,
+                _ => out.push(entity * 16 + fields),
+            }
+        }
+        Postings(out)
+    }
+}
+
+/// A term's matches: absolute postings ([`Postings`]) in entity order,
+/// those with only [`EXACT`] not counting. A node file's list is used as
+/// read, without a copy: an inner node's union (`All`), or the one word
+/// of a leaf that matches (`Word`); several lists are merged into one
+/// (`Merged`).
+enum Matches {
+    All(Arc<NodeFile>),
+    Word(Arc<NodeFile>, usize),
+    Merged(Vec<u64>),
+}
+
+impl Matches {
+    fn postings(&self) -> &[u64] {
+        match self {
+            Matches::All(file) => &file.all.0,
+            Matches::Word(file, i) => &file.words[*i].1.0,
+            Matches::Merged(postings) => postings,
+        }
+    }
+
+    /// The matching words of a leaf: the one word's list as read, or the
+    /// union of several.
+    fn words(file: Arc<NodeFile>, matching: impl Fn(&str) -> bool) -> Matches {
+        let found: Vec<usize> = (0..file.words.len())
+            .filter(|&i| matching(&file.words[i].0))
+            .collect();
+        match found[..] {
+            [i] => Matches::Word(file, i),
+            _ => Matches::merge(found.iter().map(|&i| file.words[i].1.0.as_slice())),
+        }
+    }
+
+    /// The union of sorted postings lists, each entity once with every
+    /// field it matched in: a merge of the lists' heads, so a common
+    /// word's list is walked once, not sorted.
+    fn merge<'a>(lists: impl IntoIterator<Item = &'a [u64]>) -> Matches {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let lists: Vec<&[u64]> = lists.into_iter().filter(|l| !l.is_empty()).collect();
+        let mut merged: Vec<u64> =
+            Vec::with_capacity(lists.iter().map(|l| l.len()).max().unwrap_or(0));
+        let mut heads: BinaryHeap<Reverse<(u64, usize, usize)>> = lists
+            .iter()
+            .enumerate()
+            .map(|(list, postings)| Reverse((postings[0], list, 0)))
+            .collect();
+        while let Some(Reverse((n, list, at))) = heads.pop() {
+            if let Some(&next) = lists[list].get(at + 1) {
+                heads.push(Reverse((next, list, at + 1)));
+            }
+            if (n % 16) as u8 & !EXACT == 0 {
+                continue;
+            }
+            match merged.last_mut() {
+                Some(last) if *last / 16 == n / 16 => *last |= n % 16,
+                _ => merged.push(n),
+            }
+        }
+        Matches::Merged(merged)
+    }
+}
+
+/// Where a walk through a term's postings stands: candidates come in
+/// entity order, so each lookup starts where the last one ended and
+/// gallops forward.
+struct Cursor<'a> {
+    postings: &'a [u64],
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn new(matches: &'a Matches) -> Cursor<'a> {
+        Cursor {
+            postings: matches.postings(),
+            at: 0,
+        }
+    }
+
+    /// The fields `entity` matched in (0: none); `entity` is never less
+    /// than the one asked before.
+    fn fields(&mut self, entity: u32) -> u8 {
+        let rest = &self.postings[self.at..];
+        let below = |n: &u64| *n / 16 < u64::from(entity);
+        // Exponential steps to a posting not below the entity, then a
+        // binary search within the last step.
+        let mut step = 1;
+        while step < rest.len() && below(&rest[step]) {
+            step *= 2;
+        }
+        let end = (step + 1).min(rest.len());
+        self.at += rest[..end].partition_point(below);
+        match self.postings.get(self.at) {
+            Some(&n) if n / 16 == u64::from(entity) => (n % 16) as u8 & !EXACT,
+            _ => 0,
+        }
+    }
+}
+
+/// A row of the chunks: `[id, name, type, summary, slug?]`, the type a
+/// number in the manifest's list, the slug absent when it is the ID's.
+#[derive(Deserialize)]
+struct Row(
+    String,
+    String,
+    usize,
+    String,
+    #[serde(default)] Option<String>,
+);
 
 struct Node {
     key: String,
@@ -131,51 +303,16 @@ pub struct PublishedIndex {
     stem: bool,
     inline: Option<Vec<Arc<NodeFile>>>,
     nodes_cache: Mutex<Cache<Arc<NodeFile>>>,
-    rows_cache: Mutex<Cache<Arc<Vec<Row>>>>,
+    rows_cache: Mutex<Cache<Arc<Vec<Listing>>>>,
     pages_cache: Mutex<Cache<Arc<Page>>>,
 }
 
-/// A term's matches: the entities in the order found, and for each entity
-/// the fields its words are in (0: none).
 /// One (deprecated, tier) bucket of an answer: how many matches it has,
 /// and at least the smallest of them that a page can show, unsorted.
 #[derive(Clone, Default)]
 struct Bucket {
     size: usize,
     first: Vec<u32>,
-}
-
-struct Found {
-    entities: Vec<u32>,
-    masks: Vec<u8>,
-}
-
-impl Found {
-    fn new(total: usize) -> Found {
-        Found {
-            entities: Vec::new(),
-            masks: vec![0; total],
-        }
-    }
-
-    /// Adds postings, field bits only.
-    fn add(&mut self, postings: &[u64]) {
-        let mut entity = 0u64;
-        for &n in postings {
-            entity = entity.saturating_add(n / 16);
-            let fields = (n % 16) as u8 & !EXACT;
-            let Some(mask) = self.masks.get_mut(entity as usize) else {
-                continue;
-            };
-            if fields == 0 {
-                continue;
-            }
-            if *mask == 0 {
-                self.entities.push(entity as u32);
-            }
-            *mask |= fields;
-        }
-    }
 }
 
 impl std::fmt::Debug for PublishedIndex {
@@ -261,7 +398,7 @@ impl PublishedIndex {
         }
         let inline = manifest
             .node_files
-            .map(|files| files.into_iter().map(Arc::new).collect());
+            .map(|files| files.into_iter().map(|f| Arc::new(f.absolute())).collect());
         Ok(PublishedIndex {
             site,
             base_url,
@@ -325,59 +462,80 @@ impl PublishedIndex {
             search_index::file_key(&self.nodes[i].key)
         );
         cached(&self.nodes_cache, name, |name| {
-            let (file, len) = self.read(name)?;
-            Ok((Arc::new(file), len))
+            let (file, len): (NodeFile, usize) = self.read(name)?;
+            Ok((Arc::new(file.absolute()), len))
         })
     }
 
-    fn rows(&self, chunk: usize) -> Result<Arc<Vec<Row>>, IndexError> {
+    /// The listings of a chunk of rows, made once when it is read: a
+    /// page's rows are served from them without parsing or copying.
+    fn rows(&self, chunk: usize) -> Result<Arc<Vec<Listing>>, IndexError> {
         let name = format!("{}/d{chunk}.json", search_index::DIR);
         cached(&self.rows_cache, name, |name| {
-            let (rows, len) = self.read(name)?;
-            Ok((Arc::new(rows), len))
+            let (rows, len): (Vec<Row>, usize) = self.read(name)?;
+            let bad = |n: usize, what: String| IndexError {
+                path: self.site.path().join(name),
+                what: format!("row of entity {}: {what}", chunk * self.rows_per_file + n),
+            };
+            let listings = rows
+                .into_iter()
+                .enumerate()
+                .map(|(n, Row(id, name, kind, summary, slug))| {
+                    let slug = match slug {
+                        Some(slug) => Slug::parse(&slug),
+                        None => Slug::from_id(&id),
+                    }
+                    .map_err(|e| bad(n, e.to_string()))?;
+                    let kind = self
+                        .types
+                        .get(kind)
+                        .ok_or_else(|| bad(n, "no type of the manifest's".into()))?;
+                    Ok(Listing {
+                        slug,
+                        id,
+                        name,
+                        kind: kind.clone(),
+                        summary,
+                    })
+                })
+                .collect::<Result<Vec<_>, IndexError>>()?;
+            Ok((Arc::new(listings), len))
         })
     }
 
-    /// Adds the entities with a word that starts with `prefix`.
-    fn add_prefix(&self, prefix: &str, found: &mut Found) -> Result<(), IndexError> {
+    /// The entities with a word that starts with `prefix`.
+    fn prefix_matches(&self, prefix: &str) -> Result<Matches, IndexError> {
         let Some(i) = self.node(prefix) else {
-            return Ok(());
+            return Ok(Matches::Merged(Vec::new()));
         };
         let file = self.file(i)?;
-        if self.nodes[i].leaf {
-            for (word, postings) in &file.words {
-                if word.starts_with(prefix) {
-                    found.add(postings);
-                }
-            }
-        } else {
-            found.add(&file.all);
+        if !self.nodes[i].leaf {
+            return Ok(Matches::All(file));
         }
-        Ok(())
+        Ok(Matches::words(file, |word| word.starts_with(prefix)))
     }
 
-    /// Adds a term's near matches: the words its stem begins, and those
-    /// within its typo budget.
-    fn add_near(&self, term: &str, found: &mut Found) -> Result<(), IndexError> {
+    /// A term's near matches added to its strict ones: the words its stem
+    /// begins, and those within its typo budget.
+    fn near_matches(&self, term: &str, strict: &Matches) -> Result<Matches, IndexError> {
+        let mut parts = Vec::new();
         if self.stem
             && let Some(stemmed) = near::stem(term)
         {
-            self.add_prefix(&stemmed, found)?;
+            parts.push(self.prefix_matches(&stemmed)?);
         }
         let budget = near::typo_budget(term);
         for (i, all) in self.typo_nodes(term, budget) {
             let file = self.file(i)?;
-            if all {
-                found.add(&file.all);
-                continue;
-            }
-            for (word, postings) in &file.words {
-                if near::within_typos(term, word, budget) {
-                    found.add(postings);
-                }
-            }
+            parts.push(if all {
+                Matches::All(file)
+            } else {
+                Matches::words(file, |word| near::within_typos(term, word, budget))
+            });
         }
-        Ok(())
+        Ok(Matches::merge(
+            std::iter::once(strict.postings()).chain(parts.iter().map(Matches::postings)),
+        ))
     }
 
     /// The nodes whose words may begin within `budget` typos of `term`,
@@ -442,11 +600,9 @@ impl PublishedIndex {
             if word != joined {
                 continue;
             }
-            let mut entity = 0u64;
-            for &n in postings {
-                entity = entity.saturating_add(n / 16);
+            for &n in &postings.0 {
                 if (n % 16) as u8 & EXACT != 0 {
-                    found.insert(entity as u32);
+                    found.insert((n / 16) as u32);
                 }
             }
         }
@@ -458,25 +614,27 @@ impl PublishedIndex {
     /// in the near tiers.
     fn rank(
         &self,
-        per_term: &[Found],
+        per_term: &[Matches],
         exact: &HashSet<u32>,
         near: bool,
         keep: usize,
     ) -> Vec<Bucket> {
         let mut buckets = vec![Bucket::default(); 2 * TIERS];
-        let Some(smallest) = per_term.iter().min_by_key(|f| f.entities.len()) else {
+        let Some(smallest) = per_term.iter().min_by_key(|m| m.postings().len()) else {
             return buckets;
         };
-        // Candidates from one list of postings come in entity order: the
-        // first `keep` of a bucket are then its smallest, and a query that
+        // Candidates come in entity order, from the term with the fewest,
+        // and are looked up in the others' postings where the last lookup
+        // ended: no pass over a common term's every match. The first
+        // `keep` of a bucket are then its smallest, and a query that
         // matches every entity keeps a page, not a copy of them all.
-        let cap = if smallest.entities.is_sorted() {
-            keep
-        } else {
-            usize::MAX
-        };
-        for &entity in &smallest.entities {
-            let masks = per_term.iter().map(|found| found.masks[entity as usize]);
+        let mut cursors: Vec<Cursor> = per_term.iter().map(Cursor::new).collect();
+        for &n in smallest.postings() {
+            if n / 16 >= self.total as u64 {
+                break;
+            }
+            let entity = (n / 16) as u32;
+            let masks = cursors.iter_mut().map(|cursor| cursor.fields(entity));
             let exact = !exact.is_empty() && exact.contains(&entity);
             let Some(tier) = engine::tier(masks, exact) else {
                 continue;
@@ -489,7 +647,7 @@ impl PublishedIndex {
             };
             let bucket = &mut buckets[deprecated + tier as usize];
             bucket.size += 1;
-            if bucket.first.len() < cap {
+            if bucket.first.len() < keep {
                 bucket.first.push(entity);
             }
         }
@@ -517,17 +675,9 @@ impl PublishedIndex {
             let (file, len): (PageFile, usize) = self.read(name)?;
             let entities = file
                 .rows
-                .iter()
-                .map(|row| {
-                    row.first()
-                        .and_then(serde_json::Value::as_u64)
-                        .and_then(|entity| u32::try_from(entity).ok())
-                        .ok_or_else(|| IndexError {
-                            path: self.site.path().join(name),
-                            what: "a row does not begin with an entity number".into(),
-                        })
-                })
-                .collect::<Result<_, _>>()?;
+                .into_iter()
+                .map(|PageRow(entity)| entity)
+                .collect();
             let page = Page {
                 total: file.total,
                 entities,
@@ -552,17 +702,19 @@ impl PublishedIndex {
             return self.respond(query, page.total, &shown);
         }
         let exact = self.exact(&query.joined())?;
-        let mut per_term = Vec::with_capacity(query.terms.len());
-        for term in &query.terms {
-            let mut found = Found::new(self.total);
-            self.add_prefix(term, &mut found)?;
-            per_term.push(found);
-        }
+        let per_term = query
+            .terms
+            .iter()
+            .map(|term| self.prefix_matches(term))
+            .collect::<Result<Vec<_>, _>>()?;
         let mut buckets = self.rank(&per_term, &exact, false, keep);
         if buckets.iter().all(|b| b.size == 0) {
-            for (term, found) in query.terms.iter().zip(&mut per_term) {
-                self.add_near(term, found)?;
-            }
+            let per_term = query
+                .terms
+                .iter()
+                .zip(&per_term)
+                .map(|(term, strict)| self.near_matches(term, strict))
+                .collect::<Result<Vec<_>, _>>()?;
             buckets = self.rank(&per_term, &HashSet::new(), true, keep);
         }
         let total: usize = buckets.iter().map(|b| b.size).sum();
@@ -588,11 +740,27 @@ impl PublishedIndex {
 
     /// The answer's JSON: `total` matches, and the entities of its page.
     fn respond(&self, query: &Query, total: usize, page: &[u32]) -> Result<Vec<u8>, IndexError> {
-        let listings = page
+        let per_file = self.rows_per_file;
+        let chunks = page
             .iter()
-            .map(|&entity| self.listing(entity as usize))
+            .map(|&entity| self.rows(entity as usize / per_file))
             .collect::<Result<Vec<_>, _>>()?;
-        let listed: Vec<&Listing> = listings.iter().collect();
+        let listed = page
+            .iter()
+            .zip(&chunks)
+            .map(|(&entity, chunk)| {
+                chunk
+                    .get(entity as usize % per_file)
+                    .ok_or_else(|| IndexError {
+                        path: self.site.path().join(format!(
+                            "{}/d{}.json",
+                            search_index::DIR,
+                            entity as usize / per_file
+                        )),
+                        what: format!("row of entity {entity}: missing"),
+                    })
+            })
+            .collect::<Result<Vec<&Listing>, _>>()?;
         let end = query.offset.saturating_add(query.limit).min(total);
         let next = (end < total).then_some(end);
         Ok(crate::render::answer_page(
@@ -602,46 +770,6 @@ impl PublishedIndex {
             next,
             &listed,
         )?)
-    }
-
-    /// An entity's listing, from its row chunk.
-    fn listing(&self, entity: usize) -> Result<Listing, IndexError> {
-        let chunk = self.rows(entity / self.rows_per_file)?;
-        let bad = |what: &str| IndexError {
-            path: self.site.path().join(format!(
-                "{}/d{}.json",
-                search_index::DIR,
-                entity / self.rows_per_file
-            )),
-            what: format!("row of entity {entity}: {what}"),
-        };
-        let row = chunk
-            .get(entity % self.rows_per_file)
-            .ok_or_else(|| bad("missing"))?;
-        let text = |i: usize| {
-            row.get(i)
-                .and_then(serde_json::Value::as_str)
-                .map(str::to_owned)
-                .ok_or_else(|| bad(&format!("no string at {i}")))
-        };
-        let id = text(0)?;
-        let slug = match row.get(4).and_then(serde_json::Value::as_str) {
-            Some(slug) => Slug::parse(slug),
-            None => Slug::from_id(&id),
-        }
-        .map_err(|e| bad(&e.to_string()))?;
-        let kind = row
-            .get(2)
-            .and_then(serde_json::Value::as_u64)
-            .and_then(|k| self.types.get(k as usize))
-            .ok_or_else(|| bad("no type of the manifest's"))?;
-        Ok(Listing {
-            slug,
-            id,
-            name: text(1)?,
-            kind: kind.clone(),
-            summary: text(3)?,
-        })
     }
 }
 
