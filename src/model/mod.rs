@@ -118,10 +118,10 @@ impl OntologyMeta {
     /// the entity type or configured subtype (`CreateAction`), or a term's
     /// first `rdf:type`, compacted (`owl:Class`). Search results and
     /// browsing by type show it.
-    pub fn kind(&self, entity: &Entity) -> String {
+    pub fn kind(&self, entity: &Entity) -> std::borrow::Cow<'_, str> {
         match entity.term.as_ref().and_then(|t| t.types.first()) {
-            Some(type_iri) => self.compact(type_iri),
-            None => self.jsonld_type(entity).to_owned(),
+            Some(type_iri) => self.compact(type_iri).into(),
+            None => self.jsonld_type(entity).into(),
         }
     }
 

@@ -49,7 +49,7 @@ impl Browse {
         let mut by_kind: std::collections::HashMap<String, Vec<u32>> = Default::default();
         for &p in &order {
             by_kind
-                .entry(ontology.meta.kind(&entities[p as usize]))
+                .entry(ontology.meta.kind(&entities[p as usize]).into_owned())
                 .or_default()
                 .push(p);
         }
@@ -129,8 +129,8 @@ struct PageLink {
 struct Entry<'a> {
     slug: &'a str,
     name: &'a str,
-    kind: String,
-    summary: String,
+    kind: std::borrow::Cow<'a, str>,
+    summary: std::borrow::Cow<'a, str>,
 }
 
 #[derive(Serialize)]

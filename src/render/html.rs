@@ -413,7 +413,7 @@ pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), Ren
                 }
             })
             .collect(),
-        kind: site.ontology.meta.kind(entity),
+        kind: site.ontology.meta.kind(entity).into_owned(),
         json: super::json::entity_pretty(site, entity)?,
         term: TermPage::of(site, entity),
     };

@@ -150,9 +150,40 @@ impl Packed {
     }
 }
 
-type Postings = Vec<(u32, u8)>;
+/// One entity a word names and the fields it is in, packed in four bytes:
+/// a million entities' word suffixes make tens of millions of postings,
+/// and a pair of `u32` and `u8` takes eight.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Posting(u32);
+
+impl Posting {
+    /// Entities are numbered below this ([`build`] refuses a corpus of
+    /// more): four bits of the posting hold its fields.
+    const ENTITIES: usize = 1 << 28;
+
+    fn new(entity: u32, fields: u8) -> Posting {
+        Posting(entity << 4 | u32::from(fields & 15))
+    }
+
+    fn entity(self) -> u32 {
+        self.0 >> 4
+    }
+
+    fn fields(self) -> u8 {
+        (self.0 & 15) as u8
+    }
+}
+
+type Postings = Vec<Posting>;
 
 pub fn build(base_url: &BaseUrl, corpus: &Corpus) -> Result<SearchIndex, serde_json::Error> {
+    if corpus.listings().len() >= Posting::ENTITIES {
+        return Err(serde::ser::Error::custom(format!(
+            "{} entities are more than the search index numbers ({})",
+            corpus.listings().len(),
+            Posting::ENTITIES - 1
+        )));
+    }
     let words = words(corpus);
     let listings = corpus.listings();
     let kinds = Kinds::of(listings);
@@ -354,12 +385,14 @@ fn words<'c>(corpus: &'c Corpus) -> Vec<(&'c str, Postings)> {
         let mut add = |word: &'c str, bit: u8| {
             let postings = by_word.entry(word).or_default();
             match postings.last_mut() {
-                Some((last, mask)) if *last == entity => *mask |= bit,
-                _ => postings.push((entity, bit)),
+                Some(last) if last.entity() == entity => {
+                    *last = Posting::new(entity, last.fields() | bit)
+                }
+                _ => postings.push(Posting::new(entity, bit)),
             }
         };
         for (bit, suffixes) in &searchable.fields {
-            for suffix in suffixes {
+            for suffix in suffixes.iter() {
                 add(suffix, *bit);
             }
         }
@@ -519,13 +552,16 @@ fn node<'w, 's>(
 fn union(words: Words) -> Postings {
     let mut all: BTreeMap<u32, u8> = BTreeMap::new();
     for (_, postings) in words {
-        for &(entity, mask) in postings {
+        for posting in postings {
+            let mask = posting.fields();
             if mask & !EXACT != 0 {
-                *all.entry(entity).or_default() |= mask & !EXACT;
+                *all.entry(posting.entity()).or_default() |= mask & !EXACT;
             }
         }
     }
-    all.into_iter().collect()
+    all.into_iter()
+        .map(|(entity, mask)| Posting::new(entity, mask))
+        .collect()
 }
 
 /// The entities whose folded, joined ID (or label) or slug is `key`.
@@ -533,7 +569,11 @@ fn exact(key: &str, words: Words) -> BTreeSet<u32> {
     words
         .iter()
         .filter(|(w, _)| *w == key)
-        .flat_map(|(_, p)| p.iter().filter(|(_, m)| m & EXACT != 0).map(|&(e, _)| e))
+        .flat_map(|(_, p)| {
+            p.iter()
+                .filter(|p| p.fields() & EXACT != 0)
+                .map(|p| p.entity())
+        })
         .collect()
 }
 
@@ -545,7 +585,7 @@ struct Kinds<'c> {
 }
 
 impl<'c> Kinds<'c> {
-    fn of(listings: &'c [Listing]) -> Kinds<'c> {
+    fn of(listings: &'c [Listing<'c>]) -> Kinds<'c> {
         let mut counts: HashMap<&str, usize> = HashMap::new();
         for listing in listings {
             *counts.entry(&listing.kind).or_default() += 1;
@@ -559,7 +599,7 @@ impl<'c> Kinds<'c> {
 
 /// What the rows are made from.
 struct Rows<'c> {
-    listings: &'c [Listing],
+    listings: &'c [Listing<'c>],
     searchables: &'c [Searchable],
     kinds: &'c Kinds<'c>,
 }
@@ -570,7 +610,7 @@ impl Rows<'_> {
     fn named(&self, words: Words) -> Result<Option<(usize, Packed)>, serde_json::Error> {
         let named: BTreeSet<u32> = words
             .iter()
-            .flat_map(|(_, p)| p.iter().map(|&(e, _)| e))
+            .flat_map(|(_, p)| p.iter().map(|p| p.entity()))
             .collect();
         if named.len() > LEAF_ROWS_MAX {
             return Ok(None);
@@ -599,16 +639,13 @@ impl Rows<'_> {
     /// words name each entity (`masks`, by entity) and the entities it is
     /// the exact word of. Every entity in a bucket of (deprecated, tier)
     /// comes in entity order, so each bucket's first page is enough.
-    fn page(
-        &self,
-        masks: &[(u32, u8)],
-        exact: &BTreeSet<u32>,
-    ) -> Result<Packed, serde_json::Error> {
+    fn page(&self, masks: &[Posting], exact: &BTreeSet<u32>) -> Result<Packed, serde_json::Error> {
         const TIERS: usize = engine::Tier::Any as usize + 1;
         let mut buckets: [Vec<u32>; 2 * TIERS] = Default::default();
         let mut total = 0;
-        for &(entity, mask) in masks {
-            let Some(tier) = engine::tier([mask], exact.contains(&entity)) else {
+        for posting in masks {
+            let entity = posting.entity();
+            let Some(tier) = engine::tier([posting.fields()], exact.contains(&entity)) else {
                 continue;
             };
             total += 1;
@@ -628,10 +665,10 @@ impl Rows<'_> {
     /// `a-z0-9` kept), which a client derives itself.
     fn row(&self, listing: &Listing) -> Vec<serde_json::Value> {
         let mut row = vec![
-            listing.id.as_str().into(),
-            listing.name.as_str().into(),
-            self.kinds.numbers[listing.kind.as_str()].into(),
-            listing.summary.as_str().into(),
+            listing.id.as_ref().into(),
+            listing.name.as_ref().into(),
+            self.kinds.numbers[listing.kind.as_ref()].into(),
+            listing.summary.as_ref().into(),
         ];
         if Slug::from_id(&listing.id).as_ref() != Ok(&listing.slug) {
             row.push(listing.slug.as_str().into());
@@ -640,14 +677,15 @@ impl Rows<'_> {
     }
 }
 
-fn encode(postings: &[(u32, u8)]) -> Vec<u64> {
+fn encode(postings: &[Posting]) -> Vec<u64> {
     let mut previous = 0;
     postings
         .iter()
-        .map(|&(entity, mask)| {
+        .map(|posting| {
+            let entity = posting.entity();
             let delta = u64::from(entity - previous);
             previous = entity;
-            delta * 16 + u64::from(mask)
+            delta * 16 + u64::from(posting.fields())
         })
         .collect()
 }

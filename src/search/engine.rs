@@ -2,6 +2,7 @@
 //! the prebuilt index and every client must agree with.
 
 use super::query::Query;
+use super::text::SuffixSet;
 use super::{near, text};
 use crate::model::Entity;
 use rayon::prelude::*;
@@ -83,7 +84,7 @@ pub struct SearchTexts<'a> {
 #[derive(Debug, Clone)]
 pub struct Searchable {
     /// Word suffixes of name, ID and description, with their field bit.
-    pub fields: [(u8, Vec<String>); 3],
+    pub fields: [(u8, SuffixSet); 3],
     /// The texts a query equals for the exact tier, folded and joined: the
     /// ID, and a term's every label and synonym.
     pub exact: Vec<String>,
@@ -113,27 +114,23 @@ impl Searchable {
     }
 
     pub fn new(texts: SearchTexts) -> Searchable {
-        let mut exact = vec![text::joined(texts.id)];
-        let mut name = text::word_suffixes(texts.name);
-        let mut description = text::word_suffixes(texts.description);
         // A term's names in every language and its synonyms are its name;
         // its descriptions in every language its description.
-        for label in &texts.names {
-            name.extend(text::word_suffixes(label));
-            exact.push(text::joined(label));
-        }
-        for text in &texts.descriptions {
-            description.extend(text::word_suffixes(text));
-        }
-        for list in [&mut name, &mut description, &mut exact] {
-            list.sort_unstable();
-            list.dedup();
-        }
-        exact.retain(|e| !e.is_empty());
+        let name = SuffixSet::of(std::iter::once(texts.name).chain(texts.names.iter().copied()));
+        let description = SuffixSet::of(
+            std::iter::once(texts.description).chain(texts.descriptions.iter().copied()),
+        );
+        let mut exact: Vec<String> = std::iter::once(texts.id)
+            .chain(texts.names.iter().copied())
+            .map(text::joined)
+            .filter(|e| !e.is_empty())
+            .collect();
+        exact.sort_unstable();
+        exact.dedup();
         Searchable {
             fields: [
                 (field::NAME, name),
-                (field::ID, text::word_suffixes(texts.id)),
+                (field::ID, SuffixSet::of([texts.id])),
                 (field::DESCRIPTION, description),
             ],
             exact,
@@ -145,11 +142,7 @@ impl Searchable {
     pub fn mask(&self, term: &str) -> u8 {
         self.fields
             .iter()
-            .filter(|(_, suffixes)| {
-                // Sorted suffixes: those starting with `term` follow it.
-                let at = suffixes.partition_point(|s| s.as_str() < term);
-                suffixes.get(at).is_some_and(|s| s.starts_with(term))
-            })
+            .filter(|(_, suffixes)| suffixes.any_starts_with(term))
             .fold(0, |mask, (bit, _)| mask | bit)
     }
 }
@@ -178,7 +171,7 @@ impl Suffixes {
                 s.fields.iter().flat_map(move |(bit, suffixes)| {
                     suffixes
                         .iter()
-                        .map(move |suffix| (suffix.as_str().into(), i as u32, *bit))
+                        .map(move |suffix| (suffix.into(), i as u32, *bit))
                 })
             })
             .collect();

@@ -22,28 +22,29 @@ use std::borrow::Cow;
 use std::sync::OnceLock;
 
 /// What a search answer shows of one entity: enough to recognise it and to
-/// follow it (`docs/search.md`).
+/// follow it (`docs/search.md`). Borrowed from the entity where a build
+/// makes it (a million entities' copies were a sixth of the build's peak
+/// memory), owned where `serve` reads it from the index files.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Listing {
-    pub slug: Slug,
-    pub id: String,
-    pub name: String,
+pub struct Listing<'a> {
+    pub slug: Cow<'a, Slug>,
+    pub id: Cow<'a, str>,
+    pub name: Cow<'a, str>,
     /// What kind of entity it is, as its JSON-LD `@type` names it: the
     /// entity type or configured subtype (`CreateAction`), or a term's
     /// first `rdf:type`, compacted (`owl:Class`, `schema:Person`).
-    pub kind: String,
+    pub kind: Cow<'a, str>,
     /// The start of its description ([`text::summary`]).
-    pub summary: String,
+    pub summary: Cow<'a, str>,
 }
 
-impl Listing {
-    pub fn of(meta: &OntologyMeta, entity: &Entity) -> Listing {
-        let kind = meta.kind(entity);
+impl<'a> Listing<'a> {
+    pub fn of(meta: &'a OntologyMeta, entity: &'a Entity) -> Listing<'a> {
         Listing {
-            slug: entity.slug.clone(),
-            id: entity.id.clone(),
-            name: entity.name.clone(),
-            kind,
+            slug: Cow::Borrowed(&entity.slug),
+            id: Cow::Borrowed(&entity.id),
+            name: Cow::Borrowed(&entity.name),
+            kind: meta.kind(entity),
             summary: text::summary(&entity.description),
         }
     }
@@ -53,19 +54,19 @@ impl Listing {
 /// searchable text, in slug order, and the sorted suffixes of all of them
 /// (made on the first search: a build only needs the searchables).
 #[derive(Debug, Clone, Default)]
-pub struct Corpus {
-    listings: Vec<Listing>,
+pub struct Corpus<'a> {
+    listings: Vec<Listing<'a>>,
     searchables: Vec<Searchable>,
     /// The stemmer of the site's language (`near::stemmer`), if it has one.
     stemmer: Option<&'static str>,
     suffixes: OnceLock<Suffixes>,
 }
 
-impl Corpus {
+impl<'a> Corpus<'a> {
     /// The ontology's entities in rank order (`docs/search.md`), which is
     /// the order of a tier's matches: the index numbers them so, and a
     /// client orders matches by number.
-    pub fn of(ontology: &Ontology) -> Corpus {
+    pub fn of(ontology: &'a Ontology) -> Corpus<'a> {
         let meta = &ontology.meta;
         let mut order: Vec<usize> = (0..ontology.entities.len()).collect();
         // The entities are in slug order, which breaks the last ties.
@@ -83,10 +84,10 @@ impl Corpus {
     /// A corpus of entities in rank order, one listing and one searchable
     /// text each, whose word forms `stemmer` finds.
     fn new(
-        listings: Vec<Listing>,
+        listings: Vec<Listing<'a>>,
         searchables: Vec<Searchable>,
         stemmer: Option<&'static str>,
-    ) -> Corpus {
+    ) -> Corpus<'a> {
         assert_eq!(listings.len(), searchables.len());
         Corpus {
             listings,
@@ -96,7 +97,7 @@ impl Corpus {
         }
     }
 
-    pub fn listings(&self) -> &[Listing] {
+    pub fn listings(&self) -> &[Listing<'a>] {
         &self.listings
     }
 
@@ -112,20 +113,14 @@ impl Corpus {
     /// of their own, in the same order: a query whose terms these are has
     /// the same strict answer in it as in the whole (a match matches
     /// every term), for the suffixes of a few entities instead of all.
-    pub fn matching_every(&self, terms: &[String]) -> Corpus {
-        let (listings, searchables) =
-            self.listings
-                .iter()
-                .zip(&self.searchables)
-                .filter(|(_, searchable)| {
-                    terms.iter().all(|term| {
-                        searchable.fields.iter().any(|(_, suffixes)| {
-                            suffixes.iter().any(|s| s.starts_with(term.as_str()))
-                        })
-                    })
-                })
-                .map(|(listing, searchable)| (listing.clone(), searchable.clone()))
-                .unzip();
+    pub fn matching_every(&self, terms: &[String]) -> Corpus<'a> {
+        let (listings, searchables) = self
+            .listings
+            .iter()
+            .zip(&self.searchables)
+            .filter(|(_, searchable)| terms.iter().all(|term| searchable.mask(term) != 0))
+            .map(|(listing, searchable)| (listing.clone(), searchable.clone()))
+            .unzip();
         Corpus::new(listings, searchables, self.stemmer)
     }
 }
@@ -136,7 +131,7 @@ pub struct Searcher<'a> {
     pub base_url: &'a BaseUrl,
     /// Owned when made here; borrowed when a server keeps the corpus and
     /// makes a searcher per request.
-    corpus: Cow<'a, Corpus>,
+    corpus: Cow<'a, Corpus<'a>>,
 }
 
 /// One page of the answer to a query.
@@ -159,14 +154,14 @@ impl<'a> Searcher<'a> {
     }
 
     /// A searcher over a corpus made earlier.
-    pub fn with_corpus(base_url: &'a BaseUrl, corpus: &'a Corpus) -> Searcher<'a> {
+    pub fn with_corpus(base_url: &'a BaseUrl, corpus: &'a Corpus<'a>) -> Searcher<'a> {
         Searcher {
             base_url,
             corpus: Cow::Borrowed(corpus),
         }
     }
 
-    pub fn corpus(&self) -> &Corpus {
+    pub fn corpus(&self) -> &Corpus<'a> {
         &self.corpus
     }
 
@@ -174,7 +169,7 @@ impl<'a> Searcher<'a> {
         &self.corpus.searchables
     }
 
-    pub fn listings(&self) -> &[Listing] {
+    pub fn listings(&self) -> &[Listing<'a>] {
         &self.corpus.listings
     }
 

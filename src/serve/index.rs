@@ -303,7 +303,7 @@ pub struct PublishedIndex {
     stem: bool,
     inline: Option<Vec<Arc<NodeFile>>>,
     nodes_cache: Mutex<Cache<Arc<NodeFile>>>,
-    rows_cache: Mutex<Cache<Arc<Vec<Listing>>>>,
+    rows_cache: Mutex<Cache<Arc<Vec<Listing<'static>>>>>,
     pages_cache: Mutex<Cache<Arc<Page>>>,
 }
 
@@ -469,7 +469,7 @@ impl PublishedIndex {
 
     /// The listings of a chunk of rows, made once when it is read: a
     /// page's rows are served from them without parsing or copying.
-    fn rows(&self, chunk: usize) -> Result<Arc<Vec<Listing>>, IndexError> {
+    fn rows(&self, chunk: usize) -> Result<Arc<Vec<Listing<'static>>>, IndexError> {
         let name = format!("{}/d{chunk}.json", search_index::DIR);
         cached(&self.rows_cache, name, |name| {
             let (rows, len): (Vec<Row>, usize) = self.read(name)?;
@@ -491,11 +491,11 @@ impl PublishedIndex {
                         .get(kind)
                         .ok_or_else(|| bad(n, "no type of the manifest's".into()))?;
                     Ok(Listing {
-                        slug,
-                        id,
-                        name,
-                        kind: kind.clone(),
-                        summary,
+                        slug: std::borrow::Cow::Owned(slug),
+                        id: id.into(),
+                        name: name.into(),
+                        kind: kind.clone().into(),
+                        summary: summary.into(),
                     })
                 })
                 .collect::<Result<Vec<_>, IndexError>>()?;
