@@ -16,7 +16,7 @@
 
 mod common;
 
-use common::{machine, synthetic};
+use common::{build_without_entity_files, machine, synthetic};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
@@ -51,9 +51,8 @@ fn main() {
     build_without_entity_files(&input, &large);
     let built = started.elapsed();
     let _ = std::fs::remove_dir_all(&input);
-    // `serve` searches from `/all`, which the large site leaves out (at a
-    // million entities `serve` is issue 15's): from disk and from a plain
-    // static host.
+    // From disk and from a plain static host; `serve` at this size is
+    // measured by `cargo bench --bench serve`.
     measure(&format!("synthetic ({entities})"), &large, &QUERIES, false);
     println!();
     println!("the page's own HTML, CSS and script, gzipped: {weight} B");
@@ -73,33 +72,6 @@ fn build(input: &Path, out: &Path) {
         .status()
         .unwrap();
     assert!(status.success(), "the build failed");
-}
-
-/// Every document of the site but the entity files and the whole-site
-/// lists and dumps, as the build renders them.
-fn build_without_entity_files(input: &Path, out: &Path) {
-    use ontosite::render::{Document, Site, documents};
-    use rayon::prelude::*;
-    let ontology = ontosite::source::load(input, None).expect("the synthetic input loads");
-    let site = Site::new(&ontology).expect("a site");
-    documents(&site)
-        .filter(|d| {
-            !matches!(
-                d,
-                Document::Entity(..)
-                    | Document::Graph(..)
-                    | Document::DumpGz
-                    | Document::All
-                    | Document::Index
-                    | Document::IndexLd
-            )
-        })
-        .for_each_init(Vec::new, |buffer, document| {
-            document.render(&site, buffer).expect("renders");
-            let path = out.join(document.path(&site));
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, &buffer).unwrap();
-        });
 }
 
 /// Prints a site's rows; returns the page's weight.

@@ -5,10 +5,16 @@
 //! The two servers are alternated (A B A B), each run bounded in time, and
 //! medians reported. wrk and the servers share the machine's cores, so the
 //! ratio is the figure to read, not the absolute rate.
+//!
+//! Then search at scale: `ontosite serve` on a synthetic ontology of
+//! `ONTOSITE_BENCH_ENTITIES` entities (1,000,000), built without its entity
+//! files (`common::build_without_entity_files`, which search never reads),
+//! in `ONTOSITE_BENCH_WORK` (`target/bench-serve`): thousands of typical
+//! queries in turn, and queries that match every entity.
 
 mod common;
 
-use common::machine;
+use common::{build_without_entity_files, machine, synthetic};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
@@ -30,7 +36,8 @@ fn main() {
         }
     }
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let work = root.join("target/bench-serve");
+    let work = std::env::var_os("ONTOSITE_BENCH_WORK")
+        .map_or_else(|| root.join("target/bench-serve"), PathBuf::from);
     let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(&work).unwrap();
     let site = work.join("dist");
@@ -71,13 +78,13 @@ fn main() {
         let (ours, theirs) = (median(ours), median(theirs));
         println!(
             "| {label} | ontosite serve | {:.0} | {:.2} ms | {:.2} |",
-            ours.0,
-            ours.1,
-            ours.0 / theirs.0
+            ours.rate,
+            ours.p99,
+            ours.rate / theirs.rate
         );
         println!(
             "| {label} | nginx | {:.0} | {:.2} ms | |",
-            theirs.0, theirs.1
+            theirs.rate, theirs.p99
         );
     }
     let target = Target::Script(&scripts.searches);
@@ -86,7 +93,7 @@ fn main() {
     let search = median(runs);
     println!(
         "| /search?q= (every vendor name in turn) | ontosite serve | {:.0} | {:.2} ms | (nginx has no search) |",
-        search.0, search.1
+        search.rate, search.p99
     );
     // Content negotiation: an entity's IRI asking for Turtle (303 to the
     // file) against the Turtle file itself, alternated.
@@ -104,16 +111,99 @@ fn main() {
     let (ours, plain) = (median(ours), median(plain));
     println!(
         "| /{{slug}} with Accept: text/turtle (303 See Other, every entity in turn) | ontosite serve | {:.0} | {:.2} ms | {:.2} of /{{slug}}.ttl |",
-        ours.0,
-        ours.1,
-        ours.0 / plain.0
+        ours.rate,
+        ours.p99,
+        ours.rate / plain.rate
     );
     println!(
         "| /{{slug}}.ttl (every entity in turn) | ontosite serve | {:.0} | {:.2} ms | |",
-        plain.0, plain.1
+        plain.rate, plain.p99
     );
     drop((ontosite, nginx));
+    search_at_scale(&work);
     let _ = std::fs::remove_dir_all(&work);
+}
+
+/// `ontosite serve`'s search on a synthetic ontology of many entities.
+fn search_at_scale(work: &Path) {
+    let entities: usize = std::env::var("ONTOSITE_BENCH_ENTITIES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1_000_000);
+    let input = synthetic(work, entities);
+    let site = work.join("large");
+    let started = std::time::Instant::now();
+    build_without_entity_files(&input, &site);
+    let _ = std::fs::remove_dir_all(&input);
+    println!();
+    println!(
+        "search at scale: {entities} synthetic entities (built without entity files in {:.0} s); wrk -t2 -c{CONNECTIONS} -d{SECONDS}s, {ROUNDS} rounds, medians",
+        started.elapsed().as_secs_f64()
+    );
+    println!();
+    let started = std::time::Instant::now();
+    let server = Server::ontosite(&site);
+    println!(
+        "`serve` listening after {:.0} ms",
+        started.elapsed().as_secs_f64() * 1000.0
+    );
+    println!();
+    let typical = wrk_script(work, "typical", &typical_queries(entities, 3000), "");
+    println!("| query | p50 | p99 | requests/s |");
+    println!("|---|---:|---:|---:|");
+    for (label, target) in [
+        (
+            "3,000 typical queries in turn (`vendorN`, `vendorN create`, `vendorN delete item`, `update vendorN`, `vendorM`)",
+            Target::Script(&typical),
+        ),
+        ("`item` (every entity)", Target::Path("/search?q=item")),
+        (
+            "`vendor12 delete` (11,111 matches)",
+            Target::Path("/search?q=vendor12+delete"),
+        ),
+        (
+            "`item ven` (every entity)",
+            Target::Path("/search?q=item+ven"),
+        ),
+    ] {
+        warm(&server, &target);
+        let run = median((0..ROUNDS).map(|_| wrk(&server, &target)).collect());
+        println!(
+            "| {label} | {:.2} ms | {:.2} ms | {:.0} |",
+            run.p50, run.p99, run.rate
+        );
+    }
+}
+
+/// `count` search paths a reader might type at a synthetic ontology of
+/// `entities`, of vendors picked at random (a fixed seed): a vendor, a
+/// vendor and an operation, both and `item`, an operation first, and a
+/// vendor number's prefix (ten vendors).
+fn typical_queries(entities: usize, count: usize) -> Vec<String> {
+    let vendors = (entities / 3).max(1) as u64;
+    let operations = ["create", "update", "delete"];
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        // xorshift64: the same queries on every run.
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    (0..count)
+        .map(|i| {
+            let vendor = next() % vendors;
+            let operation = operations[(next() % 3) as usize];
+            let q = match i % 5 {
+                0 => format!("vendor{vendor}"),
+                1 => format!("vendor{vendor}+{operation}"),
+                2 => format!("vendor{vendor}+{operation}+item"),
+                3 => format!("{operation}+vendor{vendor}"),
+                _ => format!("vendor{}", vendor / 10),
+            };
+            format!("/search?q={q}")
+        })
+        .collect()
 }
 
 /// A server under test, stopped on drop.
@@ -249,20 +339,8 @@ fn scripts(site: &Path, work: &Path) -> Scripts {
             )
         })
         .collect();
-    let script = |name: &str, paths: &[String], headers: &str| {
-        let list = work.join(format!("{name}.txt"));
-        std::fs::write(&list, paths.join("\n")).unwrap();
-        let path = work.join(format!("{name}.lua"));
-        std::fs::write(
-            &path,
-            format!(
-                "local paths = {{}}\nfor line in io.lines(\"{}\") do paths[#paths + 1] = line end\nlocal i = 0\nrequest = function()\n  i = i + 1\n  return wrk.format(\"GET\", paths[(i % #paths) + 1], {{{headers}}})\nend\n",
-                list.display()
-            ),
-        )
-        .unwrap();
-        path
-    };
+    let script =
+        |name: &str, paths: &[String], headers: &str| wrk_script(work, name, paths, headers);
     let slugs: Vec<String> = items
         .iter()
         .map(|i| format!("/{}", i["slug"].as_str().unwrap()))
@@ -274,6 +352,23 @@ fn scripts(site: &Path, work: &Path) -> Scripts {
         negotiated: script("negotiated", &slugs, "[\"Accept\"] = \"text/turtle\""),
         turtle: script("turtle", &turtle, ""),
     }
+}
+
+/// A wrk Lua script in `work` that requests `paths` in turn, with
+/// `headers` (a Lua table's entries).
+fn wrk_script(work: &Path, name: &str, paths: &[String], headers: &str) -> PathBuf {
+    let list = work.join(format!("{name}.txt"));
+    std::fs::write(&list, paths.join("\n")).unwrap();
+    let path = work.join(format!("{name}.lua"));
+    std::fs::write(
+        &path,
+        format!(
+            "local paths = {{}}\nfor line in io.lines(\"{}\") do paths[#paths + 1] = line end\nlocal i = 0\nrequest = function()\n  i = i + 1\n  return wrk.format(\"GET\", paths[(i % #paths) + 1], {{{headers}}})\nend\n",
+            list.display()
+        ),
+    )
+    .unwrap();
+    path
 }
 
 /// wrk Lua scripts, each walking a list of paths.
@@ -292,13 +387,21 @@ fn warm(server: &Server, target: &Target) {
     run_wrk(server, target, 2);
 }
 
-/// One wrk run: requests per second and p99 latency in ms.
-fn wrk(server: &Server, target: &Target) -> (f64, f64) {
+/// What one wrk run measured: requests per second, and the median and
+/// 99th percentile latency in ms.
+struct Measured {
+    rate: f64,
+    p50: f64,
+    p99: f64,
+}
+
+/// One wrk run.
+fn wrk(server: &Server, target: &Target) -> Measured {
     wrk_expecting(server, target, false)
 }
 
 /// As `wrk`; `redirects` when every answer is to be a 303.
-fn wrk_expecting(server: &Server, target: &Target, redirects: bool) -> (f64, f64) {
+fn wrk_expecting(server: &Server, target: &Target, redirects: bool) -> Measured {
     let output = run_wrk(server, target, SECONDS);
     assert!(
         redirects || !output.contains("Non-2xx"),
@@ -310,12 +413,18 @@ fn wrk_expecting(server: &Server, target: &Target, redirects: bool) -> (f64, f64
         .find_map(|l| l.strip_prefix("Requests/sec:"))
         .and_then(|v| v.trim().parse::<f64>().ok())
         .expect("wrk printed a rate");
-    let p99 = output
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("99%"))
-        .map(|v| latency_ms(v.trim()))
-        .expect("wrk printed a p99");
-    (rate, p99)
+    let percentile = |name: &str| {
+        output
+            .lines()
+            .find_map(|l| l.trim().strip_prefix(name))
+            .map(|v| latency_ms(v.trim()))
+            .expect("wrk printed its latency distribution")
+    };
+    Measured {
+        rate,
+        p50: percentile("50%"),
+        p99: percentile("99%"),
+    }
 }
 
 fn run_wrk(server: &Server, target: &Target, seconds: u32) -> String {
@@ -351,10 +460,16 @@ fn latency_ms(text: &str) -> f64 {
     }
 }
 
-fn median(mut runs: Vec<(f64, f64)>) -> (f64, f64) {
-    let mid = runs.len() / 2;
-    runs.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let rate = runs[mid].0;
-    runs.sort_by(|a, b| a.1.total_cmp(&b.1));
-    (rate, runs[mid].1)
+/// The median of each figure over the runs.
+fn median(runs: Vec<Measured>) -> Measured {
+    let of = |figure: fn(&Measured) -> f64| {
+        let mut values: Vec<f64> = runs.iter().map(figure).collect();
+        values.sort_by(f64::total_cmp);
+        values[values.len() / 2]
+    };
+    Measured {
+        rate: of(|m| m.rate),
+        p50: of(|m| m.p50),
+        p99: of(|m| m.p99),
+    }
 }

@@ -1,4 +1,5 @@
-//! What both benchmarks share: a synthetic ontology of any size.
+//! What the benchmarks share: a synthetic ontology of any size, and a
+//! site of it without the files a search never reads.
 
 // Each benchmark uses a part of this module.
 #![allow(dead_code)]
@@ -62,4 +63,31 @@ pub fn serve(site: &Path) -> (std::process::Child, String) {
         .unwrap();
     let url = line.split_whitespace().nth(2).unwrap().to_owned();
     (child, url)
+}
+
+/// Every document of the site but the entity files and the whole-site
+/// lists and dumps, as the build renders them.
+pub fn build_without_entity_files(input: &Path, out: &Path) {
+    use ontosite::render::{Document, Site, documents};
+    use rayon::prelude::*;
+    let ontology = ontosite::source::load(input, None).expect("the synthetic input loads");
+    let site = Site::new(&ontology).expect("a site");
+    documents(&site)
+        .filter(|d| {
+            !matches!(
+                d,
+                Document::Entity(..)
+                    | Document::Graph(..)
+                    | Document::DumpGz
+                    | Document::All
+                    | Document::Index
+                    | Document::IndexLd
+            )
+        })
+        .for_each_init(Vec::new, |buffer, document| {
+            document.render(&site, buffer).expect("renders");
+            let path = out.join(document.path(&site));
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, &buffer).unwrap();
+        });
 }

@@ -393,7 +393,11 @@ mod tests {
         ];
         for text in texts {
             let set = SuffixSet::of([text]);
-            assert_eq!(set.iter().collect::<Vec<_>>(), word_suffixes(text), "{text:?}");
+            assert_eq!(
+                set.iter().collect::<Vec<_>>(),
+                word_suffixes(text),
+                "{text:?}"
+            );
             assert_eq!(set.len(), word_suffixes(text).len());
         }
         let mut union: Vec<String> = texts.iter().flat_map(|t| word_suffixes(t)).collect();

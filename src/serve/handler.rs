@@ -7,6 +7,7 @@
 //! router around it only moves bytes.
 
 use super::encoding::{self, Coding};
+use super::index::{Reads, Unanswered};
 use super::path::{self, SitePath};
 use super::range;
 use super::rules::Route;
@@ -157,7 +158,14 @@ pub fn answer(
     };
     let (answer, cacheable) = match *method {
         Method::GET | Method::HEAD if runs_code && is_search(&path) => {
-            (search(site, uri.query().unwrap_or("")), false)
+            let query = uri.query().unwrap_or("");
+            let answer = search(site, query, Reads::Allowed).unwrap_or_else(|| {
+                Answer::problem(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "the search was not answered",
+                )
+            });
+            (answer, false)
         }
         Method::GET | Method::HEAD => {
             match render::resource_at(path.as_str(), &site.aliases).filter(|_| runs_code) {
@@ -307,22 +315,51 @@ fn is_search(path: &SitePath) -> bool {
         .any(|e| matches!(e.serves, Serves::Search) && e.path == path.as_str())
 }
 
-fn search(site: &Snapshot, query: &str) -> Answer {
+/// The answer to a search request that the search index's caches alone
+/// can give, made on the connection's own thread: most queries of a
+/// warm server, without the hand-over to the blocking pool and back.
+/// `None` for any other request, and for a search that must read a file.
+pub fn answer_from_memory(
+    site: &Snapshot,
+    method: &Method,
+    uri: &axum::http::Uri,
+    runs_code: bool,
+) -> Option<Prepared> {
+    if !matches!(*method, Method::GET | Method::HEAD) || !runs_code {
+        return None;
+    }
+    let path = path::site_path(uri.path()).ok()?;
+    if !is_search(&path) {
+        return None;
+    }
+    let answer = search(site, uri.query().unwrap_or(""), Reads::CachedOnly)?;
+    Some(prepare(site, path.as_str(), answer, false))
+}
+
+/// The answer to a search; `None` when `reads` forbids a read it needs.
+fn search(site: &Snapshot, query: &str, reads: Reads) -> Option<Answer> {
     let params = QueryParams::parse(query);
     let (q, limit, offset) = (
         params.first("q"),
         params.first("limit"),
         params.first("offset"),
     );
-    match render::respond(q, limit, offset, |query| site.index.answer(query)) {
-        Ok((200, body)) => Answer::new(StatusCode::OK, "application/json", body),
-        Ok((status, body)) => Answer::new(
-            StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST),
-            "application/problem+json",
-            body,
-        ),
-        Err(error) => Answer::problem(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string()),
-    }
+    Some(
+        match render::respond(q, limit, offset, |query| {
+            site.index.answer_with(query, reads)
+        }) {
+            Ok((200, body)) => Answer::new(StatusCode::OK, "application/json", body),
+            Ok((status, body)) => Answer::new(
+                StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST),
+                "application/problem+json",
+                body,
+            ),
+            Err(Unanswered::Uncached) => return None,
+            Err(Unanswered::Bad(error)) => {
+                Answer::problem(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string())
+            }
+        },
+    )
 }
 
 /// The file a path names on a static host, as Netlify finds it: the file

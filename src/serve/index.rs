@@ -41,6 +41,35 @@ pub struct IndexError {
     pub what: String,
 }
 
+/// Whether answering may read the index's files, or only use what the
+/// caches hold: a server answers from memory on the connection's own
+/// thread, and hands a query that needs a read to the blocking pool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reads {
+    Allowed,
+    CachedOnly,
+}
+
+/// Why the index gave no answer: a file is missing or bad, or (with
+/// [`Reads::CachedOnly`]) one the query needs is not in the caches.
+#[derive(Debug)]
+pub enum Unanswered {
+    Bad(IndexError),
+    Uncached,
+}
+
+impl From<IndexError> for Unanswered {
+    fn from(error: IndexError) -> Unanswered {
+        Unanswered::Bad(error)
+    }
+}
+
+impl From<serde_json::Error> for Unanswered {
+    fn from(error: serde_json::Error) -> Unanswered {
+        Unanswered::Bad(error.into())
+    }
+}
+
 impl From<serde_json::Error> for IndexError {
     fn from(error: serde_json::Error) -> IndexError {
         IndexError {
@@ -449,11 +478,13 @@ impl PublishedIndex {
         }
     }
 
-    fn file(&self, i: usize) -> Result<Arc<NodeFile>, IndexError> {
+    fn file(&self, i: usize, reads: Reads) -> Result<Arc<NodeFile>, Unanswered> {
         if let Some(inline) = &self.inline {
-            return inline.get(i).cloned().ok_or_else(|| IndexError {
-                path: self.site.path().join(crate::render::files::SEARCH_INDEX),
-                what: format!("it has no node file {i}"),
+            return inline.get(i).cloned().ok_or_else(|| {
+                Unanswered::Bad(IndexError {
+                    path: self.site.path().join(crate::render::files::SEARCH_INDEX),
+                    what: format!("it has no node file {i}"),
+                })
             });
         }
         let name = format!(
@@ -461,7 +492,7 @@ impl PublishedIndex {
             search_index::DIR,
             search_index::file_key(&self.nodes[i].key)
         );
-        cached(&self.nodes_cache, name, |name| {
+        cached(&self.nodes_cache, name, reads, |name| {
             let (file, len): (NodeFile, usize) = self.read(name)?;
             Ok((Arc::new(file.absolute()), len))
         })
@@ -469,9 +500,9 @@ impl PublishedIndex {
 
     /// The listings of a chunk of rows, made once when it is read: a
     /// page's rows are served from them without parsing or copying.
-    fn rows(&self, chunk: usize) -> Result<Arc<Vec<Listing<'static>>>, IndexError> {
+    fn rows(&self, chunk: usize, reads: Reads) -> Result<Arc<Vec<Listing<'static>>>, Unanswered> {
         let name = format!("{}/d{chunk}.json", search_index::DIR);
-        cached(&self.rows_cache, name, |name| {
+        cached(&self.rows_cache, name, reads, |name| {
             let (rows, len): (Vec<Row>, usize) = self.read(name)?;
             let bad = |n: usize, what: String| IndexError {
                 path: self.site.path().join(name),
@@ -504,11 +535,11 @@ impl PublishedIndex {
     }
 
     /// The entities with a word that starts with `prefix`.
-    fn prefix_matches(&self, prefix: &str) -> Result<Matches, IndexError> {
+    fn prefix_matches(&self, prefix: &str, reads: Reads) -> Result<Matches, Unanswered> {
         let Some(i) = self.node(prefix) else {
             return Ok(Matches::Merged(Vec::new()));
         };
-        let file = self.file(i)?;
+        let file = self.file(i, reads)?;
         if !self.nodes[i].leaf {
             return Ok(Matches::All(file));
         }
@@ -517,16 +548,21 @@ impl PublishedIndex {
 
     /// A term's near matches added to its strict ones: the words its stem
     /// begins, and those within its typo budget.
-    fn near_matches(&self, term: &str, strict: &Matches) -> Result<Matches, IndexError> {
+    fn near_matches(
+        &self,
+        term: &str,
+        strict: &Matches,
+        reads: Reads,
+    ) -> Result<Matches, Unanswered> {
         let mut parts = Vec::new();
         if self.stem
             && let Some(stemmed) = near::stem(term)
         {
-            parts.push(self.prefix_matches(&stemmed)?);
+            parts.push(self.prefix_matches(&stemmed, reads)?);
         }
         let budget = near::typo_budget(term);
         for (i, all) in self.typo_nodes(term, budget) {
-            let file = self.file(i)?;
+            let file = self.file(i, reads)?;
             parts.push(if all {
                 Matches::All(file)
             } else {
@@ -587,7 +623,7 @@ impl PublishedIndex {
 
     /// Entities whose joined ID, label or synonym, or slug, equals
     /// `joined`.
-    fn exact(&self, joined: &str) -> Result<HashSet<u32>, IndexError> {
+    fn exact(&self, joined: &str, reads: Reads) -> Result<HashSet<u32>, Unanswered> {
         let mut found = HashSet::new();
         let Some(i) = self.node(joined) else {
             return Ok(found);
@@ -595,7 +631,7 @@ impl PublishedIndex {
         if !self.nodes[i].leaf && self.nodes[i].key != joined {
             return Ok(found);
         }
-        let file = self.file(i)?;
+        let file = self.file(i, reads)?;
         for (word, postings) in &file.words {
             if word != joined {
                 continue;
@@ -657,7 +693,7 @@ impl PublishedIndex {
     /// The page file of `term`, as `search.js`'s `pageFile` finds it: where
     /// the nodes are fetched, a node whose key is the term has one unless
     /// a row file of at most a chunk's rows holds its every match.
-    fn page(&self, term: &str) -> Result<Option<Arc<Page>>, IndexError> {
+    fn page(&self, term: &str, reads: Reads) -> Result<Option<Arc<Page>>, Unanswered> {
         let Some(i) = self.node(term) else {
             return Ok(None);
         };
@@ -671,7 +707,7 @@ impl PublishedIndex {
             search_index::DIR,
             search_index::file_key(&node.key)
         );
-        cached(&self.pages_cache, name, |name| {
+        cached(&self.pages_cache, name, reads, |name| {
             let (file, len): (PageFile, usize) = self.read(name)?;
             let entities = file
                 .rows
@@ -689,23 +725,36 @@ impl PublishedIndex {
 
     /// Answers a checked query with the answer's JSON.
     pub fn answer(&self, query: &Query) -> Result<Vec<u8>, IndexError> {
+        self.answer_with(query, Reads::Allowed)
+            .map_err(|unanswered| match unanswered {
+                Unanswered::Bad(error) => error,
+                // Not with reads allowed; said, should it ever be.
+                Unanswered::Uncached => IndexError {
+                    path: self.site.path().to_owned(),
+                    what: "a file was neither cached nor read".into(),
+                },
+            })
+    }
+
+    /// Answers a checked query, reading files only if `reads` allows.
+    pub fn answer_with(&self, query: &Query, reads: Reads) -> Result<Vec<u8>, Unanswered> {
         // A one-term query within the first page of a key: from the key's
         // page file, which the build ranked and counted.
         let keep = query.offset.saturating_add(query.limit);
         if let [term] = query.terms.as_slice()
             && keep <= crate::search::query::DEFAULT_LIMIT
-            && let Some(page) = self.page(term)?
+            && let Some(page) = self.page(term, reads)?
             && page.total > 0
         {
             let entities = page.entities.get(query.offset..).unwrap_or_default();
             let shown: Vec<u32> = entities.iter().copied().take(query.limit).collect();
-            return self.respond(query, page.total, &shown);
+            return self.respond(query, page.total, &shown, reads);
         }
-        let exact = self.exact(&query.joined())?;
+        let exact = self.exact(&query.joined(), reads)?;
         let per_term = query
             .terms
             .iter()
-            .map(|term| self.prefix_matches(term))
+            .map(|term| self.prefix_matches(term, reads))
             .collect::<Result<Vec<_>, _>>()?;
         let mut buckets = self.rank(&per_term, &exact, false, keep);
         if buckets.iter().all(|b| b.size == 0) {
@@ -713,7 +762,7 @@ impl PublishedIndex {
                 .terms
                 .iter()
                 .zip(&per_term)
-                .map(|(term, strict)| self.near_matches(term, strict))
+                .map(|(term, strict)| self.near_matches(term, strict, reads))
                 .collect::<Result<Vec<_>, _>>()?;
             buckets = self.rank(&per_term, &HashSet::new(), true, keep);
         }
@@ -735,15 +784,21 @@ impl PublishedIndex {
             page.extend(bucket.first.iter().skip(from).take(room));
             skipped += bucket.size;
         }
-        self.respond(query, total, &page)
+        self.respond(query, total, &page, reads)
     }
 
     /// The answer's JSON: `total` matches, and the entities of its page.
-    fn respond(&self, query: &Query, total: usize, page: &[u32]) -> Result<Vec<u8>, IndexError> {
+    fn respond(
+        &self,
+        query: &Query,
+        total: usize,
+        page: &[u32],
+        reads: Reads,
+    ) -> Result<Vec<u8>, Unanswered> {
         let per_file = self.rows_per_file;
         let chunks = page
             .iter()
-            .map(|&entity| self.rows(entity as usize / per_file))
+            .map(|&entity| self.rows(entity as usize / per_file, reads))
             .collect::<Result<Vec<_>, _>>()?;
         let listed = page
             .iter()
@@ -813,13 +868,14 @@ impl<T> Default for Cache<T> {
     }
 }
 
-/// The file `name` from `cache`, or read by `read` (the file and the bytes
-/// it took) and kept.
+/// The file `name` from `cache`, or, where `reads` allows, read by `read`
+/// (the file and the bytes it took) and kept.
 fn cached<T: Clone>(
     cache: &Mutex<Cache<T>>,
     name: String,
+    reads: Reads,
     read: impl FnOnce(&str) -> Result<(T, usize), IndexError>,
-) -> Result<T, IndexError> {
+) -> Result<T, Unanswered> {
     {
         let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
         cache.clock += 1;
@@ -828,6 +884,9 @@ fn cached<T: Clone>(
             *used = now;
             return Ok(file.clone());
         }
+    }
+    if reads == Reads::CachedOnly {
+        return Err(Unanswered::Uncached);
     }
     // Read outside the lock: other requests go on meanwhile.
     let (file, len) = read(&name)?;
@@ -870,7 +929,10 @@ mod tests {
         let cache: Mutex<Cache<usize>> = Mutex::default();
         let quarter = CACHED_BYTES / 4;
         for n in 0..6 {
-            let got = cached(&cache, format!("f{n}"), |_| Ok((n, quarter))).unwrap();
+            let got = cached(&cache, format!("f{n}"), Reads::Allowed, |_| {
+                Ok((n, quarter))
+            })
+            .unwrap();
             assert_eq!(got, n);
         }
         let kept = cache.lock().unwrap();
@@ -884,10 +946,22 @@ mod tests {
         assert_eq!(names, ["f2", "f3", "f4", "f5"]);
         drop(kept);
         // Read again: f2 is now the newest, f3 the oldest.
-        cached(&cache, "f2".into(), |_| panic!("f2 is kept")).unwrap();
-        cached(&cache, "f6".into(), |_| Ok((6, quarter))).unwrap();
+        cached(&cache, "f2".into(), Reads::CachedOnly, |_| {
+            panic!("f2 is kept")
+        })
+        .unwrap();
+        cached(&cache, "f6".into(), Reads::Allowed, |_| Ok((6, quarter))).unwrap();
         assert!(!cache.lock().unwrap().files.contains_key("f3"));
-        let huge = cached(&cache, "huge".into(), |_| Ok((7, CACHED_BYTES + 1))).unwrap();
+        assert!(matches!(
+            cached(&cache, "f7".into(), Reads::CachedOnly, |_| panic!(
+                "no reads"
+            )),
+            Err(Unanswered::Uncached)
+        ));
+        let huge = cached(&cache, "huge".into(), Reads::Allowed, |_| {
+            Ok((7, CACHED_BYTES + 1))
+        })
+        .unwrap();
         assert_eq!(huge, 7);
         let kept = cache.lock().unwrap();
         assert!(!kept.files.contains_key("huge"));

@@ -156,6 +156,11 @@ async fn handle(State(Served { current, runs_code }): State<Served>, request: Re
     if cacheable_method && let Some(prepared) = generation.answers.get(&key) {
         return handler::finish(&prepared, &parts.headers);
     }
+    if let Some(prepared) =
+        handler::answer_from_memory(&generation.site, &parts.method, &parts.uri, runs_code)
+    {
+        return handler::finish(&prepared, &parts.headers);
+    }
     let generation = arc_swap::Guard::into_inner(generation);
     // Reading files and searching block: off the async workers.
     tokio::task::spawn_blocking(move || {
