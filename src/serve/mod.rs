@@ -130,6 +130,14 @@ impl Generation {
 
 type Current = Arc<ArcSwap<Generation>>;
 
+/// Threads per worker for what blocks (reading files, searching what the
+/// caches do not hold). The work is the CPU's, which has only so many
+/// cores; each further thread keeps its own allocator's freed memory. At
+/// a million entities, 3,000 varied queries at 64 connections: peak RSS
+/// 577-667 MB with tokio's default of 512, 254-291 MB with 4, and the
+/// same rate and p99 (`docs/benchmarks.md`).
+const BLOCKING_THREADS: usize = 4;
+
 /// The router: every path goes to the one handler; answers from files are
 /// kept per site, the rest computed on the blocking pool (reading files
 /// and searching block).
@@ -244,6 +252,7 @@ pub fn run(
             std::thread::spawn(move || -> std::io::Result<()> {
                 let runtime = tokio::runtime::Builder::new_current_thread()
                     .enable_all()
+                    .max_blocking_threads(BLOCKING_THREADS)
                     .build()?;
                 runtime.block_on(connections::serve(
                     socket,
