@@ -13,6 +13,7 @@ use crate::render::search_index::{self, EXACT};
 use crate::search::engine::{self, Tier};
 use crate::search::{Listing, Query, near};
 use serde::Deserialize;
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -332,7 +333,7 @@ pub struct PublishedIndex {
     stem: bool,
     inline: Option<Vec<Arc<NodeFile>>>,
     nodes_cache: Mutex<Cache<Arc<NodeFile>>>,
-    rows_cache: Mutex<Cache<Arc<Vec<Listing<'static>>>>>,
+    rows_cache: Mutex<Cache<Arc<Vec<Row>>>>,
     pages_cache: Mutex<Cache<Arc<Page>>>,
 }
 
@@ -498,39 +499,45 @@ impl PublishedIndex {
         })
     }
 
-    /// The listings of a chunk of rows, made once when it is read: a
-    /// page's rows are served from them without parsing or copying.
-    fn rows(&self, chunk: usize, reads: Reads) -> Result<Arc<Vec<Listing<'static>>>, Unanswered> {
+    /// A chunk of rows, parsed once when it is read; a listing is made
+    /// of a row only when an answer shows it.
+    fn rows(&self, chunk: usize, reads: Reads) -> Result<Arc<Vec<Row>>, Unanswered> {
         let name = format!("{}/d{chunk}.json", search_index::DIR);
         cached(&self.rows_cache, name, reads, |name| {
-            let (rows, len): (Vec<Row>, usize) = self.read(name)?;
-            let bad = |n: usize, what: String| IndexError {
-                path: self.site.path().join(name),
-                what: format!("row of entity {}: {what}", chunk * self.rows_per_file + n),
-            };
-            let listings = rows
-                .into_iter()
-                .enumerate()
-                .map(|(n, Row(id, name, kind, summary, slug))| {
-                    let slug = match slug {
-                        Some(slug) => Slug::parse(&slug),
-                        None => Slug::from_id(&id),
-                    }
-                    .map_err(|e| bad(n, e.to_string()))?;
-                    let kind = self
-                        .types
-                        .get(kind)
-                        .ok_or_else(|| bad(n, "no type of the manifest's".into()))?;
-                    Ok(Listing {
-                        slug: std::borrow::Cow::Owned(slug),
-                        id: id.into(),
-                        name: name.into(),
-                        kind: kind.clone().into(),
-                        summary: summary.into(),
-                    })
-                })
-                .collect::<Result<Vec<_>, IndexError>>()?;
-            Ok((Arc::new(listings), len))
+            let (rows, len) = self.read(name)?;
+            Ok((Arc::new(rows), len))
+        })
+    }
+
+    /// The listing of `entity`, from its chunk of rows.
+    fn listing<'a>(&'a self, entity: u32, chunk: &'a [Row]) -> Result<Listing<'a>, IndexError> {
+        let at = entity as usize;
+        let bad = |what: String| IndexError {
+            path: self.site.path().join(format!(
+                "{}/d{}.json",
+                search_index::DIR,
+                at / self.rows_per_file
+            )),
+            what: format!("row of entity {entity}: {what}"),
+        };
+        let Row(id, name, kind, summary, slug) = chunk
+            .get(at % self.rows_per_file)
+            .ok_or_else(|| bad("missing".into()))?;
+        let slug = match slug {
+            Some(slug) => Slug::parse(slug),
+            None => Slug::from_id(id),
+        }
+        .map_err(|e| bad(e.to_string()))?;
+        let kind = self
+            .types
+            .get(*kind)
+            .ok_or_else(|| bad("no type of the manifest's".into()))?;
+        Ok(Listing {
+            slug: Cow::Owned(slug),
+            id: Cow::Borrowed(id),
+            name: Cow::Borrowed(name),
+            kind: Cow::Borrowed(kind),
+            summary: Cow::Borrowed(summary),
         })
     }
 
@@ -800,22 +807,12 @@ impl PublishedIndex {
             .iter()
             .map(|&entity| self.rows(entity as usize / per_file, reads))
             .collect::<Result<Vec<_>, _>>()?;
-        let listed = page
+        let listings = page
             .iter()
             .zip(&chunks)
-            .map(|(&entity, chunk)| {
-                chunk
-                    .get(entity as usize % per_file)
-                    .ok_or_else(|| IndexError {
-                        path: self.site.path().join(format!(
-                            "{}/d{}.json",
-                            search_index::DIR,
-                            entity as usize / per_file
-                        )),
-                        what: format!("row of entity {entity}: missing"),
-                    })
-            })
-            .collect::<Result<Vec<&Listing>, _>>()?;
+            .map(|(&entity, chunk)| self.listing(entity, chunk))
+            .collect::<Result<Vec<_>, _>>()?;
+        let listed: Vec<&Listing> = listings.iter().collect();
         let end = query.offset.saturating_add(query.limit).min(total);
         let next = (end < total).then_some(end);
         Ok(crate::render::answer_page(
