@@ -8,6 +8,7 @@
 //! tests hold the answers to the Rust reference's on every golden query.
 
 use super::path::{SiteDir, site_path};
+use super::postings::{self, Cursor, Postings};
 use crate::model::{BaseUrl, Slug};
 use crate::render::search_index::{self, EXACT};
 use crate::search::engine::{self, Tier};
@@ -170,34 +171,6 @@ impl NodeFile {
     }
 }
 
-/// Postings: each `entity * 16 + fields`. In a file, each entity is the
-/// step from the one before; in memory ([`Postings::absolute`]), the
-/// entity itself, in increasing order, each once.
-#[derive(Deserialize, Default)]
-#[serde(transparent)]
-struct Postings(Vec<u64>);
-
-impl Postings {
-    /// The entities themselves, each once (a damaged file's repeats are
-    /// joined, their fields together).
-    fn absolute(self) -> Postings {
-        let mut entity = 0u64;
-        let mut out: Vec<u64> = Vec::with_capacity(self.0.len());
-        for n in self.0 {
-            entity = entity.saturating_add(n / 16);
-            let fields = n % 16;
-            if entity > u64::from(u32::MAX) {
-                break;
-            }
-            match out.last_mut() {
-                Some(last) if *last / 16 == entity => *last |= fields,
-                _ => out.push(entity * 16 + fields),
-            }
-        }
-        Postings(out)
-    }
-}
-
 /// A term's matches: absolute postings ([`Postings`]) in entity order,
 /// those with only [`EXACT`] not counting. A node file's list is used as
 /// read, without a copy: an inner node's union (`All`), or the one word
@@ -230,69 +203,10 @@ impl Matches {
         }
     }
 
-    /// The union of sorted postings lists, each entity once with every
-    /// field it matched in: a merge of the lists' heads, so a common
-    /// word's list is walked once, not sorted.
+    /// The union of postings lists, each entity once with every field it
+    /// matched in but [`EXACT`] alone.
     fn merge<'a>(lists: impl IntoIterator<Item = &'a [u64]>) -> Matches {
-        use std::cmp::Reverse;
-        use std::collections::BinaryHeap;
-        let lists: Vec<&[u64]> = lists.into_iter().filter(|l| !l.is_empty()).collect();
-        let mut merged: Vec<u64> =
-            Vec::with_capacity(lists.iter().map(|l| l.len()).max().unwrap_or(0));
-        let mut heads: BinaryHeap<Reverse<(u64, usize, usize)>> = lists
-            .iter()
-            .enumerate()
-            .map(|(list, postings)| Reverse((postings[0], list, 0)))
-            .collect();
-        while let Some(Reverse((n, list, at))) = heads.pop() {
-            if let Some(&next) = lists[list].get(at + 1) {
-                heads.push(Reverse((next, list, at + 1)));
-            }
-            if (n % 16) as u8 & !EXACT == 0 {
-                continue;
-            }
-            match merged.last_mut() {
-                Some(last) if *last / 16 == n / 16 => *last |= n % 16,
-                _ => merged.push(n),
-            }
-        }
-        Matches::Merged(merged)
-    }
-}
-
-/// Where a walk through a term's postings stands: candidates come in
-/// entity order, so each lookup starts where the last one ended and
-/// gallops forward.
-struct Cursor<'a> {
-    postings: &'a [u64],
-    at: usize,
-}
-
-impl<'a> Cursor<'a> {
-    fn new(matches: &'a Matches) -> Cursor<'a> {
-        Cursor {
-            postings: matches.postings(),
-            at: 0,
-        }
-    }
-
-    /// The fields `entity` matched in (0: none); `entity` is never less
-    /// than the one asked before.
-    fn fields(&mut self, entity: u32) -> u8 {
-        let rest = &self.postings[self.at..];
-        let below = |n: &u64| *n / 16 < u64::from(entity);
-        // Exponential steps to a posting not below the entity, then a
-        // binary search within the last step.
-        let mut step = 1;
-        while step < rest.len() && below(&rest[step]) {
-            step *= 2;
-        }
-        let end = (step + 1).min(rest.len());
-        self.at += rest[..end].partition_point(below);
-        match self.postings.get(self.at) {
-            Some(&n) if n / 16 == u64::from(entity) => (n % 16) as u8 & !EXACT,
-            _ => 0,
-        }
+        Matches::Merged(postings::union(lists))
     }
 }
 
@@ -671,7 +585,10 @@ impl PublishedIndex {
         // ended: no pass over a common term's every match. The first
         // `keep` of a bucket are then its smallest, and a query that
         // matches every entity keeps a page, not a copy of them all.
-        let mut cursors: Vec<Cursor> = per_term.iter().map(Cursor::new).collect();
+        let mut cursors: Vec<Cursor> = per_term
+            .iter()
+            .map(|matches| Cursor::new(matches.postings()))
+            .collect();
         for &n in smallest.postings() {
             if n / 16 >= self.total as u64 {
                 break;

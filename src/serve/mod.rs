@@ -12,6 +12,7 @@ pub mod encoding;
 pub mod handler;
 pub mod index;
 pub mod path;
+mod postings;
 mod range;
 pub mod rules;
 pub mod site;
