@@ -52,11 +52,26 @@ impl BaseUrl {
 
     /// The absolute URL of `path`, a site path without its leading slash.
     pub fn join(&self, path: &str) -> String {
-        format!("{}/{}", self.0, path)
+        self.url_of(path).to_string()
+    }
+
+    /// The same URL, written where it is displayed: a search answer
+    /// writes hundreds into its output without a string each.
+    pub fn url_of<P: fmt::Display>(&self, path: P) -> SiteUrl<'_, P> {
+        SiteUrl(self, path)
     }
 
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+}
+
+/// The absolute URL of a site path ([`BaseUrl::url_of`]).
+pub struct SiteUrl<'a, P>(&'a BaseUrl, P);
+
+impl<P: fmt::Display> fmt::Display for SiteUrl<'_, P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.0.0, self.1)
     }
 }
 

@@ -41,7 +41,21 @@ impl EntityFormat {
     }
 
     pub fn file_of(&self, slug: &Slug) -> String {
-        format!("{slug}.{}", self.extension)
+        self.file_name(slug).to_string()
+    }
+
+    /// The same file name, written where it is displayed.
+    pub fn file_name<'a>(&'a self, slug: &'a Slug) -> impl std::fmt::Display + 'a {
+        FileName(slug, self.extension)
+    }
+}
+
+/// An entity's file name: its slug, a dot, the format's extension.
+struct FileName<'a>(&'a Slug, &'static str);
+
+impl std::fmt::Display for FileName<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.0, self.1)
     }
 }
 

@@ -34,25 +34,15 @@ impl<'a> Links<'a> {
 
 impl Serialize for Links<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
         // Written straight into the output: a search answer has a hundred
         // entities of five links each, and `serve` makes one per request.
-        struct Link<'a>(&'a Links<'a>, &'a str);
-        impl std::fmt::Display for Link<'_> {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                let Link(links, extension) = self;
-                write!(f, "{}/{}.{extension}", links.base_url, links.slug)
-            }
+        let mut map = serializer.serialize_map(Some(ENTITY_FORMATS.len()))?;
+        for format in ENTITY_FORMATS {
+            let url = self.base_url.url_of(format.file_name(self.slug));
+            map.serialize_entry(format.extension, &format_args!("{url}"))?;
         }
-        impl Serialize for Link<'_> {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.collect_str(self)
-            }
-        }
-        serializer.collect_map(
-            ENTITY_FORMATS
-                .iter()
-                .map(|f| (f.extension, Link(self, f.extension))),
-        )
+        map.end()
     }
 }
 

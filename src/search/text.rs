@@ -157,9 +157,7 @@ impl SuffixSet {
 
     /// The suffixes, sorted.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = &str> + Clone {
-        self.spans
-            .iter()
-            .map(|&(from, to)| &self.text[from as usize..to as usize])
+        self.spans.iter().map(|span| self.suffix(span))
     }
 
     pub fn len(&self) -> usize {
@@ -173,14 +171,14 @@ impl SuffixSet {
     /// Whether a suffix begins with `term`: binary search, as those that
     /// do follow it in order.
     pub fn any_starts_with(&self, term: &str) -> bool {
-        let suffix = |i: usize| {
-            let (from, to) = self.spans[i];
-            &self.text[from as usize..to as usize]
-        };
-        let at = self
-            .spans
-            .partition_point(|&(from, to)| &self.text[from as usize..to as usize] < term);
-        at < self.spans.len() && suffix(at).starts_with(term)
+        let at = self.spans.partition_point(|span| self.suffix(span) < term);
+        self.spans
+            .get(at)
+            .is_some_and(|span| self.suffix(span).starts_with(term))
+    }
+
+    fn suffix(&self, &(from, to): &(u32, u32)) -> &str {
+        &self.text[from as usize..to as usize]
     }
 }
 

@@ -157,8 +157,9 @@ pub fn answer(
         }
     };
     let (answer, cacheable) = match *method {
-        Method::GET | Method::HEAD if runs_code && is_search(&path) => {
+        _ if is_search_request(method, &path, runs_code) => {
             let query = uri.query().unwrap_or("");
+            // With reads allowed every search is answered.
             let answer = search(site, query, Reads::Allowed).unwrap_or_else(|| {
                 Answer::problem(
                     StatusCode::INTERNAL_SERVER_ERROR,
@@ -308,11 +309,14 @@ impl QueryParams {
     }
 }
 
-/// Whether the path is the one the hosts answer with compute.
-fn is_search(path: &SitePath) -> bool {
-    endpoints()
-        .iter()
-        .any(|e| matches!(e.serves, Serves::Search) && e.path == path.as_str())
+/// Whether the request is a search: a read of the path the hosts answer
+/// with compute, where this server runs it.
+fn is_search_request(method: &Method, path: &SitePath, runs_code: bool) -> bool {
+    matches!(*method, Method::GET | Method::HEAD)
+        && runs_code
+        && endpoints()
+            .iter()
+            .any(|e| matches!(e.serves, Serves::Search) && e.path == path.as_str())
 }
 
 /// The answer to a search request that the search index's caches alone
@@ -325,13 +329,9 @@ pub fn answer_from_memory(
     uri: &axum::http::Uri,
     runs_code: bool,
 ) -> Option<Prepared> {
-    if !matches!(*method, Method::GET | Method::HEAD) || !runs_code {
-        return None;
-    }
-    let path = path::site_path(uri.path()).ok()?;
-    if !is_search(&path) {
-        return None;
-    }
+    let path = path::site_path(uri.path())
+        .ok()
+        .filter(|path| is_search_request(method, path, runs_code))?;
     let answer = search(site, uri.query().unwrap_or(""), Reads::CachedOnly)?;
     Some(prepare(site, path.as_str(), answer, false))
 }
@@ -345,9 +345,7 @@ fn search(site: &Snapshot, query: &str, reads: Reads) -> Option<Answer> {
         params.first("offset"),
     );
     Some(
-        match render::respond(q, limit, offset, |query| {
-            site.index.answer_with(query, reads)
-        }) {
+        match render::respond(q, limit, offset, |query| site.index.answer(query, reads)) {
             Ok((200, body)) => Answer::new(StatusCode::OK, "application/json", body),
             Ok((status, body)) => Answer::new(
                 StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST),

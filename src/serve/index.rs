@@ -647,21 +647,9 @@ impl PublishedIndex {
         .map(Some)
     }
 
-    /// Answers a checked query with the answer's JSON.
-    pub fn answer(&self, query: &Query) -> Result<Vec<u8>, IndexError> {
-        self.answer_with(query, Reads::Allowed)
-            .map_err(|unanswered| match unanswered {
-                Unanswered::Bad(error) => error,
-                // Not with reads allowed; said, should it ever be.
-                Unanswered::Uncached => IndexError {
-                    path: self.site.path().to_owned(),
-                    what: "a file was neither cached nor read".into(),
-                },
-            })
-    }
-
-    /// Answers a checked query, reading files only if `reads` allows.
-    pub fn answer_with(&self, query: &Query, reads: Reads) -> Result<Vec<u8>, Unanswered> {
+    /// Answers a checked query with the answer's JSON, reading files only
+    /// if `reads` allows.
+    pub fn answer(&self, query: &Query, reads: Reads) -> Result<Vec<u8>, Unanswered> {
         // A one-term query within the first page of a key: from the key's
         // page file, which the build ranked and counted.
         let keep = query.offset.saturating_add(query.limit);
