@@ -144,3 +144,59 @@ impl fmt::Display for Diagnostics {
 }
 
 impl std::error::Error for Diagnostics {}
+
+/// How many problems of one source file are reported; the rest are
+/// counted, as a compiler stops listing after a screenful.
+pub const ERRORS_PER_FILE: usize = 20;
+
+/// The problems of one source file: the first `ERRORS_PER_FILE` kept, the
+/// rest counted in a closing line.
+pub struct FileProblems<'p> {
+    path: &'p Path,
+    kept: Vec<Diagnostic>,
+    more: usize,
+}
+
+impl<'p> FileProblems<'p> {
+    pub fn new(path: &'p Path) -> FileProblems<'p> {
+        FileProblems {
+            path,
+            kept: Vec::new(),
+            more: 0,
+        }
+    }
+
+    pub fn push(&mut self, problem: Diagnostic) {
+        if self.kept.len() < ERRORS_PER_FILE {
+            self.kept.push(problem);
+        } else {
+            self.more += 1;
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.kept.is_empty()
+    }
+
+    /// The kept problems, and a line counting the rest if there are any.
+    pub fn into_vec(mut self) -> Vec<Diagnostic> {
+        if self.more > 0 {
+            self.kept.push(Diagnostic::new(
+                self.path,
+                format!("... and {} more syntax errors in this file", self.more),
+                "fix the errors above first; later ones often follow from them",
+            ));
+        }
+        self.kept
+    }
+}
+
+/// A third-party parser that panicked on `path` (see `guard`): said as
+/// the parser's failure, with what the user can do about it.
+pub fn parser_failed(path: &Path, parser: &str, message: &str) -> Diagnostic {
+    Diagnostic::new(
+        path,
+        format!("{parser} failed on this file: {message}"),
+        "this is a bug in the parser, not necessarily in the file; please report it to ontosite with the file. Rewriting the part of the file at that place in a plainer form may avoid it",
+    )
+}

@@ -11,6 +11,7 @@
 mod diagnostic;
 mod entities;
 mod graph;
+mod guard;
 mod json;
 mod manifest;
 mod obo;

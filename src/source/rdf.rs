@@ -5,16 +5,14 @@
 //! Named graphs are merged into one graph: an ontology's terms are what is
 //! published, not where in a data set they were stated.
 
-use super::diagnostic::Diagnostic;
+use super::diagnostic::{Diagnostic, FileProblems, parser_failed};
 use super::graph::Graph;
+use super::guard::{Panicked, guarded};
 use oxrdf::{BlankNode, NamedOrBlankNode, Term, Triple};
 use oxrdfio::{RdfFormat, RdfParseError, RdfParser};
 use std::collections::HashMap;
 use std::io::{BufReader, Read};
 use std::path::Path;
-
-/// How many syntax errors of one file are reported; the rest are counted.
-const ERRORS_PER_FILE: usize = 20;
 
 /// The RDF syntax of a file, by its extension; `.owl` is RDF/XML, as OWL
 /// files are published.
@@ -47,8 +45,24 @@ pub fn read(path: &Path, format: RdfFormat, base: &str, graph: &mut Graph) -> Ve
             )];
         }
     };
+    let mut problems = FileProblems::new(path);
+    let parsed = guarded(|| parse(path, format, base, file, graph, &mut problems));
+    if let Err(Panicked(message)) = parsed {
+        problems.push(parser_failed(path, "the RDF parser (Oxigraph's)", &message));
+    }
+    problems.into_vec()
+}
+
+/// Parses `file` into `graph`, every syntax error into `problems`.
+fn parse(
+    path: &Path,
+    format: RdfFormat,
+    base: &str,
+    file: BufReader<std::fs::File>,
+    graph: &mut Graph,
+    problems: &mut FileProblems,
+) {
     let mut blanks = BlankNodes::default();
-    let mut problems = Vec::new();
     if format == RdfFormat::RdfXml {
         // Read with oxrdfxml itself: its reader knows the byte where an
         // error stopped it, which oxrdfio does not pass on.
@@ -72,21 +86,16 @@ pub fn read(path: &Path, format: RdfFormat, base: &str, graph: &mut Graph) -> Ve
         for (name, namespace) in triples.prefixes() {
             graph.declare(name, namespace);
         }
-        return problems;
+        return;
     }
     let parser = RdfParser::from_format(format)
         .with_base_iri(base)
         .expect("the base URL is an IRI");
-    let mut errors = 0;
     let mut quads = parser.for_reader(file);
     for result in quads.by_ref() {
         match result {
             Ok(quad) => blanks.add(Triple::from(quad), graph),
             Err(RdfParseError::Syntax(e)) => {
-                errors += 1;
-                if errors > ERRORS_PER_FILE {
-                    continue;
-                }
                 let place = e.location().map(|range| {
                     (
                         range.start.line as usize + 1,
@@ -111,17 +120,6 @@ pub fn read(path: &Path, format: RdfFormat, base: &str, graph: &mut Graph) -> Ve
     for (name, namespace) in quads.prefixes() {
         graph.declare(name, namespace);
     }
-    if errors > ERRORS_PER_FILE {
-        problems.push(Diagnostic::new(
-            path,
-            format!(
-                "... and {} more syntax errors in this file",
-                errors - ERRORS_PER_FILE
-            ),
-            "fix the errors above first; later ones often follow from them",
-        ));
-    }
-    problems
 }
 
 fn syntax(path: &Path, format: &str, message: &str) -> Diagnostic {

@@ -9,100 +9,99 @@
 //! every other tag becomes `oboInOwl:{tag}` with its value as text, as the
 //! specification says for tags it does not name: nothing is dropped.
 
-use super::diagnostic::Diagnostic;
-use super::graph::Graph;
+use super::stanza::{Lenient, StanzaKind};
+use super::{Clause, Document};
 use crate::model::namespaces::{DC, DCTERMS, OBO, OBO_IN_OWL, OWL, RDF, RDFS, SKOS, XSD};
+use crate::source::graph::Graph;
 use fastobo::ast::{
-    ClassIdent, EntityFrame, HeaderClause, Ident, PropertyValue, SynonymScope, TermClause,
-    TypedefClause,
+    ClassIdent, HeaderClause, Ident, PropertyValue, SynonymScope, TermClause, TypedefClause,
 };
-use oxrdf::{BlankNode, Literal, NamedNode, NamedOrBlankNode, Term, Triple};
+use oxrdf::{Literal, NamedNode, NamedOrBlankNode, Term, Triple};
 use std::collections::HashMap;
-use std::path::Path;
 
-/// Reads the OBO file `path` into `graph`. A syntax error is reported at
-/// its line and column (fastobo stops at the first).
-pub fn read(path: &Path, graph: &mut Graph) -> Vec<Diagnostic> {
-    let doc = match fastobo::from_file(path) {
-        Ok(doc) => doc,
-        Err(error) => return vec![problem(path, &error)],
-    };
-    let mut ids = Ids {
-        ontology: String::new(),
-        idspaces: HashMap::new(),
-    };
-    for clause in doc.header().iter() {
-        match clause {
-            HeaderClause::Ontology(name) => ids.ontology = name.as_str().to_owned(),
-            HeaderClause::Idspace(prefix, url, _) => {
-                ids.idspaces
-                    .insert(prefix.as_str().to_owned(), url.as_str().to_owned());
-            }
-            _ => {}
-        }
-    }
+/// States `document` in `graph`, as the OBO-to-OWL mapping does.
+pub fn emit(document: &Document, graph: &mut Graph) {
+    let ids = Ids::of(document);
     let mut out = Emit { graph, ids: &ids };
-    out.header(doc.header());
-    for frame in doc.entities() {
-        match frame {
-            EntityFrame::Term(term) => {
-                let subject = out.ident(term.id().as_id());
+    out.header(&document.header);
+    for frame in &document.frames {
+        let subject = out.ident(&frame.id);
+        match frame.kind {
+            StanzaKind::Term => {
                 out.declare(&subject, &format!("{OWL}Class"));
-                for line in term.clauses() {
-                    out.term_clause(&subject, line.as_inner());
+                for clause in &frame.clauses {
+                    match clause {
+                        Clause::Term(clause) => out.term_clause(&subject, clause),
+                        Clause::Lenient(clause) => out.lenient(&subject, clause),
+                        _ => {}
+                    }
                 }
-                out.class_expressions(&subject, term.clauses().iter().map(|l| l.as_inner()));
+                out.class_expressions(
+                    &subject,
+                    frame.clauses.iter().filter_map(|c| match c {
+                        Clause::Term(clause) => Some(clause),
+                        _ => None,
+                    }),
+                );
             }
-            EntityFrame::Typedef(typedef) => {
-                let subject = out.ident(typedef.id().as_id());
-                let metadata = typedef
-                    .clauses()
+            StanzaKind::Typedef => {
+                let metadata = frame
+                    .clauses
                     .iter()
-                    .any(|l| matches!(l.as_inner(), TypedefClause::IsMetadataTag(true)));
+                    .any(|c| matches!(c, Clause::Typedef(TypedefClause::IsMetadataTag(true))));
                 let kind = if metadata {
                     "AnnotationProperty"
                 } else {
                     "ObjectProperty"
                 };
                 out.declare(&subject, &format!("{OWL}{kind}"));
-                for line in typedef.clauses() {
-                    out.typedef_clause(&subject, line.as_inner());
+                if let (Ident::Unprefixed(id), NamedOrBlankNode::NamedNode(iri)) =
+                    (&frame.id, &subject)
+                {
+                    // Named by its cross-reference: the OBO name is kept as
+                    // the mapping's shorthand.
+                    if !iri.as_str().starts_with(&ids.local_prefix()) {
+                        out.text(&subject, &format!("{OBO_IN_OWL}shorthand"), id.as_str());
+                    }
+                }
+                for clause in &frame.clauses {
+                    match clause {
+                        Clause::Typedef(clause) => out.typedef_clause(&subject, clause),
+                        Clause::Lenient(clause) => out.lenient(&subject, clause),
+                        _ => {}
+                    }
                 }
             }
-            EntityFrame::Instance(instance) => {
-                let subject = out.ident(instance.id().as_id());
+            StanzaKind::Instance => {
                 out.declare(&subject, &format!("{OWL}NamedIndividual"));
-                for line in instance.clauses() {
-                    out.other(&subject, &line.as_inner().to_string());
+                for clause in &frame.clauses {
+                    match clause {
+                        Clause::Instance(clause) => out.other(&subject, &clause.to_string()),
+                        Clause::Lenient(clause) => out.lenient(&subject, clause),
+                        _ => {}
+                    }
                 }
             }
         }
     }
-    Vec::new()
 }
 
-fn problem(path: &Path, error: &fastobo::error::Error) -> Diagnostic {
-    use fastobo::error::{Error, SyntaxError};
-    use fastobo::syntax::pest::error::LineColLocation;
-    let help = "fix the OBO at that place: see the OBO 1.4 flat file format (https://owlcollab.github.io/oboformat/doc/obo-syntax.html)";
-    match error {
-        Error::SyntaxError {
-            error: SyntaxError::ParserError { error },
-        } => {
-            let (line, column) = match error.line_col {
-                LineColLocation::Pos(at) | LineColLocation::Span(at, _) => at,
-            };
-            let what = error.variant.message();
-            Diagnostic::new(path, format!("OBO syntax error: {what}"), help)
-                .at(Some(line), Some(column))
-        }
-        Error::IOError { error } => Diagnostic::new(
-            path,
-            format!("cannot be read: {error}"),
-            "check that the file exists and is readable",
-        ),
-        other => Diagnostic::new(path, format!("OBO error: {other}"), help),
+/// The text of a cross-reference's ID, unescaped, as the OWL release
+/// states it (`hasDbXref "Wikipedia:A,_B"`).
+fn xref_text(id: &Ident) -> String {
+    match id {
+        Ident::Prefixed(id) => format!("{}:{}", id.prefix(), id.local()),
+        Ident::Unprefixed(id) => id.as_str().to_owned(),
+        Ident::Url(url) => url.as_str().to_owned(),
     }
+}
+
+/// Whether a cross-reference's text is a prefixed ID (`BFO:0000050`),
+/// which can name a relation.
+fn prefixed_xref(text: &str) -> Option<(&str, &str)> {
+    let (prefix, local) = text.split_once(':')?;
+    let plain = |s: &str| !s.is_empty() && !s.contains(|c: char| c.is_whitespace() || c == '/');
+    (plain(prefix) && plain(local)).then_some((prefix, local))
 }
 
 /// How OBO identifiers become IRIs: `PATO:0000001` →
@@ -110,35 +109,105 @@ fn problem(path: &Path, error: &fastobo::error::Error) -> Diagnostic {
 /// declares with `idspace` (or one of RDF's own, `owl:`, `rdfs:`, `xsd:`)
 /// → its URL and the local part; an unprefixed `part_of` → the ontology's
 /// `http://purl.obolibrary.org/obo/{ontology}#part_of`; a URL as it is.
+/// A relation (`[Typedef]`) with an unprefixed ID and a prefixed cross-
+/// reference is named by the cross-reference (`part_of` with `xref:
+/// BFO:0000050` is `obo:BFO_0000050`), as the mapping says.
 struct Ids {
     ontology: String,
     idspaces: HashMap<String, String>,
+    relations: HashMap<String, String>,
 }
 
 impl Ids {
+    fn of(document: &Document) -> Ids {
+        let mut ids = Ids {
+            ontology: String::new(),
+            idspaces: HashMap::new(),
+            relations: HashMap::new(),
+        };
+        for clause in &document.header {
+            match clause {
+                HeaderClause::Ontology(name) => ids.ontology = name.as_str().to_owned(),
+                HeaderClause::Idspace(prefix, url, _) => {
+                    ids.idspaces
+                        .insert(prefix.as_str().to_owned(), url.as_str().to_owned());
+                }
+                _ => {}
+            }
+        }
+        let mut relations = HashMap::new();
+        for frame in &document.frames {
+            let Ident::Unprefixed(id) = &frame.id else {
+                continue;
+            };
+            if frame.kind != StanzaKind::Typedef || relations.contains_key(id.as_str()) {
+                continue;
+            }
+            let xref = frame.clauses.iter().find_map(|clause| {
+                let text = match clause {
+                    Clause::Typedef(TypedefClause::Xref(xref)) => xref_text(xref.id()),
+                    Clause::Lenient(Lenient::Xref(text)) => text.clone(),
+                    _ => return None,
+                };
+                prefixed_xref(&text).map(|(p, l)| ids.prefixed(p, l))
+            });
+            if let Some(iri) = xref {
+                relations.insert(id.as_str().to_owned(), iri);
+            }
+        }
+        ids.relations = relations;
+        ids
+    }
+
+    /// Where an unprefixed ID of this ontology goes without a relation's
+    /// cross-reference: `obo:{ontology}#`.
+    fn local_prefix(&self) -> String {
+        format!("{OBO}{}#", self.ontology)
+    }
+
+    /// The IRI of an ID written as text (a synonym type), read as OBO
+    /// reads IDs: a URL, a prefixed ID, or an unprefixed one.
+    fn iri_of_text(&self, text: &str) -> String {
+        if text.contains("://") {
+            text.to_owned()
+        } else if let Some((prefix, local)) = prefixed_xref(text) {
+            self.prefixed(prefix, local)
+        } else {
+            self.unprefixed(text)
+        }
+    }
+
+    fn unprefixed(&self, id: &str) -> String {
+        match self.relations.get(id) {
+            Some(iri) => iri.clone(),
+            None => format!("{}{id}", self.local_prefix()),
+        }
+    }
+
+    fn prefixed(&self, prefix: &str, local: &str) -> String {
+        const KNOWN: [(&str, &str); 8] = [
+            ("rdf", RDF),
+            ("rdfs", RDFS),
+            ("owl", OWL),
+            ("xsd", XSD),
+            ("dc", DC),
+            ("dcterms", DCTERMS),
+            ("skos", SKOS),
+            ("oboInOwl", OBO_IN_OWL),
+        ];
+        if let Some(url) = self.idspaces.get(prefix) {
+            format!("{url}{local}")
+        } else if let Some((_, namespace)) = KNOWN.iter().find(|(p, _)| *p == prefix) {
+            format!("{namespace}{local}")
+        } else {
+            format!("{OBO}{prefix}_{local}")
+        }
+    }
+
     fn iri(&self, id: &Ident) -> String {
         match id {
-            Ident::Prefixed(id) => {
-                let (prefix, local) = (id.prefix(), id.local());
-                let known = [
-                    ("rdf", RDF),
-                    ("rdfs", RDFS),
-                    ("owl", OWL),
-                    ("xsd", XSD),
-                    ("dc", DC),
-                    ("dcterms", DCTERMS),
-                    ("skos", SKOS),
-                    ("oboInOwl", OBO_IN_OWL),
-                ];
-                if let Some(url) = self.idspaces.get(prefix) {
-                    format!("{url}{local}")
-                } else if let Some((_, namespace)) = known.iter().find(|(p, _)| *p == prefix) {
-                    format!("{namespace}{local}")
-                } else {
-                    format!("{OBO}{prefix}_{local}")
-                }
-            }
-            Ident::Unprefixed(id) => format!("{OBO}{}#{}", self.ontology, id.as_str()),
+            Ident::Prefixed(id) => self.prefixed(id.prefix(), id.local()),
+            Ident::Unprefixed(id) => self.unprefixed(id.as_str()),
             Ident::Url(url) => url.as_str().to_owned(),
         }
     }
@@ -173,37 +242,34 @@ impl Emit<'_> {
         self.add(subject, predicate, object);
     }
 
-    /// An axiom annotating `subject predicate text` with cross-references.
-    fn xref_axiom<'x>(
+    /// An axiom annotating `subject predicate text` with cross-references
+    /// and further annotations (a synonym's type), when there are any.
+    fn axiom(
         &mut self,
         subject: &NamedOrBlankNode,
         predicate: &str,
         text: &str,
-        xrefs: impl Iterator<Item = &'x fastobo::ast::Xref>,
+        xrefs: &[String],
+        annotations: &[(String, Term)],
     ) {
-        let mut axiom: Option<BlankNode> = None;
+        if xrefs.is_empty() && annotations.is_empty() {
+            return;
+        }
+        let node: NamedOrBlankNode = self.graph.new_blank_node().into();
         for xref in xrefs {
-            let node: NamedOrBlankNode = axiom
-                .get_or_insert_with(|| self.graph.new_blank_node())
-                .clone()
-                .into();
-            self.text(
-                &node,
-                &format!("{OBO_IN_OWL}hasDbXref"),
-                &xref.id().to_string(),
-            );
+            self.text(&node, &format!("{OBO_IN_OWL}hasDbXref"), xref);
         }
-        if let Some(axiom) = axiom {
-            let node: NamedOrBlankNode = axiom.into();
-            self.declare(&node, &format!("{OWL}Axiom"));
-            self.add(&node, &format!("{OWL}annotatedSource"), term_of(subject));
-            self.add(&node, &format!("{OWL}annotatedProperty"), named(predicate));
-            self.add(
-                &node,
-                &format!("{OWL}annotatedTarget"),
-                Literal::new_simple_literal(text),
-            );
+        for (property, value) in annotations {
+            self.add(&node, property, value.clone());
         }
+        self.declare(&node, &format!("{OWL}Axiom"));
+        self.add(&node, &format!("{OWL}annotatedSource"), term_of(subject));
+        self.add(&node, &format!("{OWL}annotatedProperty"), named(predicate));
+        self.add(
+            &node,
+            &format!("{OWL}annotatedTarget"),
+            Literal::new_simple_literal(text),
+        );
     }
 
     /// `[ a owl:Restriction ; owl:onProperty R ; owl:someValuesFrom C ]`.
@@ -236,25 +302,80 @@ impl Emit<'_> {
     }
 
     /// `def`: `IAO:0000115`, its cross-references on an axiom.
-    fn definition(&mut self, subject: &NamedOrBlankNode, def: &fastobo::ast::Definition) {
+    fn definition(&mut self, subject: &NamedOrBlankNode, text: &str, xrefs: &[String]) {
         let predicate = format!("{OBO}IAO_0000115");
-        self.text(subject, &predicate, def.text());
-        self.xref_axiom(subject, &predicate, def.text(), def.xrefs().iter());
+        self.text(subject, &predicate, text);
+        self.axiom(subject, &predicate, text, xrefs, &[]);
     }
 
-    /// `synonym`: the property of its scope, its cross-references on an
-    /// axiom.
-    fn synonym(&mut self, subject: &NamedOrBlankNode, synonym: &fastobo::ast::Synonym) {
+    /// `synonym`: the property of its scope; its type and cross-references
+    /// on an axiom.
+    fn synonym(
+        &mut self,
+        subject: &NamedOrBlankNode,
+        scope: &str,
+        text: &str,
+        kind: Option<&str>,
+        xrefs: &[String],
+    ) {
+        let predicate = format!("{OBO_IN_OWL}{scope}");
+        self.text(subject, &predicate, text);
+        let annotations: Vec<(String, Term)> = kind
+            .map(|kind| {
+                let iri = named(&self.ids.iri_of_text(kind));
+                (format!("{OBO_IN_OWL}hasSynonymType"), iri.into())
+            })
+            .into_iter()
+            .collect();
+        self.axiom(subject, &predicate, text, xrefs, &annotations);
+    }
+
+    fn parsed_definition(&mut self, subject: &NamedOrBlankNode, def: &fastobo::ast::Definition) {
+        let xrefs: Vec<String> = def.xrefs().iter().map(|x| xref_text(x.id())).collect();
+        self.definition(subject, def.text(), &xrefs);
+    }
+
+    fn parsed_synonym(&mut self, subject: &NamedOrBlankNode, synonym: &fastobo::ast::Synonym) {
         let scope = match synonym.scope() {
             SynonymScope::Exact => "hasExactSynonym",
             SynonymScope::Broad => "hasBroadSynonym",
             SynonymScope::Narrow => "hasNarrowSynonym",
             SynonymScope::Related => "hasRelatedSynonym",
         };
-        let predicate = format!("{OBO_IN_OWL}{scope}");
-        let text = synonym.description().as_str();
-        self.text(subject, &predicate, text);
-        self.xref_axiom(subject, &predicate, text, synonym.xrefs().iter());
+        let xrefs: Vec<String> = synonym.xrefs().iter().map(|x| xref_text(x.id())).collect();
+        let kind = synonym.ty().map(|t| self.ids.iri(t.as_id()));
+        self.synonym(
+            subject,
+            scope,
+            synonym.description().as_str(),
+            kind.as_deref(),
+            &xrefs,
+        );
+    }
+
+    /// A clause read leniently (`stanza::lenient`).
+    fn lenient(&mut self, subject: &NamedOrBlankNode, clause: &Lenient) {
+        match clause {
+            Lenient::Other { tag, value } => {
+                self.text(subject, &format!("{OBO_IN_OWL}{tag}"), value)
+            }
+            Lenient::Xref(id) => self.text(subject, &format!("{OBO_IN_OWL}hasDbXref"), id),
+            Lenient::Def { text, xrefs } => self.definition(subject, text, xrefs),
+            Lenient::Synonym {
+                text,
+                scope,
+                kind,
+                xrefs,
+            } => {
+                let scope = match scope.as_str() {
+                    "EXACT" => "hasExactSynonym",
+                    "BROAD" => "hasBroadSynonym",
+                    "NARROW" => "hasNarrowSynonym",
+                    _ => "hasRelatedSynonym",
+                };
+                self.synonym(subject, scope, text, kind.as_deref(), xrefs);
+            }
+        }
     }
 
     fn property_value(&mut self, subject: &NamedOrBlankNode, value: &PropertyValue) {
@@ -278,7 +399,7 @@ impl Emit<'_> {
         }
     }
 
-    fn header(&mut self, header: &fastobo::ast::HeaderFrame) {
+    fn header(&mut self, header: &[HeaderClause]) {
         let ontology: NamedOrBlankNode = named(&format!("{OBO}{}.owl", self.ids.ontology)).into();
         self.declare(&ontology, &format!("{OWL}Ontology"));
         for clause in header.iter() {
@@ -319,6 +440,18 @@ impl Emit<'_> {
                     );
                 }
                 HeaderClause::PropertyValue(pv) => self.property_value(&ontology, pv),
+                // A synonym type: an annotation property, as the mapping
+                // declares it, that typed synonyms point to.
+                HeaderClause::SynonymTypedef(id, description, _) => {
+                    let node = self.ident(id.as_id());
+                    self.declare(&node, &format!("{OWL}AnnotationProperty"));
+                    self.text(&node, &format!("{RDFS}label"), description.as_str());
+                    self.add(
+                        &node,
+                        &format!("{RDFS}subPropertyOf"),
+                        named(&format!("{OBO_IN_OWL}SynonymTypeProperty")),
+                    );
+                }
                 other => self.other(&ontology, &other.to_string()),
             }
         }
@@ -328,10 +461,10 @@ impl Emit<'_> {
         let o = |local: &str| format!("{OBO_IN_OWL}{local}");
         match clause {
             TermClause::Name(name) => self.text(subject, &format!("{RDFS}label"), name),
-            TermClause::Def(def) => self.definition(subject, def),
+            TermClause::Def(def) => self.parsed_definition(subject, def),
             TermClause::Comment(text) => self.text(subject, &format!("{RDFS}comment"), text),
-            TermClause::Synonym(synonym) => self.synonym(subject, synonym),
-            TermClause::Xref(xref) => self.text(subject, &o("hasDbXref"), &xref.id().to_string()),
+            TermClause::Synonym(synonym) => self.parsed_synonym(subject, synonym),
+            TermClause::Xref(xref) => self.text(subject, &o("hasDbXref"), &xref_text(xref.id())),
             TermClause::Namespace(ns) => self.text(subject, &o("hasOBONamespace"), &ns.to_string()),
             TermClause::AltId(id) => self.text(subject, &o("hasAlternativeId"), &id.to_string()),
             TermClause::Subset(subset) => self.link(subject, &o("inSubset"), subset.as_id()),
@@ -422,12 +555,10 @@ impl Emit<'_> {
         }
         match clause {
             TypedefClause::Name(name) => self.text(subject, &format!("{RDFS}label"), name),
-            TypedefClause::Def(def) => self.definition(subject, def),
+            TypedefClause::Def(def) => self.parsed_definition(subject, def),
             TypedefClause::Comment(text) => self.text(subject, &format!("{RDFS}comment"), text),
-            TypedefClause::Synonym(synonym) => self.synonym(subject, synonym),
-            TypedefClause::Xref(xref) => {
-                self.text(subject, &o("hasDbXref"), &xref.id().to_string())
-            }
+            TypedefClause::Synonym(synonym) => self.parsed_synonym(subject, synonym),
+            TypedefClause::Xref(xref) => self.text(subject, &o("hasDbXref"), &xref_text(xref.id())),
             TypedefClause::Subset(subset) => self.link(subject, &o("inSubset"), subset.as_id()),
             TypedefClause::IsA(parent) => {
                 self.link(subject, &format!("{RDFS}subPropertyOf"), parent.as_id())
