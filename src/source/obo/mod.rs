@@ -77,7 +77,7 @@ fn parse(path: &Path, text: &str, problems: &mut FileProblems) -> Document {
     for line in &layout.header {
         let text = format!("{}\n", line.text);
         match settle(guarded(|| HeaderFrame::from_str(&text)), line, 0) {
-            Ok(frame) => document.header.extend(frame.into_iter()),
+            Ok(frame) => document.header.extend(frame),
             Err(failure) => problems.push(failure.diagnostic(path)),
         }
     }

@@ -257,10 +257,10 @@ pub fn without_trailers(value: &str) -> &str {
         }
     }
     let mut value = value[..cut].trim_end();
-    if let Some(brace) = open_brace.filter(|&b| b < value.len()) {
-        if value.ends_with('}') {
-            value = value[..brace].trim_end();
-        }
+    if let Some(brace) = open_brace.filter(|&b| b < value.len())
+        && value.ends_with('}')
+    {
+        value = value[..brace].trim_end();
     }
     value
 }
