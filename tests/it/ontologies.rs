@@ -767,6 +767,161 @@ fn an_obo_syntax_error_names_file_line_and_column() {
     assert!(err.contains("bad.obo:7:1: OBO syntax error"), "{err}");
 }
 
+/// What OBO 1.2 releases write and the 1.4 grammar is strict about (issue
+/// 28): comment lines in the header and in stanzas, tags the grammar does
+/// not name, escaped commas and spaces in cross-references, typed
+/// synonyms, and a relation named by its cross-reference.
+#[test]
+fn an_obo_1_2_release_publishes_what_it_states() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = built(dir.path(), &fixture("obo-practice"));
+    let thing = triples_of(&site.join("prac0000001.nt"));
+    let of = |subject: &str, predicate: &str| -> Vec<String> {
+        thing
+            .iter()
+            .filter(|t| t[0] == format!("<{subject}>") && t[1] == format!("<{predicate}>"))
+            .map(|t| t[2].clone())
+            .collect()
+    };
+    let obo = "http://purl.obolibrary.org/obo/";
+    let oio = "http://www.geneontology.org/formats/oboInOwl#";
+    let iri = format!("{obo}PRAC_0000001");
+    assert_eq!(
+        of(&iri, &format!("{oio}created_in")),
+        ["\"2004\""],
+        "{thing:?}"
+    );
+    assert_eq!(
+        of(&iri, &format!("{oio}hasDbXref")),
+        ["\"https://en.wikipedia.org/wiki/Evergreen_sclerophyllous_forests,_scrub,_or_woodlands\""]
+    );
+    assert_eq!(
+        of(&iri, &format!("{obo}IAO_0000115")),
+        ["\"Anything at all, from EEA (1997) The concept of environmental space, Copenhagen.\""]
+    );
+    let mut references: Vec<String> = thing
+        .iter()
+        .filter(|t| t[1] == format!("<{oio}hasDbXref>") && t[0].starts_with("_:"))
+        .map(|t| t[2].clone())
+        .collect();
+    references.sort();
+    assert_eq!(
+        references,
+        [
+            "\"EEA:1997\"",
+            "\"WHATIF: chain\"",
+            "\"http://www.eea.europa.eu/a,b\""
+        ]
+    );
+    let part = std::fs::read_to_string(site.join("prac0000002.nt")).unwrap();
+    assert!(
+        part.contains(&format!("<{oio}hasSynonymType> <{obo}practice#layperson>")),
+        "{part}"
+    );
+    // `part_of` with `xref: BFO:0000050` is BFO's relation, everywhere.
+    assert!(
+        part.contains(&format!(
+            "<http://www.w3.org/2002/07/owl#onProperty> <{obo}BFO_0000050>"
+        )),
+        "{part}"
+    );
+    let relation = read_json(&site.join("bfo0000050.json"));
+    assert_eq!(relation["iri"], format!("{obo}BFO_0000050"));
+    assert_eq!(relation["name"], "part of");
+    let layperson = read_json(&site.join("layperson.json"));
+    assert_eq!(layperson["name"], "A synonym a layperson uses");
+}
+
+/// The triples of an N-Triples file, each term as N-Triples writes it.
+fn triples_of(path: &Path) -> Vec<[String; 3]> {
+    let text = std::fs::read(path).unwrap();
+    oxttl::NTriplesParser::new()
+        .for_slice(&text)
+        .map(|t| {
+            let t = t.unwrap();
+            [
+                t.subject.to_string(),
+                t.predicate.to_string(),
+                t.object.to_string(),
+            ]
+        })
+        .collect()
+}
+
+/// The repro of issue 28: a comment line inside a stanza made fastobo
+/// panic (`unreachable!`) and ontosite exit 101 with a backtrace.
+#[test]
+fn a_comment_line_inside_an_obo_stanza_is_read_without_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir_all(&input).unwrap();
+    std::fs::write(
+        input.join("a.obo"),
+        "format-version: 1.2\nontology: x\n\n[Term]\nid: X:1\nname: a\n! c\n\n[Term]\nid: X:2\nname: b\n",
+    )
+    .unwrap();
+    std::fs::write(
+        input.join("ontology.json"),
+        r#"{"name": "X", "baseUrl": "https://x.test"}"#,
+    )
+    .unwrap();
+    let output = ontosite()
+        .arg("check")
+        .arg("--input")
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(!stderr(&output).contains("panicked"), "{}", stderr(&output));
+}
+
+/// Every error of an OBO file in one run, each at its line and column, and
+/// the lines around them read as usual.
+#[test]
+fn every_obo_error_of_a_file_is_reported_at_its_place() {
+    let err = failed_build(
+        "bad.obo",
+        "format-version: 1.4\nontology: bad\n\n[Term]\nid: X:1 junk\nname: ok\nis_a: X:0 Y\ncreation_date: yesterday\n\n[Thing]\nid: Y\n\n[Term]\nname: nameless\n",
+    );
+    assert!(err.contains("the input has 5 errors"), "{err}");
+    assert!(
+        err.contains("bad.obo:5:8: OBO syntax error: unexpected text after the value"),
+        "{err}"
+    );
+    assert!(err.contains("bad.obo:7:11: OBO syntax error"), "{err}");
+    assert!(err.contains("bad.obo:8:16: OBO syntax error"), "{err}");
+    assert!(
+        err.contains("bad.obo:10:1: `[Thing]` is not a kind of stanza OBO has"),
+        "{err}"
+    );
+    assert!(
+        err.contains("bad.obo:13:1: this [Term] stanza has no `id:` line"),
+        "{err}"
+    );
+}
+
+/// ENVO's release as published: OBO 1.2 escapes in its cross-references
+/// (it failed at line 14985), 1,613 `intersection_of` lines.
+#[test]
+fn envo_obo_builds() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = built(
+        dir.path(),
+        &input_with(
+            dir.path(),
+            &shared_ontology("envo.obo"),
+            r#"{"name": "ENVO", "baseUrl": "https://envo.test"}"#,
+        ),
+    );
+    let all = items(&site);
+    assert_eq!(all.len(), 7099);
+    let forest = all
+        .iter()
+        .find(|i| i["iri"] == "http://purl.obolibrary.org/obo/ENVO_01000220")
+        .cloned();
+    assert!(forest.is_some());
+}
+
 #[test]
 fn a_tsv_release_is_read_through_its_column_mapping() {
     let dir = tempfile::tempdir().unwrap();
