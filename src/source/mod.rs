@@ -10,6 +10,8 @@
 
 mod diagnostic;
 mod entities;
+#[cfg(test)]
+mod fuzz_tests;
 mod graph;
 mod guard;
 mod json;

@@ -6,8 +6,9 @@
 //! every other column; a column it does not map, and does not list in
 //! `ignore`, is an error: nothing is left out silently.
 
-use super::diagnostic::Diagnostic;
+use super::diagnostic::{Diagnostic, parser_failed};
 use super::graph::Graph;
+use super::guard::{Panicked, guarded};
 use super::terms::expand;
 use oxrdf::{Literal, NamedNode, NamedOrBlankNode, Term, Triple};
 use serde::Deserialize;
@@ -118,6 +119,11 @@ pub fn check(mapping: &TableMapping) -> Vec<String> {
 /// Reads the table `path` (TSV for `.tsv`, else CSV) into `graph`. Every
 /// row's problems are returned, each at its line and column.
 pub fn read(path: &Path, mapping: &TableMapping, graph: &mut Graph) -> Vec<Diagnostic> {
+    guarded(|| read_rows(path, mapping, graph))
+        .unwrap_or_else(|Panicked(message)| vec![parser_failed(path, "the CSV reader", &message)])
+}
+
+fn read_rows(path: &Path, mapping: &TableMapping, graph: &mut Graph) -> Vec<Diagnostic> {
     let tsv = path
         .extension()
         .is_some_and(|x| x.eq_ignore_ascii_case("tsv"));
