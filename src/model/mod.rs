@@ -252,6 +252,11 @@ pub struct Term {
     /// `rdfs:subPropertyOf`, ...), named ones only: OWL restrictions stay
     /// in `statements`.
     pub parents: Vec<String>,
+    /// The named classes of its logical definitions (the genus of OBO's
+    /// `intersection_of`, of an `owl:equivalentClass` intersection) that
+    /// are not among `parents`. OLS and Ontobee show them as parents, so
+    /// the hierarchy does too, marked as coming from the definition.
+    pub genus: Vec<String>,
     pub deprecated: bool,
     /// The IRIs of the terms that replace it.
     pub replaced_by: Vec<String>,
@@ -267,6 +272,13 @@ pub struct Text {
     pub value: String,
     /// A BCP 47 tag as the source wrote it (`en`, `pt-BR`).
     pub language: Option<String>,
+}
+
+impl Term {
+    /// Its parents in the hierarchy: those stated, then its genus.
+    pub fn hierarchy_parents(&self) -> impl Iterator<Item = &str> {
+        self.parents.iter().chain(&self.genus).map(String::as_str)
+    }
 }
 
 impl Entity {

@@ -43,9 +43,7 @@ pub enum BrowsePage {
 impl Browse {
     pub fn of(ontology: &Ontology) -> Browse {
         let entities = &ontology.entities;
-        let mut order: Vec<u32> = (0..entities.len() as u32).collect();
-        // Positions are in slug order, so equal names keep it.
-        order.sort_by_cached_key(|&p| entities[p as usize].name.to_lowercase());
+        let order = super::relations::name_order(ontology);
         let mut by_kind: std::collections::HashMap<String, Vec<u32>> = Default::default();
         for &p in &order {
             by_kind

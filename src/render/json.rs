@@ -108,7 +108,7 @@ impl<'a> TermLinks<'a> {
         let position = relations.position_of(entity);
         let at = |list: &[usize]| list.iter().map(|&p| TermRef::at(site, p)).collect();
         TermLinks {
-            parents: term.parents.iter().map(|p| TermRef::to(site, p)).collect(),
+            parents: TermRef::parents(site, term),
             children: position.map_or_else(Vec::new, |p| at(relations.children(p))),
             ancestors: with_ancestors.then(|| {
                 position.map_or_else(Vec::new, |p| at(&relations.ancestors(site.ontology, p)))
@@ -155,6 +155,10 @@ pub struct TermRef<'a> {
     pub name: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
+    /// A parent that the term's logical definition names (its genus), not
+    /// one the source states.
+    #[serde(rename = "fromDefinition", skip_serializing_if = "std::ops::Not::not")]
+    pub from_definition: bool,
 }
 
 impl<'a> TermRef<'a> {
@@ -167,6 +171,7 @@ impl<'a> TermRef<'a> {
                 slug: None,
                 name: None,
                 url: None,
+                from_definition: false,
             },
         }
     }
@@ -179,7 +184,18 @@ impl<'a> TermRef<'a> {
             slug: Some(entity.slug.as_str()),
             name: Some(&entity.name),
             url: Some(site.url(&entity_file(entity))),
+            from_definition: false,
         }
+    }
+
+    /// The term's parents: those stated, then its genus, marked.
+    pub fn parents(site: &'a Site, term: &'a crate::model::Term) -> Vec<TermRef<'a>> {
+        let stated = term.parents.iter().map(|p| TermRef::to(site, p));
+        let genus = term.genus.iter().map(|p| TermRef {
+            from_definition: true,
+            ..TermRef::to(site, p)
+        });
+        stated.chain(genus).collect()
     }
 }
 

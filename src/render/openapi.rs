@@ -51,7 +51,8 @@ fn add_term_schemas(schemas: &mut Value) {
             "iri": uri,
             "slug": { "type": "string" },
             "name": { "type": "string" },
-            "url": uri
+            "url": uri,
+            "fromDefinition": { "type": "boolean", "const": true, "description": "A parent named by the term's logical definition (the genus of an intersection it is equivalent to), not stated as a parent; present only where true." }
         },
         "additionalProperties": false
     });
@@ -82,8 +83,9 @@ fn add_term_schemas(schemas: &mut Value) {
     properties["labels"] = texts("Every name, in every language.");
     properties["descriptions"] = texts("Every description, in every language.");
     properties["synonyms"] = texts("Every synonym.");
-    properties["parents"] =
-        terms("Its direct parents (rdfs:subClassOf, skos:broader, rdfs:subPropertyOf).");
+    properties["parents"] = terms(
+        "Its direct parents (rdfs:subClassOf, skos:broader, rdfs:subPropertyOf), then the named classes of its logical definition (marked `fromDefinition`), as OLS shows them.",
+    );
     properties["children"] = terms("The terms whose parent it is.");
     properties["ancestors"] = terms("Every ancestor, nearest first.");
     properties["linkedFrom"] = terms("The published terms that state something of it.");

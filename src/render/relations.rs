@@ -3,6 +3,7 @@
 //! (children, ancestors, the terms that link to it).
 
 use crate::model::{Entity, Ontology};
+use crate::search::text::natural_key;
 use oxrdf::{NamedOrBlankNode, Term as Node};
 use std::collections::HashMap;
 
@@ -35,6 +36,18 @@ pub fn close_branches(rows: &mut [TreeRow]) {
     }
 }
 
+/// Every position of the ontology's (slug-sorted) entity list, in the
+/// natural order of the entities' names (`leaf 2` before `leaf 10`), equal
+/// names in slug order: how OLS and Protégé list terms, and how browsing
+/// and the hierarchy list them.
+pub fn name_order(ontology: &Ontology) -> Vec<u32> {
+    let entities = &ontology.entities;
+    let mut order: Vec<u32> = (0..entities.len() as u32).collect();
+    // A stable sort: positions are in slug order, so equal names keep it.
+    order.sort_by_cached_key(|&p| natural_key(&entities[p as usize].name));
+    order
+}
+
 /// Positions in the ontology's (slug-sorted) entity list.
 #[derive(Debug, Default)]
 pub struct Relations {
@@ -43,6 +56,8 @@ pub struct Relations {
     /// Every term with a statement whose object is this term, children
     /// included.
     referrers: Vec<Vec<usize>>,
+    /// Each term's place in `name_order`.
+    rank: Vec<u32>,
 }
 
 impl Relations {
@@ -60,7 +75,7 @@ impl Relations {
         let mut referrers = vec![Vec::new(); entities.len()];
         for (i, entity) in entities.iter().enumerate() {
             let Some(term) = &entity.term else { continue };
-            for parent in &term.parents {
+            for parent in term.hierarchy_parents() {
                 if let Some(&p) = by_iri.get(parent) {
                     children[p].push(i);
                 }
@@ -77,13 +92,20 @@ impl Relations {
                 }
             }
         }
+        // Each term's rank in name order, to list children by name.
+        let mut rank = vec![0u32; entities.len()];
+        for (at, &p) in name_order(ontology).iter().enumerate() {
+            rank[p as usize] = at as u32;
+        }
         for list in children.iter_mut() {
             list.dedup();
+            list.sort_by_key(|&c| rank[c]);
         }
         Relations {
             by_iri,
             children,
             referrers,
+            rank,
         }
     }
 
@@ -110,8 +132,8 @@ impl Relations {
         self.children.iter().any(|c| !c.is_empty())
     }
 
-    /// The hierarchy from its roots, depth first, children in slug order,
-    /// as rows of a nested list. A term under several parents is expanded
+    /// The hierarchy from its roots, depth first, roots and children in
+    /// name order, as rows of a nested list. A term under several parents is expanded
     /// under the first met and named again (`repeat`) under the others, so
     /// the rows are at most one per parent link; a cycle unreachable from a
     /// root is entered at its first term in slug order. A loop with a
@@ -127,9 +149,11 @@ impl Relations {
         let mut expanded = vec![false; count];
         let mut placed = vec![false; count];
         let mut rows: Vec<TreeRow> = Vec::new();
-        // The roots, then every term again: those a root does not reach.
-        let roots = (0..count).filter(|&i| !has_parent[i]);
-        for start in roots.chain(0..count) {
+        // The roots by name, then every term again: those a root does not
+        // reach.
+        let mut roots: Vec<usize> = (0..count).filter(|&i| !has_parent[i]).collect();
+        roots.sort_by_key(|&i| self.rank.get(i).copied().unwrap_or(0));
+        for start in roots.into_iter().chain(0..count) {
             if expanded[start] || self.children(start).is_empty() {
                 continue;
             }
@@ -177,8 +201,8 @@ impl Relations {
             let parents = ontology.entities[queue[at]]
                 .term
                 .as_ref()
-                .map(|t| t.parents.as_slice())
-                .unwrap_or_default();
+                .into_iter()
+                .flat_map(|t| t.hierarchy_parents());
             for parent in parents {
                 if let Some(p) = self.position(parent)
                     && p != position
@@ -202,7 +226,7 @@ impl Relations {
             let first = ontology.entities[at]
                 .term
                 .as_ref()
-                .and_then(|t| t.parents.iter().find_map(|p| self.position(p)));
+                .and_then(|t| t.hierarchy_parents().find_map(|p| self.position(p)));
             match first {
                 Some(p) if p != position && !path.contains(&p) => {
                     path.push(p);
@@ -302,5 +326,55 @@ mod tests {
         let found = rows(&chain);
         assert_eq!(found.len(), 100_000);
         assert_eq!(found.last().unwrap().4, 99_999);
+    }
+
+    #[test]
+    fn roots_and_children_are_listed_by_name_in_natural_order() {
+        let mut ontology = ontology(&[
+            ("a", &[]),
+            ("b", &["a"]),
+            ("c", &["a"]),
+            ("d", &["a"]),
+            ("e", &[]),
+            ("f", &[]),
+        ]);
+        let names = ["root", "leaf 10", "Leaf 2", "apex", "Zulu", "alpha"];
+        for (entity, name) in ontology.entities.iter_mut().zip(names) {
+            entity.name = name.to_owned();
+        }
+        let relations = Relations::of(&ontology);
+        let named = |list: Vec<usize>| -> Vec<&str> {
+            list.iter()
+                .map(|&p| ontology.entities[p].name.as_str())
+                .collect()
+        };
+        assert_eq!(
+            named(relations.children(0).to_vec()),
+            ["apex", "Leaf 2", "leaf 10"]
+        );
+        let roots = relations
+            .tree(&ontology)
+            .into_iter()
+            .filter(|r| r.depth == 0)
+            .map(|r| r.position)
+            .collect();
+        // Only roots with children are rows of the tree.
+        assert_eq!(named(roots), ["root"]);
+        let order: Vec<usize> = name_order(&ontology).iter().map(|&p| p as usize).collect();
+        assert_eq!(
+            named(order),
+            ["alpha", "apex", "Leaf 2", "leaf 10", "root", "Zulu"]
+        );
+    }
+
+    #[test]
+    fn a_genus_is_a_parent_in_the_hierarchy() {
+        let mut ontology = ontology(&[("a", &[]), ("b", &[]), ("c", &["a"])]);
+        // b is defined as an intersection whose genus is a.
+        ontology.entities[1].term.as_mut().unwrap().genus = vec!["https://t.test/a".to_owned()];
+        let relations = Relations::of(&ontology);
+        assert_eq!(relations.children(0), [1, 2]);
+        assert_eq!(relations.breadcrumbs(&ontology, 1), [0]);
+        assert_eq!(relations.ancestors(&ontology, 1), [0]);
     }
 }

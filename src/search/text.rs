@@ -186,6 +186,13 @@ impl SuffixSet {
 /// its length in characters, then its folded text with each run of digits
 /// compared as a number (`docs/search.md`, "Order").
 pub fn rank_key(name: &str) -> (usize, usize, Vec<NaturalPart>) {
+    (runs(name).count(), name.chars().count(), natural_key(name))
+}
+
+/// A name's folded text with each run of digits compared as a number
+/// (`leaf 2` before `leaf 10`): the order people read lists of names in,
+/// as OLS and Protégé list a term's children.
+pub fn natural_key(name: &str) -> Vec<NaturalPart> {
     let folded = fold(name);
     let mut parts = Vec::new();
     let mut rest = folded.as_str();
@@ -203,7 +210,7 @@ pub fn rank_key(name: &str) -> (usize, usize, Vec<NaturalPart>) {
         });
         rest = after;
     }
-    (runs(name).count(), name.chars().count(), parts)
+    parts
 }
 
 /// A piece of a name in natural order: a number (compared by its count of

@@ -260,12 +260,18 @@ pub fn terms(graph: &Graph, rules: &TermRules, language: &str) -> Terms {
             );
         let name = pick(&labels, language).unwrap_or_else(|| local_name(iri).to_owned());
         let description = pick(&descriptions, language).unwrap_or_default();
+        let parents = iris(&rules.parents);
+        let genus = genus_of(iri, &statements)
+            .into_iter()
+            .filter(|g| !parents.contains(g) && g != iri)
+            .collect();
         let term = Term {
             types: types_of.get(iri).cloned().unwrap_or_default(),
             labels,
             descriptions,
             synonyms: texts(&rules.synonyms),
-            parents: iris(&rules.parents),
+            parents,
+            genus,
             deprecated,
             replaced_by,
             statements,
@@ -299,6 +305,50 @@ pub fn terms(graph: &Graph, rules: &TermRules, language: &str) -> Terms {
         header,
         problems,
     }
+}
+
+/// The named classes of the intersections `iri` is equivalent to, each
+/// once, in list order: `X owl:equivalentClass [ owl:intersectionOf (A
+/// [restriction] B) ]` gives A and B. `statements` holds the blank nodes
+/// under the term (see `statements_of`).
+fn genus_of(iri: &str, statements: &[Triple]) -> Vec<String> {
+    let object_of = |subject: &oxrdf::BlankNode, predicate: &str| {
+        statements.iter().find_map(|t| match &t.subject {
+            NamedOrBlankNode::BlankNode(b) if b == subject && t.predicate.as_str() == predicate => {
+                Some(&t.object)
+            }
+            _ => None,
+        })
+    };
+    let (first, rest) = (format!("{RDF}first"), format!("{RDF}rest"));
+    let equivalent = format!("{OWL}equivalentClass");
+    let intersection = format!("{OWL}intersectionOf");
+    let mut found: Vec<String> = Vec::new();
+    for triple in statements {
+        let (NamedOrBlankNode::NamedNode(s), Node::BlankNode(class)) =
+            (&triple.subject, &triple.object)
+        else {
+            continue;
+        };
+        if s.as_str() != iri || triple.predicate.as_str() != equivalent {
+            continue;
+        }
+        let mut item = object_of(class, &intersection);
+        // A list in a well-formed source ends; a bound keeps a cyclic one
+        // from looping.
+        for _ in 0..statements.len() {
+            let Some(Node::BlankNode(cell)) = item else {
+                break;
+            };
+            if let Some(Node::NamedNode(member)) = object_of(cell, &first)
+                && !found.iter().any(|f| f == member.as_str())
+            {
+                found.push(member.as_str().to_owned());
+            }
+            item = object_of(cell, &rest);
+        }
+    }
+    found
 }
 
 /// A literal object as a text.

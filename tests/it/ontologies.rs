@@ -691,11 +691,14 @@ fn pato_obo_gives_the_terms_of_its_owl_release() {
         assert_eq!(term["description"], other["description"], "{iri}");
         assert_eq!(term["deprecated"], other["deprecated"], "{iri}");
         assert_eq!(texts(term, "synonyms"), texts(other, "synonyms"), "{iri}");
+        // The parents both state: the OWL base has logical definitions the
+        // OBO file leaves out, whose genus it adds, marked.
         let parents = |t: &Value| -> Vec<String> {
             let mut p: Vec<String> = t["parents"]
                 .as_array()
                 .unwrap()
                 .iter()
+                .filter(|p| p.get("fromDefinition").is_none())
                 .map(|p| p["iri"].as_str().unwrap().to_owned())
                 .collect();
             p.sort();
@@ -710,6 +713,17 @@ fn pato_obo_gives_the_terms_of_its_owl_release() {
     assert_eq!(
         parents_differ,
         ["http://purl.obolibrary.org/obo/PATO_0000001"]
+    );
+    let increased = &from_owl["http://purl.obolibrary.org/obo/PATO_0000470"];
+    assert_eq!(
+        increased["parents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["fromDefinition"] == true)
+            .map(|p| p["name"].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        ["amount"]
     );
 
     let server = Server::dir(&obo);
@@ -738,6 +752,16 @@ fn an_obo_file_keeps_synonyms_obsolete_terms_and_class_expressions() {
     );
     let corner = std::fs::read_to_string(site.join("shape0000005.ttl")).unwrap();
     assert!(corner.contains("owl:intersectionOf"), "{corner}");
+    // Defined only by `intersection_of`: its genus is its parent, marked,
+    // as OLS shows it, and it is among the genus's children.
+    let corner = read_json(&site.join("shape0000005.json"));
+    assert_eq!(names(&corner["parents"]), ["shape"]);
+    assert_eq!(corner["parents"][0]["fromDefinition"], true);
+    let shape = read_json(&site.join("shape0000001.json"));
+    assert_eq!(names(&shape["children"]), ["corner", "round", "square"]);
+    assert_eq!(shape["children"][0].get("fromDefinition"), None);
+    let page = std::fs::read_to_string(site.join("shape0000005.html")).unwrap();
+    assert!(page.contains("(by definition)"), "{page}");
     let has_part = read_json(&site.join("haspart.json"));
     assert_eq!(
         has_part["iri"],
