@@ -2,7 +2,7 @@
 //! pages of bounded size linked by a pager, and the hierarchy's tree split
 //! into pages the same way, so that no page grows with the ontology.
 
-use super::relations::TreeRow;
+use super::relations::{Relations, TreeRow};
 use super::{RenderError, Site, html};
 use crate::model::Ontology;
 use serde::Serialize;
@@ -20,6 +20,10 @@ pub struct Browse {
     /// Each kind of entity (`CreateAction`, `owl:Class`) with its
     /// entities, the most frequent kind first.
     kinds: Vec<(String, EntityList)>,
+    /// The terms the hierarchy leaves out (neither a published parent nor
+    /// a child), by name: on a site with a hierarchy, every term is in the
+    /// tree or here.
+    outside: EntityList,
 }
 
 /// Entities in name order, and where each initial starts.
@@ -38,10 +42,12 @@ pub enum BrowsePage {
     Names(usize),
     /// Page `n` of kind `k`'s entities.
     Kind(usize, usize),
+    /// Page `n` of the terms outside the hierarchy.
+    Outside(usize),
 }
 
 impl Browse {
-    pub fn of(ontology: &Ontology) -> Browse {
+    pub fn of(ontology: &Ontology, relations: &Relations) -> Browse {
         let entities = &ontology.entities;
         let order = super::relations::name_order(ontology);
         let mut by_kind: std::collections::HashMap<String, Vec<u32>> = Default::default();
@@ -53,10 +59,28 @@ impl Browse {
         }
         let mut kinds: Vec<(String, Vec<u32>)> = by_kind.into_iter().collect();
         kinds.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
+        let outside: Vec<u32> = if relations.has_hierarchy() {
+            let mut in_tree = vec![false; entities.len()];
+            for p in 0..entities.len() {
+                let children = relations.children(p);
+                in_tree[p] |= !children.is_empty();
+                for &c in children {
+                    in_tree[c] = true;
+                }
+            }
+            order
+                .iter()
+                .copied()
+                .filter(|&p| entities[p as usize].term.is_some() && !in_tree[p as usize])
+                .collect()
+        } else {
+            Vec::new()
+        };
         let list = |positions: Vec<u32>| EntityList::of(ontology, positions);
         Browse {
             names: list(order),
             kinds: kinds.into_iter().map(|(k, p)| (k, list(p))).collect(),
+            outside: list(outside),
         }
     }
 
@@ -67,7 +91,16 @@ impl Browse {
         for (k, (_, list)) in self.kinds.iter().enumerate() {
             pages.extend((0..list.page_count()).map(|n| BrowsePage::Kind(k, n)));
         }
+        if !self.outside.positions.is_empty() {
+            pages.extend((0..self.outside.page_count()).map(BrowsePage::Outside));
+        }
         pages
+    }
+
+    /// The terms the hierarchy leaves out, by name, and the first page
+    /// that lists them.
+    pub fn outside(&self) -> (&[u32], String) {
+        (&self.outside.positions, BrowsePage::Outside(0).path())
     }
 }
 
@@ -102,6 +135,7 @@ impl BrowsePage {
             BrowsePage::Index => BrowsePage::Index,
             BrowsePage::Names(_) => BrowsePage::Names(n),
             BrowsePage::Kind(k, _) => BrowsePage::Kind(k, n),
+            BrowsePage::Outside(_) => BrowsePage::Outside(n),
         }
     }
 
@@ -111,6 +145,7 @@ impl BrowsePage {
             BrowsePage::Index => format!("{DIR}/index.html"),
             BrowsePage::Names(n) => format!("{DIR}/names-{}.html", n + 1),
             BrowsePage::Kind(k, n) => format!("{DIR}/type-{}-{}.html", k + 1, n + 1),
+            BrowsePage::Outside(n) => format!("{DIR}/outside-{}.html", n + 1),
         }
     }
 }
@@ -163,6 +198,8 @@ pub fn render(site: &Site, page: BrowsePage, out: &mut Vec<u8>) -> Result<(), Re
                 names => file(names),
                 initials => minijinja::Value::from(minijinja::value::Serde(links(&browse.names, names, usize::MAX))),
                 tree => site.relations.has_hierarchy(),
+                outside_count => browse.outside.positions.len(),
+                outside => file(BrowsePage::Outside(0)),
             };
             return html::page(site, "browse.html", "../", context, out);
         }
@@ -171,6 +208,11 @@ pub fn render(site: &Site, page: BrowsePage, out: &mut Vec<u8>) -> Result<(), Re
             let (name, list) = &browse.kinds[k];
             (format!("Every {name} by name"), list, n)
         }
+        BrowsePage::Outside(n) => (
+            "The terms outside the hierarchy".to_owned(),
+            &browse.outside,
+            n,
+        ),
     };
     let make = |n| file(page.with_page(n));
     let entities = &site.ontology.entities;

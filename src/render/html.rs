@@ -471,15 +471,13 @@ pub fn tree(site: &Site, n: usize, out: &mut Vec<u8>) -> Result<(), RenderError>
         })
         .collect();
     let last = n + 1 == pages.count();
-    let loose: Vec<usize> = if last {
-        (0..entities.len())
-            .filter(|&p| entities[p].term.is_some() && pages.page_of(p).is_none())
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let (outside, outside_page) = site.browse().outside();
+    let loose: &[u32] = if last { outside } else { &[] };
     let listed: Vec<TermRef> = if loose.len() <= PAGE_ENTRIES {
-        loose.iter().map(|&p| TermRef::at(site, p)).collect()
+        loose
+            .iter()
+            .map(|&p| TermRef::at(site, p as usize))
+            .collect()
     } else {
         Vec::new()
     };
@@ -491,6 +489,7 @@ pub fn tree(site: &Site, n: usize, out: &mut Vec<u8>) -> Result<(), RenderError>
         rows => minijinja::Value::from(minijinja::value::Serde(&rows)),
         loose_count => loose.len(),
         loose => minijinja::Value::from(minijinja::value::Serde(&listed)),
+        outside => outside_page,
     };
     page(site, "tree.html", "", context, out)
 }

@@ -247,7 +247,7 @@ impl<'a> Site<'a> {
 
     fn browse(&self) -> &browse::Browse {
         self.browse
-            .get_or_init(|| browse::Browse::of(self.ontology))
+            .get_or_init(|| browse::Browse::of(self.ontology, &self.relations))
     }
 
     fn tree_pages(&self) -> &browse::TreePages {

@@ -636,20 +636,24 @@ fn pato_obo_gives_the_terms_of_its_owl_release() {
     );
     // Every PATO term is in the hierarchy's pages once with its id, the
     // terms under several parents named again; the terms outside it (more
-    // than a page's worth) are counted there and listed under Browse.
+    // than a page's worth) are counted there and listed, every one, on
+    // pages of their own.
     let tree = tree_page(&obo);
     let outside = " terms with neither parents nor children</summary>";
     let at = tree.find(outside).expect("the terms outside the tree");
     let count: usize = tree[..at].rsplit('>').next().unwrap().parse().unwrap();
     assert!(count > 500, "{count}");
-    assert!(
-        tree.contains("listed by name and by type under <a href=\"browse/index.html\">Browse</a>")
-    );
+    assert!(tree.contains("listed by name on <a href=\"browse&#x2f;outside-1.html\">"));
+    let outside = crate::browse::follow(&obo, "outside-1.html");
+    assert_eq!(outside.len(), count);
     assert_eq!(
         tree.matches("<li id=\"").count() + count,
         all.len(),
         "one id per term"
     );
+    for slug in &outside {
+        assert!(!tree.contains(&format!("<li id=\"{slug}\"")), "{slug}");
+    }
     assert!(tree.contains("(shown above)"));
     // The source files are published typed: no host knows `.obo`, not
     // every host `.owl`. Netlify's matcher agrees.
