@@ -70,6 +70,9 @@ fn run(cli: &Cli) -> Result<(), Error> {
             drop(bar);
             let ontology = ontology?;
             if !cli.quiet {
+                for advice in ontosite::source::advice(&ontology) {
+                    eprintln!("note: {advice}");
+                }
                 println!(
                     "ok: {} of type {} in {}",
                     entities(ontology.entities.len()),

@@ -8,6 +8,7 @@
 // are collected by the thousand and never on a hot path.
 #![allow(clippy::result_large_err)]
 
+mod advice;
 mod diagnostic;
 mod entities;
 #[cfg(test)]
@@ -23,6 +24,7 @@ mod table;
 mod terms;
 mod text;
 
+pub use advice::advice;
 pub use diagnostic::{Diagnostic, Diagnostics, REPORT_CAP};
 pub use entities::DIR_NAME as ENTITIES_DIR;
 pub use manifest::FILE_NAME as MANIFEST_FILE;

@@ -60,6 +60,7 @@ impl Default for TermRules {
                 "skos:definition",
                 "obo:IAO_0000115",
                 "oboInOwl:hasDefinition",
+                "http://www.w3.org/ns/prov#definition",
                 "dcterms:description",
                 "rdfs:comment",
             ]),
@@ -74,6 +75,7 @@ impl Default for TermRules {
             deprecated: iris(&["owl:deprecated"]),
             replaced_by: vec![
                 expand("obo:IAO_0100001").unwrap(),
+                expand("oboInOwl:replacedBy").unwrap(),
                 expand("dcterms:isReplacedBy").unwrap(),
                 "http://schema.org/supersededBy".to_owned(),
                 "https://schema.org/supersededBy".to_owned(),
@@ -160,6 +162,29 @@ pub fn terms(graph: &Graph, rules: &TermRules, language: &str) -> Terms {
             }
         }
     }
+    // `owl:inverseOf` relates object properties (OWL 2's RDF mapping):
+    // both ends are published as such even where the source declares
+    // neither (DCAT 3 has six), not dropped.
+    let object_property = format!("{OWL}ObjectProperty");
+    let inverse_of = format!("{OWL}inverseOf");
+    let typed: HashSet<&str> = types.iter().map(|(s, _)| *s).collect();
+    let mut implied: Vec<&str> = Vec::new();
+    let mut seen_implied: HashSet<&str> = HashSet::new();
+    for triple in triples
+        .iter()
+        .filter(|t| t.predicate.as_str() == inverse_of)
+    {
+        if let (NamedOrBlankNode::NamedNode(s), Node::NamedNode(o)) =
+            (&triple.subject, &triple.object)
+        {
+            for end in [s.as_str(), o.as_str()] {
+                if !typed.contains(end) && seen_implied.insert(end) {
+                    implied.push(end);
+                }
+            }
+        }
+    }
+    types.extend(implied.into_iter().map(|p| (p, object_property.as_str())));
     let entity_types: HashSet<&str> = rules.types.iter().map(String::as_str).collect();
     let mut types_of: HashMap<&str, Vec<String>> = HashMap::new();
     for (subject, kind) in &types {
@@ -168,10 +193,20 @@ pub fn terms(graph: &Graph, rules: &TermRules, language: &str) -> Terms {
             list.push((*kind).to_owned());
         }
     }
+    // The ontology's header: where a file declares several (PROV-O has an
+    // empty `prov:` beside its real `prov-o#`), the one that says most,
+    // the first of equals.
     let header_iri = types
         .iter()
-        .find(|(_, o)| HEADER_TYPES.contains(o))
-        .map(|(s, _)| *s);
+        .filter(|(_, o)| HEADER_TYPES.contains(o))
+        .map(|(s, _)| *s)
+        .max_by_key(|s| {
+            let subject = NamedOrBlankNode::NamedNode(NamedNode::new_unchecked(*s));
+            let said = by_subject.get(&subject).map_or(0, Vec::len);
+            // `max_by_key` keeps the last of equals; the first is meant.
+            let first = types.iter().position(|(t, _)| t == s).unwrap_or(0);
+            (said, std::cmp::Reverse(first))
+        });
     // A term that the source only declares (`ex:Term a owl:Class .`, and
     // nothing else) is one it uses from elsewhere: OWL declares imported
     // terms so. It is not published as the source's own.

@@ -860,6 +860,71 @@ fn an_obo_1_2_release_publishes_what_it_states() {
     assert_eq!(layperson["name"], "A synonym a layperson uses");
 }
 
+/// What OWL releases do that the defaults missed (issue 28): two
+/// `owl:Ontology` headers (PROV-O), `prov:definition`,
+/// `oboInOwl:replacedBy`, and properties known only by `owl:inverseOf`.
+#[test]
+fn an_owl_release_keeps_its_real_header_definitions_replacements_and_inverses() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = built(dir.path(), &fixture("owl-practice"));
+    let info = read_json(&site.join("api.json"));
+    assert_eq!(info["ontology"]["iri"], "http://example.org/practice-o#");
+    assert_eq!(info["ontology"]["version"], "1.2");
+    assert_eq!(
+        info["description"],
+        "What OWL releases do that default rules missed."
+    );
+    let activity = read_json(&site.join("activity.json"));
+    assert_eq!(
+        activity["description"],
+        "Something that occurs over a period of time."
+    );
+    let old = read_json(&site.join("oldactivity.json"));
+    assert_eq!(names(&old["replacedBy"]), ["Activity"]);
+    for slug in ["hadactivity", "activityof"] {
+        let property = read_json(&site.join(format!("{slug}.json")));
+        assert_eq!(
+            property["types"],
+            serde_json::json!(["http://www.w3.org/2002/07/owl#ObjectProperty"]),
+            "{slug}"
+        );
+    }
+    let dump = std::fs::read_to_string(site.join("dump.nt")).unwrap();
+    assert!(dump.contains(
+        "<http://example.org/practice#hadActivity> <http://www.w3.org/2002/07/owl#inverseOf>"
+    ));
+
+    // A description under a predicate the rules do not name: `check` says
+    // which, and the setting.
+    let input = dir.path().join("noted");
+    std::fs::create_dir_all(&input).unwrap();
+    let source = std::fs::read_to_string(fixture("owl-practice").join("prov.ttl")).unwrap();
+    std::fs::write(
+        input.join("prov.ttl"),
+        source.replace("prov:definition", "prov:editorialNote"),
+    )
+    .unwrap();
+    std::fs::copy(
+        fixture("owl-practice").join("ontology.json"),
+        input.join("ontology.json"),
+    )
+    .unwrap();
+    let output = ontosite()
+        .arg("check")
+        .arg("--input")
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let note = stderr(&output);
+    assert!(
+        note.contains("note: 4 of 4 terms have no description")
+            && note.contains("<http://www.w3.org/ns/prov#editorialNote> on 1")
+            && note.contains("`terms.description`"),
+        "{note}"
+    );
+}
+
 /// The triples of an N-Triples file, each term as N-Triples writes it.
 fn triples_of(path: &Path) -> Vec<[String; 3]> {
     let text = std::fs::read(path).unwrap();
