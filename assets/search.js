@@ -468,7 +468,7 @@ class Index {
 
   /**
    * The entities every term matched, as buckets in answer order: one per
-   * (deprecated, tier), `tiers` added to each tier (the near tiers follow
+   * (ranks last, tier), `tiers` added to each tier (the near tiers follow
    * the strict ones), each `{ size, first }`: how many, and at least the
    * `keep` smallest of them, unsorted. When the candidates come in entity
    * order (one list of postings), the first `keep` are the smallest, and a
@@ -499,7 +499,10 @@ class Index {
       }
       if (!matched) continue;
       const tier = exact(entity) ? 0 : name !== 0 ? 1 : nameOrId !== 0 ? 2 : 3;
-      const bucket = buckets[(this.deprecated[entity] === 1 ? TIERS : 0) + tiers + tier];
+      // A deprecated term ranks last, unless it is an exact match (the
+      // strict tier 0): as `engine::ranks_last` says.
+      const last = this.deprecated[entity] === 1 && (tiers !== 0 || tier !== 0);
+      const bucket = buckets[(last ? TIERS : 0) + tiers + tier];
       bucket.size += 1;
       if (bucket.first.length < cap) bucket.first.push(entity);
     }

@@ -637,7 +637,7 @@ impl Rows<'_> {
     /// key searched alone matches strictly, and the rows of its first page
     /// in answer order (`docs/search.md`), from where its
     /// words name each entity (`masks`, by entity) and the entities it is
-    /// the exact word of. Every entity in a bucket of (deprecated, tier)
+    /// the exact word of. Every entity in a bucket of (ranks last, tier)
     /// comes in entity order, so each bucket's first page is enough.
     fn page(&self, masks: &[Posting], exact: &BTreeSet<u32>) -> Result<Packed, serde_json::Error> {
         const TIERS: usize = engine::Tier::Any as usize + 1;
@@ -649,8 +649,8 @@ impl Rows<'_> {
                 continue;
             };
             total += 1;
-            let deprecated = self.searchables[entity as usize].deprecated;
-            let bucket = &mut buckets[usize::from(deprecated) * TIERS + tier as usize];
+            let last = engine::ranks_last(self.searchables[entity as usize].deprecated, tier);
+            let bucket = &mut buckets[usize::from(last) * TIERS + tier as usize];
             if bucket.len() < DEFAULT_LIMIT {
                 bucket.push(entity);
             }

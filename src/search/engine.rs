@@ -296,8 +296,16 @@ pub fn search<'s>(
     ranked(searchables, &nearly, |_| false, Tier::near)
 }
 
+/// Whether a match ranks after every match that does not: a deprecated
+/// term's, unless it is exact. A person who types a deprecated term's
+/// exact label or ID means that term (which says it is deprecated and what
+/// replaces it), not a live term that only contains the words.
+pub fn ranks_last(deprecated: bool, tier: Tier) -> bool {
+    deprecated && tier != Tier::Exact
+}
+
 /// The entities every term's entries name, in answer order: by
-/// (deprecated, tier, position). An entity is exact where `exact` says so,
+/// (deprecated and not exact, tier, position). An entity is exact where `exact` says so,
 /// and `place` turns a strict tier into the one the answer uses.
 fn ranked<E: std::borrow::Borrow<Entry>>(
     searchables: &[Searchable],
@@ -330,8 +338,10 @@ fn ranked<E: std::borrow::Borrow<Entry>>(
     let mut hits: Vec<(bool, Tier, usize)> = candidates
         .into_iter()
         .filter_map(|i| {
-            tier(masks.iter().map(|m| m[i]), exact(i))
-                .map(|tier| (searchables[i].deprecated, place(tier), i))
+            tier(masks.iter().map(|m| m[i]), exact(i)).map(|tier| {
+                let tier = place(tier);
+                (ranks_last(searchables[i].deprecated, tier), tier, i)
+            })
         })
         .collect();
     hits.sort_unstable();
@@ -410,6 +420,33 @@ mod tests {
         }
         // Terms may match in different fields.
         assert_eq!(slugs(&s, "airtable new", 100, 0).0, 1);
+    }
+
+    #[test]
+    fn an_exact_match_of_a_deprecated_term_comes_first_the_rest_last() {
+        let deprecated = |id: &str, name: &str| {
+            let mut e = entity(id, None, name, "");
+            e.term = Some(Box::new(crate::model::Term {
+                deprecated: true,
+                labels: vec![crate::model::Text {
+                    value: name.to_owned(),
+                    language: None,
+                }],
+                ..Default::default()
+            }));
+            e
+        };
+        let o = ontology(vec![
+            deprecated("Old1", "seizure"),
+            entity("Live1", None, "focal seizure", ""),
+            entity("Live2", None, "seizure threshold", ""),
+            deprecated("Old2", "seizure disorder"),
+        ]);
+        let s = Searcher::new(&o);
+        assert_eq!(
+            slugs(&s, "seizure", 100, 0).1,
+            ["old1", "live1", "live2", "old2"]
+        );
     }
 
     #[test]

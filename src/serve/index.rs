@@ -600,12 +600,13 @@ impl PublishedIndex {
                 continue;
             };
             let tier = if near { tier.near() } else { tier };
-            let deprecated = if self.deprecated.get(entity as usize) == Some(&true) {
+            let deprecated = self.deprecated.get(entity as usize) == Some(&true);
+            let last = if engine::ranks_last(deprecated, tier) {
                 TIERS
             } else {
                 0
             };
-            let bucket = &mut buckets[deprecated + tier as usize];
+            let bucket = &mut buckets[last + tier as usize];
             bucket.size += 1;
             if bucket.first.len() < keep {
                 bucket.first.push(entity);
