@@ -248,6 +248,10 @@ pub struct Term {
     /// Every description, in every language.
     pub descriptions: Vec<Text>,
     pub synonyms: Vec<Text>,
+    /// The IDs it was known by before (OBO `alt_id`,
+    /// `oboInOwl:hasAlternativeId`): searched as its ID is, and resolved
+    /// to it where the host runs code, as OBO PURLs and OLS resolve them.
+    pub alternative_ids: Vec<String>,
     /// The IRIs of its direct parents (`rdfs:subClassOf`, `skos:broader`,
     /// `rdfs:subPropertyOf`, ...), named ones only: OWL restrictions stay
     /// in `statements`.

@@ -111,6 +111,8 @@ struct TermPage<'a> {
     labels: Vec<TextView<'a>>,
     descriptions: Vec<TextView<'a>>,
     synonyms: Vec<TextView<'a>>,
+    /// The IDs it was known by before.
+    alternative_ids: &'a [String],
     /// From a root down to the parent.
     breadcrumbs: Vec<TermRef<'a>>,
     /// Whether the hierarchy's pages show it: it has a parent or a child.
@@ -167,6 +169,7 @@ impl<'a> TermPage<'a> {
             labels: others(&term.labels, &entity.name),
             descriptions: others(&term.descriptions, &entity.description),
             synonyms: TextView::all(&term.synonyms),
+            alternative_ids: &term.alternative_ids,
             breadcrumbs: position
                 .map_or_else(Vec::new, |p| at(&relations.breadcrumbs(site.ontology, p))),
             in_tree: tree_page.is_some(),

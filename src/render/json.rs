@@ -76,6 +76,8 @@ struct TermView<'a> {
     descriptions: Vec<TextView<'a>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     synonyms: Vec<TextView<'a>>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    alternative_ids: &'a [String],
     #[serde(flatten)]
     links: TermLinks<'a>,
 }
@@ -207,6 +209,7 @@ impl<'a> TermView<'a> {
             labels: TextView::all(&term.labels),
             descriptions: TextView::all(&term.descriptions),
             synonyms: TextView::all(&term.synonyms),
+            alternative_ids: &term.alternative_ids,
             links: TermLinks::of(site, entity, term, true),
         })
     }

@@ -179,6 +179,30 @@ pub struct Site<'a> {
     pub(crate) own_iris: bool,
 }
 
+/// The paths that stand for an entity: its IRI's rest where the IRI is in
+/// the namespace that resolves through the site, and a term's earlier IDs.
+fn aliases_of(ontology: &Ontology) -> negotiation::Aliases {
+    let mut aliases = negotiation::Aliases::of(
+        &ontology.meta.resolved_namespace(),
+        ontology
+            .entities
+            .iter()
+            .filter_map(|e| Some((e.iri.as_deref()?, e.slug.as_str()))),
+    );
+    let slugs: std::collections::HashSet<&str> =
+        ontology.entities.iter().map(|e| e.slug.as_str()).collect();
+    aliases.add_alternatives(
+        ontology.entities.iter().flat_map(|e| {
+            let ids = e.term.as_deref().map(|t| t.alternative_ids.as_slice());
+            ids.unwrap_or_default()
+                .iter()
+                .map(move |id| (id.as_str(), e.slug.as_str()))
+        }),
+        |slug| slugs.contains(slug),
+    );
+    aliases
+}
+
 impl<'a> Site<'a> {
     /// Prepares a site with the built-in templates.
     pub fn new(ontology: &'a Ontology) -> Result<Site<'a>, RenderError> {
@@ -213,13 +237,7 @@ impl<'a> Site<'a> {
             browse: std::sync::OnceLock::new(),
             tree_pages: std::sync::OnceLock::new(),
             has_terms: ontology.entities.iter().any(|e| e.term.is_some()),
-            aliases: negotiation::Aliases::of(
-                &ontology.meta.resolved_namespace(),
-                ontology
-                    .entities
-                    .iter()
-                    .filter_map(|e| Some((e.iri.as_deref()?, e.slug.as_str()))),
-            ),
+            aliases: aliases_of(ontology),
             own_iris: ontology
                 .entities
                 .iter()

@@ -151,6 +151,32 @@ impl Aliases {
     }
 }
 
+impl Aliases {
+    /// Adds the earlier IDs of terms (`(alternative ID, slug)`): the path
+    /// of the slug the ID would have (`HP:0001275` → `/hp0001275`) stands
+    /// for the term, unless an entity has that slug (`taken`) or another
+    /// alias holds the path, so that a link made with an old ID still
+    /// arrives, as OBO PURLs and OLS send old IDs to their terms.
+    pub fn add_alternatives<'a>(
+        &mut self,
+        alternatives: impl Iterator<Item = (&'a str, &'a str)>,
+        taken: impl Fn(&str) -> bool,
+    ) {
+        for (id, slug) in alternatives {
+            let Ok(old) = crate::model::Slug::from_id(id) else {
+                continue;
+            };
+            let old = old.as_str();
+            if old == slug || taken(old) || !crate::model::slug::names_entity(old) {
+                continue;
+            }
+            self.0
+                .entry(format!("/{old}"))
+                .or_insert_with(|| slug.to_owned());
+        }
+    }
+}
+
 /// A negotiated IRI a request is for.
 #[derive(Debug, Clone, Copy)]
 pub struct Found<'a> {

@@ -83,6 +83,7 @@ fn add_term_schemas(schemas: &mut Value) {
     properties["labels"] = texts("Every name, in every language.");
     properties["descriptions"] = texts("Every description, in every language.");
     properties["synonyms"] = texts("Every synonym.");
+    properties["alternativeIds"] = json!({ "type": "array", "description": "The IDs it was known by before (OBO alt_id, oboInOwl:hasAlternativeId): searched as its ID, and where the host runs code, `/{slug of the ID}` redirects to it.", "items": { "type": "string" } });
     properties["parents"] = terms(
         "Its direct parents (rdfs:subClassOf, skos:broader, rdfs:subPropertyOf), then the named classes of its logical definition (marked `fromDefinition`), as OLS shows them.",
     );

@@ -71,6 +71,8 @@ pub fn tier(term_masks: impl IntoIterator<Item = u8>, exact: bool) -> Option<Tie
 /// term's labels, synonyms and descriptions in every language.
 pub struct SearchTexts<'a> {
     pub id: &'a str,
+    /// A term's earlier IDs, each searched as the ID is.
+    pub ids: Vec<&'a str>,
     pub name: &'a str,
     pub description: &'a str,
     /// Every label and synonym, each searched as the name is.
@@ -86,7 +88,7 @@ pub struct Searchable {
     /// Word suffixes of name, ID and description, with their field bit.
     pub fields: [(u8, SuffixSet); 3],
     /// The texts a query equals for the exact tier, folded and joined: the
-    /// ID, and a term's every label and synonym.
+    /// ID, a term's earlier IDs, and its every label and synonym.
     pub exact: Vec<String>,
     /// A deprecated term: ranked after every other match.
     pub deprecated: bool,
@@ -99,6 +101,7 @@ impl Searchable {
         };
         Searchable::new(SearchTexts {
             id: &entity.id,
+            ids: texts(|t| t.alternative_ids.iter().map(String::as_str).collect()),
             name: &entity.name,
             description: &entity.description,
             names: texts(|t| {
@@ -121,6 +124,7 @@ impl Searchable {
             std::iter::once(texts.description).chain(texts.descriptions.iter().copied()),
         );
         let mut exact: Vec<String> = std::iter::once(texts.id)
+            .chain(texts.ids.iter().copied())
             .chain(texts.names.iter().copied())
             .map(text::joined)
             .filter(|e| !e.is_empty())
@@ -130,7 +134,10 @@ impl Searchable {
         Searchable {
             fields: [
                 (field::NAME, name),
-                (field::ID, SuffixSet::of([texts.id])),
+                (
+                    field::ID,
+                    SuffixSet::of(std::iter::once(texts.id).chain(texts.ids.iter().copied())),
+                ),
                 (field::DESCRIPTION, description),
             ],
             exact,

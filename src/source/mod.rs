@@ -204,7 +204,12 @@ fn read_sources(meta: &mut OntologyMeta, sources: &manifest::Sources) -> Read {
         };
     }
     meta.prefixes = std::mem::take(&mut graph.prefixes);
-    let made = terms::terms(&graph, &sources.rules, &meta.language);
+    let made = terms::terms(
+        &graph,
+        &sources.rules,
+        &meta.language,
+        &meta.resolved_namespace(),
+    );
     problems.extend(made.problems);
     if let Some(header) = &made.header {
         if meta.description.is_empty() {

@@ -14,7 +14,7 @@ use crate::model::{Entity, Header, Origin, Slug, Term, Text};
 use oxrdf::{NamedNode, NamedOrBlankNode, Term as Node, Triple};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use crate::model::namespaces::{DC, DCTERMS, OBO, OWL, PREFIXES, RDF, RDFS, SKOS};
+use crate::model::namespaces::{DC, DCTERMS, OBO, OBO_IN_OWL, OWL, PREFIXES, RDF, RDFS, SKOS};
 
 /// The rules, each a list of IRIs in order of preference.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -130,7 +130,8 @@ const HEADER_TYPES: [&str; 2] = [
     "http://www.w3.org/2004/02/skos/core#ConceptScheme",
 ];
 
-pub fn terms(graph: &Graph, rules: &TermRules, language: &str) -> Terms {
+/// `namespace` is the one whose IRIs resolve through the site.
+pub fn terms(graph: &Graph, rules: &TermRules, language: &str, namespace: &str) -> Terms {
     let triples = &graph.triples;
     let rdf_type = format!("{RDF}type");
     let mut by_subject: HashMap<&NamedOrBlankNode, Vec<usize>> = HashMap::new();
@@ -258,6 +259,7 @@ pub fn terms(graph: &Graph, rules: &TermRules, language: &str) -> Terms {
         found
     };
 
+    let alternative_id = format!("{OBO_IN_OWL}hasAlternativeId");
     let mut entities = Vec::with_capacity(chosen.len());
     for iri in &chosen {
         let positions = statements_of(iri);
@@ -296,15 +298,20 @@ pub fn terms(graph: &Graph, rules: &TermRules, language: &str) -> Terms {
         let name = pick(&labels, language).unwrap_or_else(|| local_name(iri).to_owned());
         let description = pick(&descriptions, language).unwrap_or_default();
         let parents = iris(&rules.parents);
+        let stated: HashSet<&str> = parents.iter().map(String::as_str).collect();
         let genus = genus_of(iri, &statements)
             .into_iter()
-            .filter(|g| !parents.contains(g) && g != iri)
+            .filter(|g| !stated.contains(g.as_str()) && g != iri)
             .collect();
         let term = Term {
             types: types_of.get(iri).cloned().unwrap_or_default(),
             labels,
             descriptions,
             synonyms: texts(&rules.synonyms),
+            alternative_ids: texts(&[alternative_id.clone()])
+                .into_iter()
+                .map(|t| t.value)
+                .collect(),
             parents,
             genus,
             deprecated,
@@ -333,7 +340,7 @@ pub fn terms(graph: &Graph, rules: &TermRules, language: &str) -> Terms {
         ));
     }
     let mut entities: Vec<Entity> = entities.into_iter().map(|(e, _)| e).collect();
-    let problems = assign_slugs(&mut entities);
+    let problems = assign_slugs(&mut entities, namespace);
     let header = header_iri.map(|iri| header(iri, &statements_of(iri), triples, language));
     Terms {
         entities,
@@ -347,40 +354,45 @@ pub fn terms(graph: &Graph, rules: &TermRules, language: &str) -> Terms {
 /// [restriction] B) ]` gives A and B. `statements` holds the blank nodes
 /// under the term (see `statements_of`).
 fn genus_of(iri: &str, statements: &[Triple]) -> Vec<String> {
-    let object_of = |subject: &oxrdf::BlankNode, predicate: &str| {
-        statements.iter().find_map(|t| match &t.subject {
-            NamedOrBlankNode::BlankNode(b) if b == subject && t.predicate.as_str() == predicate => {
-                Some(&t.object)
-            }
-            _ => None,
-        })
-    };
     let (first, rest) = (format!("{RDF}first"), format!("{RDF}rest"));
     let equivalent = format!("{OWL}equivalentClass");
     let intersection = format!("{OWL}intersectionOf");
-    let mut found: Vec<String> = Vec::new();
-    for triple in statements {
-        let (NamedOrBlankNode::NamedNode(s), Node::BlankNode(class)) =
-            (&triple.subject, &triple.object)
-        else {
-            continue;
-        };
-        if s.as_str() != iri || triple.predicate.as_str() != equivalent {
-            continue;
+    // The few blank-node links a list walk needs, looked up in constant
+    // time: a hostile list of 100,000 members stays linear.
+    let mut links: HashMap<(&oxrdf::BlankNode, &str), &Node> = HashMap::new();
+    let mut defined: Vec<&oxrdf::BlankNode> = Vec::new();
+    for t in statements {
+        match (&t.subject, &t.object) {
+            (NamedOrBlankNode::BlankNode(b), _) => {
+                let p = t.predicate.as_str();
+                if p == first || p == rest || p == intersection {
+                    links.entry((b, p)).or_insert(&t.object);
+                }
+            }
+            (NamedOrBlankNode::NamedNode(s), Node::BlankNode(class))
+                if s.as_str() == iri && t.predicate.as_str() == equivalent =>
+            {
+                defined.push(class)
+            }
+            _ => {}
         }
-        let mut item = object_of(class, &intersection);
+    }
+    let mut found: Vec<String> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
+    for class in defined {
+        let mut item = links.get(&(class, intersection.as_str())).copied();
         // A list in a well-formed source ends; a bound keeps a cyclic one
         // from looping.
         for _ in 0..statements.len() {
             let Some(Node::BlankNode(cell)) = item else {
                 break;
             };
-            if let Some(Node::NamedNode(member)) = object_of(cell, &first)
-                && !found.iter().any(|f| f == member.as_str())
+            if let Some(Node::NamedNode(member)) = links.get(&(cell, first.as_str()))
+                && seen.insert(member.as_str())
             {
                 found.push(member.as_str().to_owned());
             }
-            item = object_of(cell, &rest);
+            item = links.get(&(cell, rest.as_str())).copied();
         }
     }
     found
@@ -452,7 +464,21 @@ pub fn identifier(iri: &str) -> String {
 /// the site, and `/Text` its alias), the others follow in code-point
 /// order of the local name and take `2`, `3`, ... The same local name in
 /// two namespaces is an input error naming both IRIs.
-fn assign_slugs(entities: &mut [Entity]) -> Vec<Diagnostic> {
+/// Whether a term is a class or concept, which search and slugs put
+/// before properties and individuals of the same name.
+fn is_class(entity: &Entity) -> bool {
+    const CLASSES: [&str; 3] = [
+        "http://www.w3.org/2002/07/owl#Class",
+        "http://www.w3.org/2000/01/rdf-schema#Class",
+        "http://www.w3.org/2004/02/skos/core#Concept",
+    ];
+    entity
+        .term
+        .as_ref()
+        .is_some_and(|t| t.types.iter().any(|k| CLASSES.contains(&k.as_str())))
+}
+
+fn assign_slugs(entities: &mut [Entity], namespace: &str) -> Vec<Diagnostic> {
     let mut problems = Vec::new();
     let mut by_slug: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (i, entity) in entities.iter().enumerate() {
@@ -468,9 +494,22 @@ fn assign_slugs(entities: &mut [Entity]) -> Vec<Diagnostic> {
     let mut failed = vec![false; entities.len()];
     for (derived, mut group) in by_slug {
         let iri = |i: usize| entities[i].iri.clone().unwrap_or_default();
+        // The plain slug goes first to a term whose IRI is `{namespace}
+        // {slug}` (its path must be its own), then to the term people mean:
+        // a class (PROV-O's `Activity` beside its property `activity`,
+        // DCAT's `Dataset` beside `dataset`), then to the local name that
+        // is the slug already, then in code-point order.
         group.sort_by_key(|&i| {
-            let local = local_name(&iri(i)).to_owned();
-            (local != derived, local, iri(i))
+            let own = iri(i);
+            let local = local_name(&own).to_owned();
+            let resolves_here = own.strip_prefix(namespace) == Some(derived.as_str());
+            (
+                !resolves_here,
+                !is_class(&entities[i]),
+                local != derived,
+                local,
+                own,
+            )
         });
         let iris: Vec<String> = group.iter().map(|&i| iri(i)).collect();
         for (n, pair) in group.windows(2).enumerate() {

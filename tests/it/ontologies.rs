@@ -169,19 +169,19 @@ fn schema_org_builds_with_only_its_name_and_base_url() {
     assert_eq!(names(&person["parents"]), ["Thing"]);
     assert!(names(&person["children"]).contains(&"Patient"));
     assert!(names(&person["linkedFrom"]).contains(&"birthDate"));
-    // Case-only twins: the local name that is its slug keeps it, the
-    // other is numbered.
+    // Case-only twins: the class takes the plain slug, the property is
+    // numbered.
     assert_eq!(
         read_json(&site.join("text.json"))["iri"],
-        "https://schema.org/text"
+        "https://schema.org/Text"
     );
     assert_eq!(
         read_json(&site.join("text2.json"))["iri"],
-        "https://schema.org/Text"
+        "https://schema.org/text"
     );
     // Superseded is deprecated, and the replacement is linked.
-    // (The property `code` keeps the slug `code`.)
-    let code = read_json(&site.join("code2.json"));
+    // (The class `Code` takes the slug `code` from the property `code`.)
+    let code = read_json(&site.join("code.json"));
     assert_eq!(code["iri"], "https://schema.org/Code");
     assert_eq!(code["deprecated"], true);
     assert_eq!(names(&code["replacedBy"]), ["SoftwareSourceCode"]);
@@ -918,7 +918,7 @@ fn an_owl_release_keeps_its_real_header_definitions_replacements_and_inverses() 
     assert!(output.status.success());
     let note = stderr(&output);
     assert!(
-        note.contains("note: 4 of 4 terms have no description")
+        note.contains("note: 6 of 6 terms have no description")
             && note.contains("<http://www.w3.org/ns/prov#editorialNote> on 1")
             && note.contains("`terms.description`"),
         "{note}"
@@ -939,6 +939,31 @@ fn triples_of(path: &Path) -> Vec<[String; 3]> {
             ]
         })
         .collect()
+}
+
+/// An earlier ID (`alt_id`) is searched as the ID is, in the exact tier,
+/// and its path answers with the term, as OBO PURLs and OLS do.
+#[test]
+fn an_alternative_id_finds_and_resolves_to_its_term() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = built(dir.path(), &fixture("obo-practice"));
+    let part = read_json(&site.join("prac0000002.json"));
+    assert_eq!(part["alternativeIds"], serde_json::json!(["PRAC:0000009"]));
+    let page = std::fs::read_to_string(site.join("prac0000002.html")).unwrap();
+    assert!(page.contains("<code>PRAC:0000009</code>"), "{page}");
+    let server = Server::dir(&site);
+    assert_eq!(search(&server, "PRAC:0000009"), ["part"]);
+    let response = client()
+        .get(format!("{}prac0000009", server.url))
+        .header("Accept", "application/ld+json")
+        .send()
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 303);
+    assert_eq!(
+        response.headers()["location"].to_str().unwrap(),
+        "/prac0000002.jsonld"
+    );
+    assert_site_follows_its_openapi(&site);
 }
 
 /// The repro of issue 28: a comment line inside a stanza made fastobo
