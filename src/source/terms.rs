@@ -308,7 +308,7 @@ pub fn terms(graph: &Graph, rules: &TermRules, language: &str, namespace: &str) 
             labels,
             descriptions,
             synonyms: texts(&rules.synonyms),
-            alternative_ids: texts(&[alternative_id.clone()])
+            alternative_ids: texts(std::slice::from_ref(&alternative_id))
                 .into_iter()
                 .map(|t| t.value)
                 .collect(),
