@@ -121,7 +121,29 @@ struct TermPage<'a> {
     tree_page: String,
     #[serde(flatten)]
     links: TermLinks<'a>,
+    /// Its class expressions in Manchester syntax.
+    axioms: Vec<super::manchester::Axiom>,
+    /// Its statements, less those the axioms and annotations show.
     statements: Vec<Statement<'a>>,
+}
+
+/// Names IRIs on a page: a published term by its name, with its page;
+/// another by its prefixed name.
+struct PageNamer<'s, 'a>(&'s Site<'a>);
+
+impl super::manchester::Namer for PageNamer<'_, '_> {
+    fn name(&self, iri: &str) -> super::manchester::Part {
+        let site = self.0;
+        let published = site
+            .relations
+            .position(iri)
+            .map(|p| &site.ontology.entities[p]);
+        super::manchester::Part {
+            text: published.map_or_else(|| site.ontology.meta.compact(iri), |e| e.name.clone()),
+            iri: Some(iri.to_owned()),
+            href: published.map(|e| format!("{}.html", e.slug)),
+        }
+    }
 }
 
 /// One triple about the term, as a row: its predicate, its object.
@@ -144,6 +166,9 @@ struct Statement<'a> {
     href: Option<String>,
     /// The subject where it is a blank node under the term.
     under: Option<&'a str>,
+    /// What an `owl:Axiom` says of this statement: a definition's
+    /// references, a synonym's type.
+    annotations: Vec<super::manchester::Annotation>,
 }
 
 impl<'a> TermPage<'a> {
@@ -160,6 +185,11 @@ impl<'a> TermPage<'a> {
                 .collect()
         };
         let tree_page = position.and_then(|p| site.tree_pages().page_of(p));
+        let mut described = super::manchester::describe(
+            entity.iri.as_deref().unwrap_or_default(),
+            &term.statements,
+            &PageNamer(site),
+        );
         Some(TermPage {
             types: term
                 .types
@@ -175,10 +205,13 @@ impl<'a> TermPage<'a> {
             in_tree: tree_page.is_some(),
             tree_page: super::browse::TreePages::file(tree_page.unwrap_or(0)),
             links: TermLinks::of(site, entity, term, false),
+            axioms: std::mem::take(&mut described.axioms),
             statements: term
                 .statements
                 .iter()
-                .map(|t| {
+                .enumerate()
+                .filter(|(at, _)| !described.shown.contains(at))
+                .map(|(_, t)| {
                     let published =
                         |iri: &str| relations.position(iri).map(|p| &site.ontology.entities[p]);
                     let (object, language, href) = match &t.object {
@@ -212,6 +245,10 @@ impl<'a> TermPage<'a> {
                             oxrdf::NamedOrBlankNode::BlankNode(b) => Some(b.as_str()),
                             _ => None,
                         },
+                        annotations: described
+                            .annotations
+                            .remove(&(t.predicate.as_str(), &t.object))
+                            .unwrap_or_default(),
                     }
                 })
                 .collect(),

@@ -12,6 +12,7 @@ mod html;
 mod info;
 mod json;
 mod jsonld;
+mod manchester;
 mod negotiation;
 mod openapi;
 pub mod pages;

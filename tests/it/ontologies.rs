@@ -786,6 +786,39 @@ fn an_obo_file_keeps_synonyms_obsolete_terms_and_class_expressions() {
     assert_eq!(search(&server, "round"), ["round", "obsolete roundish"]);
 }
 
+/// A logical definition as a person reads it in Chromium: Manchester
+/// syntax, each class and property a link to its page, and the rows it
+/// stands for no longer listed; the page passes axe.
+#[test]
+fn a_term_page_shows_its_logical_definition_in_manchester_syntax() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = built(dir.path(), &fixture("obo"));
+    let page = site.join("shape0000005.html");
+    let chromium = chromium();
+    let args: Vec<&std::ffi::OsStr> = vec![
+        "--chromium".as_ref(),
+        chromium.as_ref(),
+        "--page".as_ref(),
+        page.as_os_str(),
+    ];
+    let report = node_json(&root().join("tests/browser/expressions.mjs"), &args);
+    assert_eq!(
+        report["axioms"],
+        serde_json::json!([{
+            "keyword": "EquivalentTo",
+            "text": "shape and (has part some shape)",
+            "links": [
+                {"text": "shape", "heading": "shape"},
+                {"text": "has part", "heading": "has part"},
+                {"text": "shape", "heading": "shape"}
+            ]
+        }])
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(!html.contains("rdf:first"), "{html}");
+    crate::front::assert_pages_fit_a_phone(&site, &["shape0000005.html".to_owned()]);
+}
+
 #[test]
 fn an_obo_syntax_error_names_file_line_and_column() {
     let err = failed_build(
