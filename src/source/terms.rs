@@ -54,6 +54,8 @@ impl Default for TermRules {
                 "rdfs:Class",
                 "rdf:Property",
                 "skos:Concept",
+                "skos:Collection",
+                "skos:OrderedCollection",
             ]),
             name: iris(&["skos:prefLabel", "rdfs:label"]),
             description: iris(&[

@@ -304,6 +304,22 @@ fn a_skos_scheme_keeps_its_languages_and_broader_concepts() {
     );
     assert_eq!(names(&red["parents"]), ["colour"]);
     assert_eq!(names(&red["children"]), ["blood red", "dark red"]);
+    // Collections are published, their members linked both ways, and
+    // every membership is in the dump (an ordered one as its list).
+    let warm = read_json(&site.join("warm.json"));
+    assert_eq!(
+        warm["types"],
+        serde_json::json!(["http://www.w3.org/2004/02/skos/core#Collection"])
+    );
+    assert!(names(&red["linkedFrom"]).contains(&"warm colours"));
+    let dump = std::fs::read_to_string(site.join("dump.nt")).unwrap();
+    assert_eq!(
+        dump.matches("<http://www.w3.org/2004/02/skos/core#member> ").count(),
+        2
+    );
+    assert!(dump.contains("<http://www.w3.org/2004/02/skos/core#memberList> _:"));
+    let ordered = read_json(&site.join("bywavelength.json"));
+    assert_eq!(ordered["name"], "colours by wavelength");
     // The IRI is the site's own: no link to add, and it resolves there.
     let turtle = std::fs::read_to_string(site.join("red.ttl")).unwrap();
     assert!(!turtle.contains("isPrimaryTopicOf"), "{turtle}");
@@ -351,7 +367,7 @@ fn a_skos_scheme_keeps_its_languages_and_broader_concepts() {
         &fixture("skos/colours.ttl"),
         &site,
         "https://colours.example",
-        4,
+        6,
     );
 
     assert_site_follows_its_openapi(&site);
