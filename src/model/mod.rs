@@ -247,7 +247,7 @@ pub struct Term {
     pub labels: Vec<Text>,
     /// Every description, in every language.
     pub descriptions: Vec<Text>,
-    pub synonyms: Vec<Text>,
+    pub synonyms: Vec<Synonym>,
     /// The IDs it was known by before (OBO `alt_id`,
     /// `oboInOwl:hasAlternativeId`): searched as its ID is, and resolved
     /// to it where the host runs code, as OBO PURLs and OLS resolve them.
@@ -268,6 +268,18 @@ pub struct Term {
     /// and the blank nodes under it (OWL restrictions, axioms), in source
     /// order.
     pub statements: Vec<oxrdf::Triple>,
+}
+
+/// A synonym: its text, the property that states it (its scope, for
+/// `oboInOwl:has{Exact,Broad,Narrow,Related}Synonym`), and the synonym
+/// type an axiom gives it (OBO's `synonym: "x" EXACT layperson []`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Synonym {
+    pub text: Text,
+    /// The IRI of the property that states it.
+    pub property: String,
+    /// The IRI of its synonym type, where an axiom gives one.
+    pub kind: Option<String>,
 }
 
 /// A text in a language, or in none.

@@ -7,7 +7,7 @@
 //! Pages link relatively, so `dist/` works from `file://` as from a host.
 
 use super::formats::ENTITY_FORMATS;
-use super::json::{TermLinks, TermRef, TextView};
+use super::json::{SynonymView, TermLinks, TermRef, TextView};
 use super::{RenderError, Site, info, jsonld};
 use crate::model::{Entity, Text};
 use minijinja::{Environment, context};
@@ -110,7 +110,7 @@ struct TermPage<'a> {
     /// Every name and description, the language shown with each.
     labels: Vec<TextView<'a>>,
     descriptions: Vec<TextView<'a>>,
-    synonyms: Vec<TextView<'a>>,
+    synonyms: Vec<SynonymPage<'a>>,
     /// The IDs it was known by before.
     alternative_ids: &'a [String],
     /// From a root down to the parent.
@@ -125,6 +125,14 @@ struct TermPage<'a> {
     axioms: Vec<super::manchester::Axiom>,
     /// Its statements, less those the axioms and annotations show.
     statements: Vec<Statement<'a>>,
+}
+
+/// A synonym on a page: as its JSON states it, its type by name.
+#[derive(Serialize)]
+struct SynonymPage<'a> {
+    #[serde(flatten)]
+    view: SynonymView<'a>,
+    kind_name: Option<String>,
 }
 
 /// Names IRIs on a page: a published term by its name, with its page;
@@ -198,7 +206,15 @@ impl<'a> TermPage<'a> {
                 .collect(),
             labels: others(&term.labels, &entity.name),
             descriptions: others(&term.descriptions, &entity.description),
-            synonyms: TextView::all(&term.synonyms),
+            synonyms: SynonymView::all(&term.synonyms)
+                .into_iter()
+                .map(|view| SynonymPage {
+                    kind_name: view
+                        .kind
+                        .map(|k| super::manchester::Namer::name(&PageNamer(site), k).text),
+                    view,
+                })
+                .collect(),
             alternative_ids: &term.alternative_ids,
             breadcrumbs: position
                 .map_or_else(Vec::new, |p| at(&relations.breadcrumbs(site.ontology, p))),

@@ -75,7 +75,7 @@ struct TermView<'a> {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     descriptions: Vec<TextView<'a>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    synonyms: Vec<TextView<'a>>,
+    synonyms: Vec<SynonymView<'a>>,
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     alternative_ids: &'a [String],
     #[serde(flatten)]
@@ -123,6 +123,41 @@ impl<'a> TermLinks<'a> {
                 .map(|r| TermRef::to(site, r))
                 .collect(),
         }
+    }
+}
+
+/// A synonym: its text and language, its scope where the property says
+/// one (oboInOwl's exact, broad, narrow, related), and its synonym type.
+#[derive(Serialize)]
+pub struct SynonymView<'a> {
+    pub value: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub language: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scope: Option<&'static str>,
+    /// The synonym type's IRI.
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<&'a str>,
+}
+
+impl<'a> SynonymView<'a> {
+    pub fn all(synonyms: &'a [crate::model::Synonym]) -> Vec<SynonymView<'a>> {
+        use crate::model::namespaces::OBO_IN_OWL;
+        synonyms
+            .iter()
+            .map(|s| SynonymView {
+                value: &s.text.value,
+                language: s.text.language.as_deref(),
+                scope: match s.property.strip_prefix(OBO_IN_OWL) {
+                    Some("hasExactSynonym") => Some("exact"),
+                    Some("hasBroadSynonym") => Some("broad"),
+                    Some("hasNarrowSynonym") => Some("narrow"),
+                    Some("hasRelatedSynonym") => Some("related"),
+                    _ => None,
+                },
+                kind: s.kind.as_deref(),
+            })
+            .collect()
     }
 }
 
@@ -208,7 +243,7 @@ impl<'a> TermView<'a> {
             types: &term.types,
             labels: TextView::all(&term.labels),
             descriptions: TextView::all(&term.descriptions),
-            synonyms: TextView::all(&term.synonyms),
+            synonyms: SynonymView::all(&term.synonyms),
             alternative_ids: &term.alternative_ids,
             links: TermLinks::of(site, entity, term, true),
         })

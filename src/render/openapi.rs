@@ -82,7 +82,21 @@ fn add_term_schemas(schemas: &mut Value) {
         json!({ "type": "array", "description": "The IRIs of its rdf:types.", "items": uri });
     properties["labels"] = texts("Every name, in every language.");
     properties["descriptions"] = texts("Every description, in every language.");
-    properties["synonyms"] = texts("Every synonym.");
+    properties["synonyms"] = json!({
+        "type": "array",
+        "description": "Every synonym: its text and language, its scope where oboInOwl's property says one, and the IRI of its synonym type where an axiom gives one (OBO's typed synonyms).",
+        "items": {
+            "type": "object",
+            "required": ["value"],
+            "properties": {
+                "value": { "type": "string" },
+                "language": { "type": "string" },
+                "scope": { "enum": ["exact", "broad", "narrow", "related"] },
+                "type": uri
+            },
+            "additionalProperties": false
+        }
+    });
     properties["alternativeIds"] = json!({ "type": "array", "description": "The IDs it was known by before (OBO alt_id, oboInOwl:hasAlternativeId): searched as its ID, and where the host runs code, `/{slug of the ID}` redirects to it.", "items": { "type": "string" } });
     properties["parents"] = terms(
         "Its direct parents (rdfs:subClassOf, skos:broader, rdfs:subPropertyOf), then the named classes of its logical definition (marked `fromDefinition`), as OLS shows them.",

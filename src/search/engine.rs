@@ -107,8 +107,8 @@ impl Searchable {
             names: texts(|t| {
                 t.labels
                     .iter()
-                    .chain(&t.synonyms)
                     .map(|l| l.value.as_str())
+                    .chain(t.synonyms.iter().map(|s| s.text.value.as_str()))
                     .collect()
             }),
             descriptions: texts(|t| t.descriptions.iter().map(|d| d.value.as_str()).collect()),

@@ -10,7 +10,7 @@
 
 use super::diagnostic::Diagnostic;
 use super::graph::Graph;
-use crate::model::{Entity, Header, Origin, Slug, Term, Text};
+use crate::model::{Entity, Header, Origin, Slug, Synonym, Term, Text};
 use oxrdf::{NamedNode, NamedOrBlankNode, Term as Node, Triple};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -309,7 +309,7 @@ pub fn terms(graph: &Graph, rules: &TermRules, language: &str, namespace: &str) 
             types: types_of.get(iri).cloned().unwrap_or_default(),
             labels,
             descriptions,
-            synonyms: texts(&rules.synonyms),
+            synonyms: synonyms_of(iri, &own(&rules.synonyms), &statements),
             alternative_ids: texts(std::slice::from_ref(&alternative_id))
                 .into_iter()
                 .map(|t| t.value)
@@ -398,6 +398,55 @@ fn genus_of(iri: &str, statements: &[Triple]) -> Vec<String> {
         }
     }
     found
+}
+
+/// The synonyms a term's `stated` triples give, each with the synonym
+/// type an `owl:Axiom` about it names (`oboInOwl:hasSynonymType`).
+fn synonyms_of(iri: &str, stated: &[&Triple], statements: &[Triple]) -> Vec<Synonym> {
+    let source = format!("{OWL}annotatedSource");
+    let property = format!("{OWL}annotatedProperty");
+    let target = format!("{OWL}annotatedTarget");
+    let has_type = format!("{OBO_IN_OWL}hasSynonymType");
+    // Axiom node → (property, target, type), from its statements.
+    let mut axioms: HashMap<&oxrdf::BlankNode, [Option<&Node>; 4]> = HashMap::new();
+    for t in statements {
+        let NamedOrBlankNode::BlankNode(b) = &t.subject else {
+            continue;
+        };
+        let slot = match t.predicate.as_str() {
+            p if p == source => 0,
+            p if p == property => 1,
+            p if p == target => 2,
+            p if p == has_type => 3,
+            _ => continue,
+        };
+        axioms.entry(b).or_default()[slot].get_or_insert(&t.object);
+    }
+    let mut kinds: HashMap<(&str, &Node), &str> = HashMap::new();
+    for [s, p, o, k] in axioms.into_values() {
+        if let (
+            Some(Node::NamedNode(s)),
+            Some(Node::NamedNode(p)),
+            Some(o),
+            Some(Node::NamedNode(k)),
+        ) = (s, p, o, k)
+            && s.as_str() == iri
+        {
+            kinds.entry((p.as_str(), o)).or_insert(k.as_str());
+        }
+    }
+    stated
+        .iter()
+        .filter_map(|t| {
+            Some(Synonym {
+                text: text(t)?,
+                property: t.predicate.as_str().to_owned(),
+                kind: kinds
+                    .get(&(t.predicate.as_str(), &t.object))
+                    .map(|k| (*k).to_owned()),
+            })
+        })
+        .collect()
 }
 
 /// A literal object as a text.

@@ -314,7 +314,8 @@ fn a_skos_scheme_keeps_its_languages_and_broader_concepts() {
     assert!(names(&red["linkedFrom"]).contains(&"warm colours"));
     let dump = std::fs::read_to_string(site.join("dump.nt")).unwrap();
     assert_eq!(
-        dump.matches("<http://www.w3.org/2004/02/skos/core#member> ").count(),
+        dump.matches("<http://www.w3.org/2004/02/skos/core#member> ")
+            .count(),
         2
     );
     assert!(dump.contains("<http://www.w3.org/2004/02/skos/core#memberList> _:"));
@@ -759,7 +760,10 @@ fn an_obo_file_keeps_synonyms_obsolete_terms_and_class_expressions() {
     assert_eq!(round["name"], "round");
     assert_eq!(
         round["synonyms"],
-        serde_json::json!([{"value": "circular"}, {"value": "rounded"}])
+        serde_json::json!([
+            {"value": "circular", "scope": "exact"},
+            {"value": "rounded", "scope": "related"}
+        ])
     );
     let obsolete = read_json(&site.join("shape0000004.json"));
     assert_eq!(obsolete["deprecated"], true);
@@ -901,6 +905,20 @@ fn an_obo_1_2_release_publishes_what_it_states() {
             "<http://www.w3.org/2002/07/owl#onProperty> <{obo}BFO_0000050>"
         )),
         "{part}"
+    );
+    // The type is kept, in the JSON and on the page.
+    let part_json = read_json(&site.join("prac0000002.json"));
+    assert_eq!(
+        part_json["synonyms"],
+        serde_json::json!([
+            {"value": "bit", "scope": "exact", "type": format!("{obo}practice#layperson")},
+            {"value": "piece", "scope": "related"}
+        ])
+    );
+    let page = std::fs::read_to_string(site.join("prac0000002.html")).unwrap();
+    assert!(
+        page.contains(r#"bit</span> <span class="muted">exact, A synonym a layperson uses</span>"#),
+        "{page}"
     );
     let relation = read_json(&site.join("bfo0000050.json"));
     assert_eq!(relation["iri"], format!("{obo}BFO_0000050"));
@@ -1101,7 +1119,10 @@ fn a_tsv_release_is_read_through_its_column_mapping() {
     let data = read_json(&site.join("data0006.json"));
     assert_eq!(
         data["synonyms"],
-        serde_json::json!([{"value": "Data record"}, {"value": "Data set"}])
+        serde_json::json!([
+            {"value": "Data record", "scope": "exact"},
+            {"value": "Data set", "scope": "exact"}
+        ])
     );
     assert_eq!(read_json(&site.join("data1916.json"))["deprecated"], true);
     // The ignored column is not published.

@@ -56,7 +56,11 @@ pub(crate) fn golden_queries(ontology: &Ontology) -> Vec<Params> {
         }
         // A term's labels and synonyms: the exact tier's other keys.
         if let Some(term) = &entity.term {
-            for text in term.labels.iter().chain(&term.synonyms) {
+            for text in term
+                .labels
+                .iter()
+                .chain(term.synonyms.iter().map(|s| &s.text))
+            {
                 queries.push(q(&text.value));
                 vendors.insert(text.value.clone());
             }
