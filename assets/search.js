@@ -524,8 +524,9 @@ class Index {
     if (keyPage !== null) {
       const file = await this.load(keyPage.file).catch(() => null);
       if (file !== null && file.total > 0) {
-        const rows = file.rows.slice(query.offset, query.offset + query.limit).map(([, ...row]) => row);
-        return this.answer(query, file.total, rows);
+        const picked = file.rows.slice(query.offset, query.offset + query.limit);
+        const rows = picked.map(([, ...row]) => row);
+        return this.answer(query, file.total, rows, picked.map(([entity]) => entity));
       }
     }
     // Each term's first page is fetched now, beside the nodes, so that a
@@ -559,19 +560,25 @@ class Index {
       }
       skipped += bucket.size;
     }
-    const first = options.first && ((leading) => options.first(this.answer(query, total, leading)));
+    const first = options.first && ((leading) => options.first(this.answer(query, total, leading, page)));
     const rows = await this.rows(page, perTerm, atHand, first);
-    return this.answer(query, total, rows);
+    return this.answer(query, total, rows, page);
   }
 
-  /** The answer to `query`: `total` matches, and the rows of its page. */
-  answer(query, total, rows) {
+  /**
+   * The answer to `query`: `total` matches, and the rows of its page,
+   * whose entity numbers `entities` gives in the same order (a deprecated
+   * term's item says so).
+   */
+  answer(query, total, rows, entities) {
     const base = this.manifest.baseUrl;
     const end = Math.min(query.offset + query.limit, total);
-    const items = rows.map(([id, name, type, summary, explicitSlug]) => {
+    const items = rows.map(([id, name, type, summary, explicitSlug], i) => {
       const slug = explicitSlug ?? derivedSlug(id);
       const links = Object.fromEntries(this.manifest.links.map((extension) => [extension, `${base}${slug}.${extension}`]));
-      return { slug, id, name, type: this.manifest.types[type], summary, links };
+      const item = { slug, id, name, type: this.manifest.types[type], summary, links };
+      if (this.deprecated[entities[i]] === 1) item.deprecated = true;
+      return item;
     });
     const next =
       end < total

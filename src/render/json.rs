@@ -397,6 +397,8 @@ struct SearchItem<'a> {
     kind: &'a str,
     summary: &'a str,
     links: Links<'a>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    deprecated: bool,
 }
 
 /// The answer to a search (`docs/search.md`).
@@ -457,6 +459,7 @@ pub fn answer_page(
                 kind: &listing.kind,
                 summary: &listing.summary,
                 links: Links::at(base_url, &listing.slug),
+                deprecated: listing.deprecated,
             })
             .collect(),
         next,

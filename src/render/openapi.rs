@@ -203,7 +203,8 @@ fn common_schemas(site: &Site) -> Value {
                 "name": { "type": "string", "minLength": 1 },
                 "type": { "type": "string", "minLength": 1, "description": "As its JSON-LD @type names it: the entity type or subtype, or a term's first rdf:type, compacted (owl:Class)." },
                 "summary": { "type": "string", "maxLength": SUMMARY_CHARS, "description": "The start of its description: all of it up to 160 characters, else the whole words that fit, then an ellipsis; empty where it has none." },
-                "links": { "$ref": "#/components/schemas/Links" }
+                "links": { "$ref": "#/components/schemas/Links" },
+                "deprecated": { "type": "boolean", "const": true, "description": "A deprecated term: present only where true. It ranks after every other match, unless it is an exact match." }
             },
             "additionalProperties": false
         },

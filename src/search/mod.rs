@@ -36,6 +36,8 @@ pub struct Listing<'a> {
     pub kind: Cow<'a, str>,
     /// The start of its description ([`text::summary`]).
     pub summary: Cow<'a, str>,
+    /// A deprecated term: its answer says so (`"deprecated": true`).
+    pub deprecated: bool,
 }
 
 impl<'a> Listing<'a> {
@@ -46,6 +48,7 @@ impl<'a> Listing<'a> {
             name: Cow::Borrowed(&entity.name),
             kind: meta.kind(entity),
             summary: text::summary(&entity.description),
+            deprecated: entity.term.as_ref().is_some_and(|t| t.deprecated),
         }
     }
 }

@@ -452,6 +452,7 @@ impl PublishedIndex {
             name: Cow::Borrowed(name),
             kind: Cow::Borrowed(kind),
             summary: Cow::Borrowed(summary),
+            deprecated: self.deprecated.get(at) == Some(&true),
         })
     }
 

@@ -804,6 +804,18 @@ fn an_obo_file_keeps_synonyms_obsolete_terms_and_class_expressions() {
     let server = Server::dir(&site);
     assert_eq!(search(&server, "circular"), ["round"]);
     assert_eq!(search(&server, "round"), ["round", "obsolete roundish"]);
+    // A deprecated term's item says so; a live one's has no such key.
+    let answer: Value = serde_json::from_slice(
+        &client()
+            .get(format!("{}search?q=round", server.url))
+            .send()
+            .unwrap()
+            .bytes()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(answer["items"][0].get("deprecated"), None);
+    assert_eq!(answer["items"][1]["deprecated"], true);
 }
 
 /// A logical definition as a person reads it in Chromium: Manchester
