@@ -32,6 +32,7 @@ pub use negotiation::{Aliases, Found, Resource, choose, is_page, location, resou
 pub use routes::{Endpoint, Serves, UNPUBLISHED, endpoints, media};
 pub use script::{SEARCH_JS, negotiation_module};
 
+use crate::model::namespaces::OBO;
 use crate::model::{Download, Entity, Ontology};
 use crate::search::Corpus;
 use rayon::prelude::*;
@@ -183,12 +184,33 @@ pub struct Site<'a> {
 /// The paths that stand for an entity: its IRI's rest where the IRI is in
 /// the namespace that resolves through the site, and a term's earlier IDs.
 fn aliases_of(ontology: &Ontology) -> negotiation::Aliases {
+    // A term with an OBO PURL had its earlier IDs' PURLs too
+    // (`HP:0001275` was `obo:HP_0001275`): they resolve to it as well.
+    let earlier_iris: Vec<(String, &str)> = ontology
+        .entities
+        .iter()
+        .filter(|e| e.iri.as_deref().is_some_and(|i| i.starts_with(OBO)))
+        .flat_map(|e| {
+            let ids = e.term.as_deref().map(|t| t.alternative_ids.as_slice());
+            ids.unwrap_or_default().iter().filter_map(move |id| {
+                let (prefix, local) = id.split_once(':')?;
+                Some((format!("{OBO}{prefix}_{local}"), e.slug.as_str()))
+            })
+        })
+        .collect();
     let mut aliases = negotiation::Aliases::of(
         &ontology.meta.resolved_namespace(),
-        ontology
-            .entities
+        // Earlier IRIs first: where a path is both, a term's own IRI (the
+        // later entry) keeps it.
+        earlier_iris
             .iter()
-            .filter_map(|e| Some((e.iri.as_deref()?, e.slug.as_str()))),
+            .map(|(iri, slug)| (iri.as_str(), *slug))
+            .chain(
+                ontology
+                    .entities
+                    .iter()
+                    .filter_map(|e| Some((e.iri.as_deref()?, e.slug.as_str()))),
+            ),
     );
     let slugs: std::collections::HashSet<&str> =
         ontology.entities.iter().map(|e| e.slug.as_str()).collect();

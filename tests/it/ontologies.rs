@@ -1043,6 +1043,35 @@ fn an_alternative_id_finds_and_resolves_to_its_term() {
         "/prac0000002.jsonld"
     );
     assert_site_follows_its_openapi(&site);
+
+    // Where OBO PURLs resolve through the site, the earlier ID's PURL does.
+    let input = dir.path().join("purl");
+    std::fs::create_dir_all(&input).unwrap();
+    std::fs::copy(
+        fixture("obo-practice").join("practice.obo"),
+        input.join("practice.obo"),
+    )
+    .unwrap();
+    std::fs::write(
+        input.join("ontology.json"),
+        r#"{"name": "Practice", "baseUrl": "https://practice.example", "namespace": "http://purl.obolibrary.org/obo/"}"#,
+    )
+    .unwrap();
+    let site = dir.path().join("purl-site");
+    build_ok(&input, &site);
+    let server = Server::dir(&site);
+    for (path, to) in [
+        ("PRAC_0000009", "/prac0000002.ttl"),
+        ("PRAC_0000002", "/prac0000002.ttl"),
+    ] {
+        let response = client()
+            .get(format!("{}{path}", server.url))
+            .header("Accept", "text/turtle")
+            .send()
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 303, "{path}");
+        assert_eq!(response.headers()["location"].to_str().unwrap(), to);
+    }
 }
 
 /// The repro of issue 28: a comment line inside a stanza made fastobo
