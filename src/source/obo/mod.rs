@@ -204,41 +204,44 @@ fn parse_clause(kind: StanzaKind, line: &SourceLine) -> Result<Clause, Failure> 
 
 /// A stanza's text parsed by fastobo into a frame.
 fn frame_of(kind: StanzaKind, text: &str) -> Result<Frame, SyntaxError> {
-    Ok(match kind {
-        StanzaKind::Term => {
-            let frame = TermFrame::from_str(text)?;
-            Frame {
-                kind,
-                id: frame.id().as_inner().as_id().clone(),
-                clauses: frame
-                    .into_iter()
-                    .map(|l| Clause::Term(l.into_inner()))
-                    .collect(),
-            }
-        }
-        StanzaKind::Typedef => {
-            let frame = TypedefFrame::from_str(text)?;
-            Frame {
-                kind,
-                id: frame.id().as_inner().as_id().clone(),
-                clauses: frame
-                    .into_iter()
-                    .map(|l| Clause::Typedef(l.into_inner()))
-                    .collect(),
-            }
-        }
-        StanzaKind::Instance => {
-            let frame = InstanceFrame::from_str(text)?;
-            Frame {
-                kind,
-                id: frame.id().as_inner().as_id().clone(),
-                clauses: frame
-                    .into_iter()
-                    .map(|l| Clause::Instance(l.into_inner()))
-                    .collect(),
-            }
-        }
-    })
+    /// One kind of fastobo frame as a `Frame`: its ID, its clauses each
+    /// wrapped as `clause` says.
+    fn read<F, C>(
+        kind: StanzaKind,
+        text: &str,
+        id: fn(&F) -> Ident,
+        clause: fn(C) -> Clause,
+    ) -> Result<Frame, SyntaxError>
+    where
+        F: FromStr<Err = SyntaxError> + IntoIterator<Item = Line<C>>,
+    {
+        let frame = F::from_str(text)?;
+        Ok(Frame {
+            kind,
+            id: id(&frame),
+            clauses: frame.into_iter().map(|l| clause(l.into_inner())).collect(),
+        })
+    }
+    match kind {
+        StanzaKind::Term => read::<TermFrame, _>(
+            kind,
+            text,
+            |f| f.id().as_inner().as_id().clone(),
+            Clause::Term,
+        ),
+        StanzaKind::Typedef => read::<TypedefFrame, _>(
+            kind,
+            text,
+            |f| f.id().as_inner().as_id().clone(),
+            Clause::Typedef,
+        ),
+        StanzaKind::Instance => read::<InstanceFrame, _>(
+            kind,
+            text,
+            |f| f.id().as_inner().as_id().clone(),
+            Clause::Instance,
+        ),
+    }
 }
 
 /// Why fastobo did not take a line: its syntax error (the column on the
