@@ -39,7 +39,8 @@ use std::path::Path;
 /// `ontology.json`.
 pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<Ontology, Diagnostics> {
     let mut problems = Vec::new();
-    let found_sources = ontology_files(input);
+    let (found_sources, outside) = ontology_files(input);
+    problems.extend(outside);
     let (mut meta, sources) = match manifest::load(input, base_url, &found_sources) {
         Ok((meta, sources)) => (Some(meta), Some(sources)),
         Err(d) => {
@@ -122,23 +123,45 @@ fn reader_of(path: &Path) -> Option<Reader> {
 const SOURCE_FORMATS_HELP: &str = "ontosite reads Turtle (.ttl), N-Triples (.nt), N-Quads (.nq), TriG (.trig), RDF/XML (.rdf, .owl), JSON-LD (.jsonld), OBO (.obo), and CSV or TSV (.csv, .tsv) with a `table` mapping in ontology.json";
 
 /// The ontology files directly in the input folder, by name: every file
-/// of a format ontosite reads (hidden files left out).
-fn ontology_files(input: &Path) -> Vec<std::path::PathBuf> {
+/// of a format ontosite reads (hidden files left out). A symbolic link
+/// that leads out of the input folder is refused, naming the link, and
+/// its target is never read: input cannot make a build read (and publish,
+/// at `source-files/`) a file from elsewhere.
+fn ontology_files(input: &Path) -> (Vec<std::path::PathBuf>, Vec<Diagnostic>) {
+    let inside = input.canonicalize().unwrap_or_else(|_| input.to_owned());
+    let mut problems = Vec::new();
     let mut found: Vec<_> = std::fs::read_dir(input)
         .into_iter()
         .flatten()
         .flatten()
         .map(|entry| entry.path())
         .filter(|path| {
-            path.is_file()
-                && !path
-                    .file_name()
-                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+            !path
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
                 && reader_of(path).is_some()
+        })
+        .filter(|path| {
+            let is_link = path
+                .symlink_metadata()
+                .is_ok_and(|m| m.file_type().is_symlink());
+            if is_link {
+                let target = path.canonicalize();
+                if !target.as_ref().is_ok_and(|t| t.starts_with(&inside)) {
+                    problems.push(Diagnostic::new(
+                        path,
+                        "this symbolic link leads outside the input directory, so it is not read",
+                        "copy the file into the input directory, or link to a place inside it",
+                    ));
+                    return false;
+                }
+            }
+            path.is_file()
         })
         .collect();
     found.sort();
-    found
+    problems.sort_by(|a, b| a.path.cmp(&b.path));
+    (found, problems)
 }
 
 /// What the ontology sources hold: their terms as entities, the

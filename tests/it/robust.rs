@@ -230,6 +230,45 @@ fn symbolic_links_inside_are_followed_and_outside_refused() {
     );
 }
 
+/// An ontology source that links out of the input (issue 29: a link to
+/// `/etc/passwd` was read, published at `source-files/` and echoed in
+/// errors) is refused by name, its target never read; one inside is read.
+#[test]
+fn an_ontology_source_linking_out_of_the_input_is_refused_unread() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input");
+    std::fs::create_dir_all(input.join("kept")).unwrap();
+    std::fs::write(
+        input.join("ontology.json"),
+        r#"{"name": "Linked", "baseUrl": "https://linked.test"}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        input.join("kept/a.ttl"),
+        "<http://t.test/A> a <http://www.w3.org/2002/07/owl#Class> ; <http://www.w3.org/2000/01/rdf-schema#label> \"A\" .\n",
+    )
+    .unwrap();
+    symlink(input.join("kept/a.ttl"), input.join("a.ttl")).unwrap();
+    let out = dir.path().join("dist");
+    build_ok(&input, &out);
+    assert!(out.join("source-files/a.ttl").is_file());
+
+    // A secret outside, in a syntax error's clothes: were it read, its
+    // lines would be echoed in the error.
+    std::fs::write(dir.path().join("secret"), "root:x:0:0:the secret line\n").unwrap();
+    symlink(dir.path().join("secret"), input.join("secret.ttl")).unwrap();
+    let output = build(&input, &out, &[]);
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(
+        message.contains("secret.ttl: this symbolic link leads outside the input directory"),
+        "{message}"
+    );
+    assert!(!message.contains("the secret line"), "{message}");
+    assert!(!out.join("source-files/secret.ttl").exists());
+}
+
 /// An output inside the entities folder is refused before anything is read
 /// or written; the input stays as it was.
 #[test]
