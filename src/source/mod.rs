@@ -10,6 +10,7 @@
 
 mod advice;
 mod diagnostic;
+mod dtd;
 mod entities;
 #[cfg(test)]
 mod fuzz_tests;

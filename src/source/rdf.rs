@@ -45,6 +45,13 @@ pub fn read(path: &Path, format: RdfFormat, base: &str, graph: &mut Graph) -> Ve
             )];
         }
     };
+    // The XML reader expands DTD entities as it declares them: their
+    // sizes are bounded before it sees the file.
+    if format == RdfFormat::RdfXml
+        && let Some(problem) = super::dtd::check(path)
+    {
+        return vec![problem];
+    }
     let mut problems = FileProblems::new(path);
     let parsed = guarded(|| parse(path, format, base, file, graph, &mut problems));
     if let Err(Panicked(message)) = parsed {

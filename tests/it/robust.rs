@@ -269,6 +269,54 @@ fn an_ontology_source_linking_out_of_the_input_is_refused_unread() {
     assert!(!out.join("source-files/secret.ttl").exists());
 }
 
+/// An RDF/XML "billion laughs" (issue 29: 8 nested entities took 800 MB,
+/// 9 passed 6 GB; declaring them was enough) is refused before the parser
+/// sees it, naming the entity and its line; OWL's namespace entities pass.
+#[test]
+fn an_rdf_xml_entity_bomb_is_refused_before_it_is_parsed() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input");
+    std::fs::create_dir_all(&input).unwrap();
+    std::fs::write(
+        input.join("ontology.json"),
+        r#"{"name": "Bomb", "baseUrl": "https://bomb.test"}"#,
+    )
+    .unwrap();
+    // Seven levels: enough to be refused, few enough that a build without
+    // the bound would not exhaust the machine running this test.
+    let mut bomb =
+        String::from("<?xml version=\"1.0\"?>\n<!DOCTYPE rdf:RDF [\n<!ENTITY a \"aaaaaaaaaa\">\n");
+    let mut previous = 'a';
+    for name in ['b', 'c', 'd', 'e', 'f', 'g', 'h'] {
+        bomb.push_str(&format!(
+            "<!ENTITY {name} \"{}\">\n",
+            format!("&{previous};").repeat(10)
+        ));
+        previous = name;
+    }
+    bomb.push_str("]>\n<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"/>\n");
+    std::fs::write(input.join("bomb.owl"), &bomb).unwrap();
+    let output = build(&input, &dir.path().join("dist"), &[]);
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(
+        message.contains("bomb.owl:7: RDF/XML refused: its DTD entity `e` expands to 100000 bytes"),
+        "{message}"
+    );
+
+    std::fs::write(
+        input.join("bomb.owl"),
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE rdf:RDF [\n  <!ENTITY owl \"http://www.w3.org/2002/07/owl#\">\n]>\n<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" xmlns:rdfs=\"http://www.w3.org/2000/01/rdf-schema#\">\n  <rdf:Description rdf:about=\"http://t.test/A\">\n    <rdf:type rdf:resource=\"&owl;Class\"/>\n    <rdfs:label>A</rdfs:label>\n  </rdf:Description>\n</rdf:RDF>\n",
+    )
+    .unwrap();
+    build_ok(&input, &dir.path().join("dist"));
+    let a = read_json(&dir.path().join("dist/a.json"));
+    assert_eq!(
+        a["types"],
+        serde_json::json!(["http://www.w3.org/2002/07/owl#Class"])
+    );
+}
+
 /// An output inside the entities folder is refused before anything is read
 /// or written; the input stays as it was.
 #[test]
