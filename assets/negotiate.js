@@ -51,20 +51,27 @@ function range(text) {
   return [mediaRange, quality];
 }
 
-/** The index of the choice an Accept header prefers (RFC 9110, 12.5.1). */
+/**
+ * The index of the choice an Accept header prefers (RFC 9110, 12.5.1):
+ * the highest quality of the most specific matching range; among equals,
+ * a type the header names before a wildcard's, then the client's order,
+ * then ours (as `negotiation::choose` says).
+ */
 export function choose(accept, choices) {
   if (accept === null || accept === undefined || accept.trim() === "") return 0;
   const ranges = accept.split(",").map(range).filter((r) => r !== null);
-  let best = [0, 0];
+  // [quality, specificity, place in the header]
+  let best = [0, [0, 0, 0]];
+  const better = (a, b) => a[0] !== b[0] ? a[0] > b[0] : a[1] !== b[1] ? a[1] > b[1] : a[2] < b[2];
   choices.forEach((choice, i) => {
     const kind = choice.type.split("/")[0];
-    let found = [0, 0];
-    for (const [mediaRange, q] of ranges) {
+    let found = null;
+    ranges.forEach(([mediaRange, q], at) => {
       const specificity =
         mediaRange === choice.type ? 3 : mediaRange.endsWith("/*") && mediaRange.slice(0, -2) === kind ? 2 : mediaRange === "*/*" ? 1 : 0;
-      if (specificity > 0 && specificity >= found[0]) found = [specificity, q];
-    }
-    if (found[1] > best[1]) best = [i, found[1]];
+      if (specificity > 0 && (found === null || specificity >= found[1])) found = [q, specificity, at];
+    });
+    if (found !== null && found[0] > 0 && (best[1][0] === 0 || better(found, best[1]))) best = [i, found];
   });
   return best[0];
 }

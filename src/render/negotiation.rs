@@ -229,24 +229,28 @@ pub fn location(choice: &Choice, found: &Found) -> Option<String> {
 
 /// The index of the choice an `Accept` header prefers (RFC 9110, 12.5.1):
 /// each type takes the quality of the most specific range that matches it
-/// (`type/subtype`, then `type/*`, then `*/*`); the highest quality wins,
-/// ties going to the earlier choice. With no header, or nothing it
-/// accepts, the first choice: the header may be disregarded, and an
-/// answer serves a client better than a 406.
+/// (`type/subtype`, then `type/*`, then `*/*`); the highest quality wins.
+/// Among equals, a type the header names beats one it reaches through a
+/// wildcard, then the client's order decides (jsonld.js sends
+/// `application/ld+json, application/json` and means JSON-LD), then ours.
+/// With no header, or nothing it accepts, the first choice: the header may
+/// be disregarded, and an answer serves a client better than a 406.
 pub fn choose(accept: Option<&str>, choices: &[Choice]) -> usize {
     let Some(accept) = accept.filter(|a| !a.trim().is_empty()) else {
         return 0;
     };
     let ranges: Vec<(String, u16)> = accept.split(',').filter_map(range).collect();
-    let mut best = (0, 0u16);
+    // (quality, specificity, the range's place in the header, reversed).
+    let mut best = (0, (0u16, 0u8, std::cmp::Reverse(0usize)));
     for (i, choice) in choices.iter().enumerate() {
         let (kind, _) = choice
             .media_type
             .split_once('/')
             .unwrap_or((choice.media_type, ""));
-        let quality = ranges
+        let found = ranges
             .iter()
-            .filter_map(|(range, q)| {
+            .enumerate()
+            .filter_map(|(at, (range, q))| {
                 let specificity = if range == choice.media_type {
                     3
                 } else if range.strip_suffix("/*") == Some(kind) {
@@ -256,19 +260,20 @@ pub fn choose(accept: Option<&str>, choices: &[Choice]) -> usize {
                 } else {
                     return None;
                 };
-                Some((specificity, *q))
+                Some((specificity, *q, at))
             })
-            .max_by_key(|(specificity, _)| *specificity)
-            .map_or(0, |(_, q)| q);
-        if quality > best.1 {
-            best = (i, quality);
+            .max_by_key(|(specificity, _, _)| *specificity);
+        let Some((specificity, quality, at)) = found else {
+            continue;
+        };
+        let rank = (quality, specificity, std::cmp::Reverse(at));
+        if quality > 0 && rank > best.1 {
+            best = (i, rank);
         }
     }
     best.0
 }
 
-/// One media range of an `Accept` header: the type in lower case, and its
-/// quality in thousandths; `None` for one that cannot be read.
 fn range(text: &str) -> Option<(String, u16)> {
     let mut parts = text.split(';');
     let media_range = parts.next()?.trim().to_ascii_lowercase();
@@ -364,6 +369,17 @@ mod tests {
         assert_eq!(chosen("*/*", "/"), media::JSON);
         assert_eq!(chosen("*/*", "/.well-known/void"), media::TURTLE);
         assert_eq!(chosen(chrome, "/"), media::HTML);
+        // jsonld.js's default: a tie, which the client's order breaks.
+        assert_eq!(
+            chosen("application/ld+json, application/json", "/abc"),
+            media::JSON_LD
+        );
+        assert_eq!(
+            chosen("application/json, application/ld+json", "/abc"),
+            media::JSON
+        );
+        // A type named beats one a wildcard reaches at the same quality.
+        assert_eq!(chosen("*/*, text/turtle", "/abc"), media::TURTLE);
     }
 
     #[test]
