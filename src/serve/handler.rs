@@ -95,6 +95,9 @@ impl Prepared {
                     || t.contains("json")
                     || t.contains("javascript")
                     || t.contains("xml")
+                    // RDF's line formats are text under `application/`.
+                    || t.starts_with("application/n-triples")
+                    || t.starts_with("application/n-quads")
             })
     }
 

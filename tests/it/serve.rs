@@ -623,6 +623,14 @@ fn methods_preflight_conditional_requests_and_compression() {
             .unwrap();
         assert!(decoded == full, "{encoding} does not decode to the file");
     }
+    // N-Triples are text too (issue 29: `dump.nt` went out raw).
+    let dump = client()
+        .get(format!("{}dump.nt", server.url))
+        .header("Accept-Encoding", "gzip")
+        .send()
+        .unwrap();
+    assert_eq!(dump.status(), 200);
+    assert_eq!(dump.headers()["content-encoding"], "gzip");
 }
 
 #[test]
