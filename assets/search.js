@@ -18,6 +18,7 @@ export const FORMAT_VERSION = 7;
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
 export const MAX_OFFSET = 999999999;
+export const MAX_TERMS = 32;
 /** The headers every response of the site carries (ontosite's route table). */
 export const RESPONSE_HEADERS = {
   "Access-Control-Allow-Origin": "*",
@@ -78,6 +79,7 @@ export function parseQuery(params) {
   if (text === null) throw new SearchError("the query parameter `q` is missing; search with /search?q=word");
   const found = terms(text);
   if (found.length === 0) throw new SearchError(`the query \`${text}\` has no letters or digits to search for`);
+  if (found.length > MAX_TERMS) throw new SearchError(`the query has ${found.length} words; search with at most ${MAX_TERMS}`);
   let limit = DEFAULT_LIMIT;
   const limitText = get("limit");
   if (limitText !== null) {

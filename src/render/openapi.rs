@@ -9,7 +9,7 @@ use super::formats::ENTITY_FORMATS;
 use super::negotiation;
 use super::pages::PAGE_ENTITIES;
 use super::routes::{Endpoint, Serves, endpoints, media};
-use crate::search::query::{DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET};
+use crate::search::query::{DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, MAX_TERMS};
 use crate::search::text::SUMMARY_CHARS;
 use serde_json::{Map, Value, json};
 
@@ -415,7 +415,7 @@ fn operation(endpoint: &Endpoint) -> Value {
         Serves::Search => {
             parameters.push(json!({
                 "name": "q", "in": "query", "required": true,
-                "description": "The words to search for in each entity's name, description and ID; at least one letter or digit.",
+                "description": format!("The words to search for in each entity's name, description and ID: at least one and at most {MAX_TERMS} runs of letters and digits (more is a 400)."),
                 "schema": { "type": "string", "minLength": 1 }
             }));
             parameters.push(json!({

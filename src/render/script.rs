@@ -67,7 +67,7 @@ pub fn host_module(handler: &str, aliases: &Aliases, out: &mut Vec<u8>) {
 mod tests {
     use super::*;
     use crate::render::routes::EVERY_RESPONSE;
-    use crate::search::query::{DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET};
+    use crate::search::query::{DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, MAX_TERMS};
 
     /// The value of `export const NAME = ...;` in search.js, up to the `;`.
     fn constant(name: &str) -> String {
@@ -86,6 +86,7 @@ mod tests {
         assert_eq!(constant("DEFAULT_LIMIT"), DEFAULT_LIMIT.to_string());
         assert_eq!(constant("MAX_LIMIT"), MAX_LIMIT.to_string());
         assert_eq!(constant("MAX_OFFSET"), MAX_OFFSET.to_string());
+        assert_eq!(constant("MAX_TERMS"), MAX_TERMS.to_string());
         let headers = constant("RESPONSE_HEADERS").replace(",\n}", "\n}");
         let headers: serde_json::Map<String, serde_json::Value> =
             serde_json::from_str(&headers).unwrap();

@@ -183,6 +183,8 @@ pub(crate) fn golden_queries(ontology: &Ontology) -> Vec<Params> {
         ));
     }
     queries.extend(JUDGED.iter().map(|(text, _, _)| q(*text)));
+    let words = |n: usize| vec!["item"; n].join(" ");
+    let (thirty_two, thirty_three, three_thousand) = (words(32), words(33), words(3000));
     for (query, limit, offset) in [
         (None, None, None),
         (Some(""), None, None),
@@ -202,6 +204,10 @@ pub(crate) fn golden_queries(ontology: &Ontology) -> Vec<Params> {
         (Some("table"), None, None),
         (Some("zzzzzz"), None, None),
         (Some("東京"), None, None),
+        // At most 32 terms: 32 pass, 33 and 3,000 are refused alike.
+        (Some(&thirty_two), None, None),
+        (Some(&thirty_three), None, None),
+        (Some(&three_thousand), None, None),
     ] {
         queries.push((
             query.map(str::to_owned),
