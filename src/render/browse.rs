@@ -60,18 +60,16 @@ impl Browse {
         let mut kinds: Vec<(String, Vec<u32>)> = by_kind.into_iter().collect();
         kinds.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
         let outside: Vec<u32> = if relations.has_hierarchy() {
-            let mut in_tree = vec![false; entities.len()];
-            for p in 0..entities.len() {
-                let children = relations.children(p);
-                in_tree[p] |= !children.is_empty();
-                for &c in children {
-                    in_tree[c] = true;
-                }
-            }
+            // The tree shows a term with a parent, and one with children.
+            let has_parent = relations.has_parent(entities.len());
             order
                 .iter()
                 .copied()
-                .filter(|&p| entities[p as usize].term.is_some() && !in_tree[p as usize])
+                .map(|p| p as usize)
+                .filter(|&p| {
+                    entities[p].term.is_some() && !has_parent[p] && relations.children(p).is_empty()
+                })
+                .map(|p| p as u32)
                 .collect()
         } else {
             Vec::new()

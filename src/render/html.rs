@@ -8,6 +8,7 @@
 
 use super::formats::ENTITY_FORMATS;
 use super::json::{SynonymView, TermLinks, TermRef, TextView};
+use super::manchester::{self, Namer};
 use super::{RenderError, Site, info, jsonld};
 use crate::model::{Entity, Text};
 use minijinja::{Environment, context};
@@ -122,7 +123,7 @@ struct TermPage<'a> {
     #[serde(flatten)]
     links: TermLinks<'a>,
     /// Its class expressions in Manchester syntax.
-    axioms: Vec<super::manchester::Axiom>,
+    axioms: Vec<manchester::Axiom>,
     /// Its statements, less those the axioms and annotations show.
     statements: Vec<Statement<'a>>,
 }
@@ -139,14 +140,14 @@ struct SynonymPage<'a> {
 /// another by its prefixed name.
 struct PageNamer<'s, 'a>(&'s Site<'a>);
 
-impl super::manchester::Namer for PageNamer<'_, '_> {
-    fn name(&self, iri: &str) -> super::manchester::Part {
+impl Namer for PageNamer<'_, '_> {
+    fn name(&self, iri: &str) -> manchester::Part {
         let site = self.0;
         let published = site
             .relations
             .position(iri)
             .map(|p| &site.ontology.entities[p]);
-        super::manchester::Part {
+        manchester::Part {
             text: published.map_or_else(|| site.ontology.meta.compact(iri), |e| e.name.clone()),
             iri: Some(iri.to_owned()),
             href: published.map(|e| format!("{}.html", e.slug)),
@@ -176,7 +177,7 @@ struct Statement<'a> {
     under: Option<&'a str>,
     /// What an `owl:Axiom` says of this statement: a definition's
     /// references, a synonym's type.
-    annotations: Vec<super::manchester::Annotation>,
+    annotations: Vec<manchester::Annotation>,
 }
 
 impl<'a> TermPage<'a> {
@@ -193,7 +194,7 @@ impl<'a> TermPage<'a> {
                 .collect()
         };
         let tree_page = position.and_then(|p| site.tree_pages().page_of(p));
-        let mut described = super::manchester::describe(
+        let mut described = manchester::describe(
             entity.iri.as_deref().unwrap_or_default(),
             &term.statements,
             &PageNamer(site),
@@ -209,9 +210,7 @@ impl<'a> TermPage<'a> {
             synonyms: SynonymView::all(&term.synonyms)
                 .into_iter()
                 .map(|view| SynonymPage {
-                    kind_name: view
-                        .kind
-                        .map(|k| super::manchester::Namer::name(&PageNamer(site), k).text),
+                    kind_name: view.kind.map(|k| PageNamer(site).name(k).text),
                     view,
                 })
                 .collect(),
@@ -231,14 +230,10 @@ impl<'a> TermPage<'a> {
                     let published =
                         |iri: &str| relations.position(iri).map(|p| &site.ontology.entities[p]);
                     let (object, language, href) = match &t.object {
-                        oxrdf::Term::NamedNode(n) => match published(n.as_str()) {
-                            Some(target) => (
-                                target.name.clone(),
-                                None,
-                                Some(format!("{}.html", target.slug)),
-                            ),
-                            None => (site.ontology.meta.compact(n.as_str()), None, None),
-                        },
+                        oxrdf::Term::NamedNode(n) => {
+                            let named = PageNamer(site).name(n.as_str());
+                            (named.text, None, named.href)
+                        }
                         oxrdf::Term::BlankNode(b) => (format!("_:{}", b.as_str()), None, None),
                         oxrdf::Term::Literal(l) => (l.value().to_owned(), l.language(), None),
                     };

@@ -19,6 +19,28 @@ const DEPTH: usize = 12;
 /// How many members of one list are read; longer lists stay rows.
 const MEMBERS: usize = 1000;
 
+/// The OWL terms a class expression's node may state (beside its
+/// `rdf:type`): a node with any other statement is shown as rows.
+const EXPRESSION_TERMS: [&str; 17] = [
+    "onProperty",
+    "someValuesFrom",
+    "allValuesFrom",
+    "hasValue",
+    "hasSelf",
+    "minCardinality",
+    "maxCardinality",
+    "cardinality",
+    "minQualifiedCardinality",
+    "maxQualifiedCardinality",
+    "qualifiedCardinality",
+    "onClass",
+    "intersectionOf",
+    "unionOf",
+    "complementOf",
+    "oneOf",
+    "inverseOf",
+];
+
 /// A piece of a rendered expression: text, or a named class, property or
 /// individual (a link where the site publishes it).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -177,30 +199,13 @@ impl<'t> Reader<'t, '_> {
     ) -> Option<Vec<Part>> {
         // Every statement of the node must be one an expression has, or
         // the node is shown as rows (nothing is hidden that is not shown).
-        let known = [
-            format!("{RDF}type"),
-            format!("{OWL}onProperty"),
-            format!("{OWL}someValuesFrom"),
-            format!("{OWL}allValuesFrom"),
-            format!("{OWL}hasValue"),
-            format!("{OWL}hasSelf"),
-            format!("{OWL}minCardinality"),
-            format!("{OWL}maxCardinality"),
-            format!("{OWL}cardinality"),
-            format!("{OWL}minQualifiedCardinality"),
-            format!("{OWL}maxQualifiedCardinality"),
-            format!("{OWL}qualifiedCardinality"),
-            format!("{OWL}onClass"),
-            format!("{OWL}intersectionOf"),
-            format!("{OWL}unionOf"),
-            format!("{OWL}complementOf"),
-            format!("{OWL}oneOf"),
-            format!("{OWL}inverseOf"),
-        ];
         let statements = self.under.get(b)?;
         if statements.iter().any(|&at| {
             let predicate = self.statements[at].predicate.as_str();
-            !known.iter().any(|k| k == predicate)
+            predicate.strip_prefix(RDF) != Some("type")
+                && !predicate
+                    .strip_prefix(OWL)
+                    .is_some_and(|local| EXPRESSION_TERMS.contains(&local))
         }) {
             return None;
         }
@@ -303,7 +308,9 @@ impl<'t> Reader<'t, '_> {
         let mut at = head;
         loop {
             match at {
-                Node::NamedNode(n) if n.as_str() == format!("{RDF}nil") => return Some(members),
+                Node::NamedNode(n) if n.as_str().strip_prefix(RDF) == Some("nil") => {
+                    return Some(members);
+                }
                 Node::BlankNode(cell) if members.len() < MEMBERS => {
                     let (first_at, first) = self.get(cell, RDF, "first")?;
                     let (rest_at, rest) = self.get(cell, RDF, "rest")?;

@@ -127,6 +127,18 @@ impl Relations {
         self.referrers.get(position).map_or(&[], Vec::as_slice)
     }
 
+    /// For each of `count` positions, whether it has a published parent
+    /// other than itself.
+    pub fn has_parent(&self, count: usize) -> Vec<bool> {
+        let mut has_parent = vec![false; count];
+        for (parent, children) in self.children.iter().enumerate() {
+            for &child in children {
+                has_parent[child] |= child != parent;
+            }
+        }
+        has_parent
+    }
+
     /// Whether some term has a published parent: the site has a hierarchy.
     pub fn has_hierarchy(&self) -> bool {
         self.children.iter().any(|c| !c.is_empty())
@@ -140,12 +152,7 @@ impl Relations {
     /// stack, not recursion: the source sets the depth.
     pub fn tree(&self, ontology: &Ontology) -> Vec<TreeRow> {
         let count = ontology.entities.len();
-        let mut has_parent = vec![false; count];
-        for (parent, children) in self.children.iter().enumerate() {
-            for &child in children {
-                has_parent[child] |= child != parent;
-            }
-        }
+        let has_parent = self.has_parent(count);
         let mut expanded = vec![false; count];
         let mut placed = vec![false; count];
         let mut rows: Vec<TreeRow> = Vec::new();

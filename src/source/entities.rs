@@ -11,6 +11,25 @@ use std::path::{Path, PathBuf};
 /// The folder under the input directory that holds the entities.
 pub const DIR_NAME: &str = "entities";
 
+/// The refusal of the symbolic link `path` when it leads outside `inside`
+/// (the input folder, canonical): its target is named, never read.
+pub fn link_out(path: &Path, inside: &Path) -> Option<Diagnostic> {
+    let target = path.canonicalize();
+    if target.as_ref().is_ok_and(|t| t.starts_with(inside)) {
+        return None;
+    }
+    Some(Diagnostic::new(
+        path,
+        format!(
+            "this symbolic link leads outside the input directory{}",
+            target
+                .map(|t| format!(", to {}", t.display()))
+                .unwrap_or_default()
+        ),
+        "copy the file into the input directory, or link to a place inside it",
+    ))
+}
+
 /// The entity files under `dir`, in a stable order, and a problem for each
 /// place the walk could not read (the walk goes on past it). Hidden files
 /// and folders (a leading `.`) are skipped, as editors and tools leave them
@@ -49,24 +68,14 @@ pub fn files(dir: &Path, input: &Path) -> (Vec<PathBuf>, Vec<Diagnostic>) {
                 continue;
             }
         };
-        if entry.path_is_symlink() {
-            let target = entry.path().canonicalize();
-            if !target.as_ref().is_ok_and(|t| t.starts_with(&inside)) {
-                problems.push(Diagnostic::new(
-                    entry.path(),
-                    format!(
-                        "this symbolic link leads outside the input directory{}",
-                        target
-                            .map(|t| format!(", to {}", t.display()))
-                            .unwrap_or_default()
-                    ),
-                    "copy the file into the input directory, or link to a place inside it",
-                ));
-                if entry.file_type().is_dir() {
-                    walker.skip_current_dir();
-                }
-                continue;
+        if entry.path_is_symlink()
+            && let Some(problem) = link_out(entry.path(), &inside)
+        {
+            problems.push(problem);
+            if entry.file_type().is_dir() {
+                walker.skip_current_dir();
             }
+            continue;
         }
         let is_entity_file = matches!(
             entry.path().extension().and_then(|x| x.to_str()),

@@ -146,16 +146,9 @@ fn ontology_files(input: &Path) -> (Vec<std::path::PathBuf>, Vec<Diagnostic>) {
             let is_link = path
                 .symlink_metadata()
                 .is_ok_and(|m| m.file_type().is_symlink());
-            if is_link {
-                let target = path.canonicalize();
-                if !target.as_ref().is_ok_and(|t| t.starts_with(&inside)) {
-                    problems.push(Diagnostic::new(
-                        path,
-                        "this symbolic link leads outside the input directory, so it is not read",
-                        "copy the file into the input directory, or link to a place inside it",
-                    ));
-                    return false;
-                }
+            if is_link && let Some(problem) = entities::link_out(path, &inside) {
+                problems.push(problem);
+                return false;
             }
             path.is_file()
         })

@@ -13,9 +13,7 @@ use super::stanza::{Lenient, StanzaKind};
 use super::{Clause, Document};
 use crate::model::namespaces::{DC, DCTERMS, OBO, OBO_IN_OWL, OWL, RDF, RDFS, SKOS, XSD};
 use crate::source::graph::Graph;
-use fastobo::ast::{
-    ClassIdent, HeaderClause, Ident, PropertyValue, SynonymScope, TermClause, TypedefClause,
-};
+use fastobo::ast::{ClassIdent, HeaderClause, Ident, PropertyValue, TermClause, TypedefClause};
 use oxrdf::{Literal, NamedNode, NamedOrBlankNode, Term, Triple};
 use std::collections::HashMap;
 
@@ -93,6 +91,16 @@ fn xref_text(id: &Ident) -> String {
         Ident::Prefixed(id) => format!("{}:{}", id.prefix(), id.local()),
         Ident::Unprefixed(id) => id.as_str().to_owned(),
         Ident::Url(url) => url.as_str().to_owned(),
+    }
+}
+
+/// The oboInOwl property of a synonym's scope as OBO writes it (`EXACT`).
+fn scope_property(scope: &str) -> &'static str {
+    match scope {
+        "EXACT" => "hasExactSynonym",
+        "BROAD" => "hasBroadSynonym",
+        "NARROW" => "hasNarrowSynonym",
+        _ => "hasRelatedSynonym",
     }
 }
 
@@ -336,12 +344,7 @@ impl Emit<'_> {
     }
 
     fn parsed_synonym(&mut self, subject: &NamedOrBlankNode, synonym: &fastobo::ast::Synonym) {
-        let scope = match synonym.scope() {
-            SynonymScope::Exact => "hasExactSynonym",
-            SynonymScope::Broad => "hasBroadSynonym",
-            SynonymScope::Narrow => "hasNarrowSynonym",
-            SynonymScope::Related => "hasRelatedSynonym",
-        };
+        let scope = scope_property(&synonym.scope().to_string());
         let xrefs: Vec<String> = synonym.xrefs().iter().map(|x| xref_text(x.id())).collect();
         let kind = synonym.ty().map(|t| self.ids.iri(t.as_id()));
         self.synonym(
@@ -366,15 +369,7 @@ impl Emit<'_> {
                 scope,
                 kind,
                 xrefs,
-            } => {
-                let scope = match scope.as_str() {
-                    "EXACT" => "hasExactSynonym",
-                    "BROAD" => "hasBroadSynonym",
-                    "NARROW" => "hasNarrowSynonym",
-                    _ => "hasRelatedSynonym",
-                };
-                self.synonym(subject, scope, text, kind.as_deref(), xrefs);
-            }
+            } => self.synonym(subject, scope_property(scope), text, kind.as_deref(), xrefs),
         }
     }
 
