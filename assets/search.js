@@ -25,6 +25,7 @@ export const RESPONSE_HEADERS = {
   "Cache-Control": "public, max-age=3600",
   "X-Content-Type-Options": "nosniff",
   "Access-Control-Expose-Headers": "ETag, Link",
+  "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'",
 };
 const EXACT = 8;
 const NAME = 1;

@@ -13,6 +13,7 @@ Examples:
   ontosite check                              validate input/, write nothing
   ontosite check --sibling products=../products/input   check the links into products too
   ontosite serve                              serve dist/ at http://127.0.0.1:8080/
+  ontosite serve public --port 3000           serve public/ at port 3000
   ontosite serve --input input --watch        build, serve, rebuild on every change";
 
 /// Publish an ontology as a static JSON and JSON-LD API.
@@ -98,6 +99,11 @@ pub struct ServeArgs {
     /// The built site to serve (with --input, the directory to build into).
     #[arg(long, default_value = "dist", value_name = "DIR")]
     pub dir: PathBuf,
+
+    /// The site directory, as a plain argument (the same as --dir), as
+    /// `build` takes its input.
+    #[arg(value_name = "DIR", conflicts_with = "dir")]
+    pub site_dir: Option<PathBuf>,
 
     /// Build from this input directory into --dir before serving.
     #[arg(long, value_name = "DIR")]

@@ -107,6 +107,7 @@ fn run(cli: &Cli) -> Result<(), Error> {
             }
         }
         Command::Serve(args) => {
+            let dir = args.site_dir.clone().unwrap_or_else(|| args.dir.clone());
             let build = match &args.input {
                 Some(input) => Some(build_config(
                     &InputArgs {
@@ -115,14 +116,14 @@ fn run(cli: &Cli) -> Result<(), Error> {
                         base_url: args.base_url.clone(),
                         siblings: Vec::new(),
                     },
-                    args.dir.clone(),
+                    dir.clone(),
                     args.templates.clone(),
                     false,
                 )?),
                 None => None,
             };
             let config = ServeConfig {
-                dir: args.dir.clone(),
+                dir,
                 addr: SocketAddr::new(args.host, args.port),
                 build,
                 watch: args.watch,

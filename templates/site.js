@@ -53,6 +53,10 @@
   var status = document.getElementById("search-status");
   var list = document.getElementById("results");
   if (!input || !status || !list) return;
+  // Results appear as one types; Enter sends nothing. (A listener, not an
+  // inline handler: the pages' Content-Security-Policy allows no inline
+  // script.)
+  if (input.form) input.form.addEventListener("submit", function (event) { event.preventDefault(); });
 
   function item(entry) {
     var li = document.createElement("li");

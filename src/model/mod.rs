@@ -334,6 +334,29 @@ pub fn is_term_name(name: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
+/// Schemes a browser acts on instead of naming something with: a script
+/// (`javascript:`), inline or local content. An IRI the site's own input
+/// gives (an entity's `iri`, `license`) in one of them is refused, since a
+/// client that shows it as a link runs it; an ontology source's IRIs pass
+/// through as they are, never made links by ontosite.
+const ACTIVE_SCHEMES: &[&str] = &[
+    "javascript",
+    "vbscript",
+    "data",
+    "file",
+    "blob",
+    "filesystem",
+];
+
+/// The scheme of `iri` where it is one of [`ACTIVE_SCHEMES`], in any case.
+pub fn active_scheme(iri: &str) -> Option<&str> {
+    let scheme = iri.split_once(':')?.0;
+    ACTIVE_SCHEMES
+        .iter()
+        .any(|s| s.eq_ignore_ascii_case(scheme.trim()))
+        .then_some(scheme)
+}
+
 /// Slugs that cannot name an entity because the site uses the name itself:
 /// `{slug}.json` or `/{slug}` would collide with a generated file or an
 /// endpoint. The render stage's tests check that every file it generates is

@@ -12,6 +12,8 @@ use serde_json::Value;
 
 /// Lines of an example answer the page shows; the rest is a click away.
 const EXAMPLE_LINES: usize = 40;
+/// How many characters of one line an example shows.
+const EXAMPLE_LINE_CHARS: usize = 240;
 /// Entities in the example search answer.
 const EXAMPLE_LIMIT: &str = "2";
 
@@ -279,10 +281,18 @@ impl Example {
             }
             _ => String::from_utf8_lossy(answer).trim_end().to_owned(),
         };
+        // A line is cut too: one 30 MB label made the front page 300 MB.
         let lines: Vec<&str> = text.lines().collect();
+        let shown: Vec<String> = lines[..lines.len().min(EXAMPLE_LINES)]
+            .iter()
+            .map(|line| match line.char_indices().nth(EXAMPLE_LINE_CHARS) {
+                Some((at, _)) => format!("{}…", &line[..at]),
+                None => (*line).to_owned(),
+            })
+            .collect();
         Example {
             media_type,
-            text: lines[..lines.len().min(EXAMPLE_LINES)].join("\n"),
+            text: shown.join("\n"),
             more: lines.len().saturating_sub(EXAMPLE_LINES),
         }
     }

@@ -159,7 +159,7 @@ struct PageLink {
 #[derive(Serialize)]
 struct Entry<'a> {
     slug: &'a str,
-    name: &'a str,
+    name: std::borrow::Cow<'a, str>,
     kind: std::borrow::Cow<'a, str>,
     summary: std::borrow::Cow<'a, str>,
 }
@@ -222,7 +222,7 @@ pub fn render(site: &Site, page: BrowsePage, out: &mut Vec<u8>) -> Result<(), Re
             let entity = &entities[p as usize];
             Entry {
                 slug: entity.slug.as_str(),
-                name: &entity.name,
+                name: crate::search::text::short_name(&entity.name),
                 kind: site.ontology.meta.kind(entity),
                 summary: crate::search::text::summary(&entity.description),
             }
@@ -269,14 +269,23 @@ fn links(list: &EntityList, page: BrowsePage, at: usize) -> Vec<PageLink> {
 }
 
 /// The hierarchy's rows cut into pages of at most [`TREE_ROWS`], each page
-/// opening with its first row's ancestors (shown again, as context), and
-/// where each term is expanded.
+/// opening with the nearest [`TREE_CONTEXT`] ancestors of its first row
+/// (shown again, as context), and where each term is expanded.
+///
+/// A page's depths start from its shallowest row, the levels above its
+/// first row opened by [`TreePages::opened`]: a page deep in a chain of
+/// 10,000 subclasses repeated every level above it, the tree's pages
+/// quadratic in its depth.
 pub struct TreePages {
     /// Each page's rows, and how many of them lead as context.
     pages: Vec<(Vec<TreeRow>, usize)>,
     /// For each entity position, the page (from 0) that expands it.
     page_of: Vec<Option<u32>>,
 }
+
+/// How many of the open branches above a page's first row the page shows
+/// again.
+pub const TREE_CONTEXT: usize = 12;
 
 impl TreePages {
     pub fn of(rows: Vec<TreeRow>, entities: usize) -> TreePages {
@@ -286,7 +295,8 @@ impl TreePages {
         let mut ancestors: Vec<TreeRow> = Vec::new();
         for (i, row) in rows.into_iter().enumerate() {
             if i % TREE_ROWS == 0 {
-                pages.push((ancestors.clone(), ancestors.len()));
+                let shown = &ancestors[ancestors.len().saturating_sub(TREE_CONTEXT)..];
+                pages.push((shown.to_vec(), shown.len()));
             }
             let page = pages.len() - 1;
             if !row.repeat && page_of[row.position].is_none() {
@@ -299,9 +309,19 @@ impl TreePages {
             }
         }
         for (rows, _) in &mut pages {
+            let base = rows.iter().map(|r| r.depth).min().unwrap_or(0);
+            for row in rows.iter_mut() {
+                row.depth -= base;
+            }
             super::relations::close_branches(rows);
         }
         TreePages { pages, page_of }
+    }
+
+    /// How many levels a page opens above its first row: the ancestors it
+    /// does not show again, down to its shallowest row.
+    pub fn opened(&self, page: usize) -> usize {
+        self.rows(page).0.first().map_or(0, |r| r.depth)
     }
 
     /// How many pages the tree takes: none where there is no hierarchy.

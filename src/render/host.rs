@@ -102,7 +102,8 @@ pub fn published_extensions() -> Vec<&'static str> {
 }
 
 /// The files the build writes for the hosts, which `UNPUBLISHED` covers.
-const PRIVATE_FILES: [&str; 5] = [
+const PRIVATE_FILES: [&str; 6] = [
+    files::ALIASES,
     files::HEADERS,
     files::REDIRECTS,
     files::CLOUDFLARE_ROUTES,

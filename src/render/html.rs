@@ -11,6 +11,7 @@ use super::json::{SynonymView, TermLinks, TermRef, TextView};
 use super::manchester::{self, Namer};
 use super::{RenderError, Site, info, jsonld};
 use crate::model::{Entity, Text};
+use crate::search::text::short_name;
 use minijinja::{Environment, context};
 use serde::Serialize;
 use serde_json::Value;
@@ -51,6 +52,18 @@ impl Pages {
         // A name the page does not have is an error naming the template
         // and line, never an empty string on the page.
         env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+        // Every value shown closes the bidirectional overrides it opens
+        // (`bidi`), then is escaped as usual.
+        env.set_formatter(|out, state, value| {
+            match value
+                .as_str()
+                .filter(|_| !value.is_safe())
+                .and_then(super::bidi::closed)
+            {
+                Some(shown) => minijinja::escape_formatter(out, state, &shown.into()),
+                None => minijinja::escape_formatter(out, state, value),
+            }
+        });
         // A value as JSON fit for a <script> element, such as the data set
         // the front page embeds for search engines.
         env.add_filter("script_json", |value: minijinja::Value| {
@@ -114,8 +127,10 @@ struct TermPage<'a> {
     synonyms: Vec<SynonymPage<'a>>,
     /// The IDs it was known by before.
     alternative_ids: &'a [String],
-    /// From a root down to the parent.
+    /// The nearest terms of a path from a root down to the parent.
     breadcrumbs: Vec<TermRef<'a>>,
+    /// The term above the breadcrumbs, where the path goes on.
+    breadcrumbs_above: Option<TermRef<'a>>,
     /// Whether the hierarchy's pages show it: it has a parent or a child.
     in_tree: bool,
     /// The hierarchy's page that shows it.
@@ -148,7 +163,10 @@ impl Namer for PageNamer<'_, '_> {
             .position(iri)
             .map(|p| &site.ontology.entities[p]);
         manchester::Part {
-            text: published.map_or_else(|| site.ontology.meta.compact(iri), |e| e.name.clone()),
+            text: published.map_or_else(
+                || site.ontology.meta.compact(iri),
+                |e| short_name(&e.name).into_owned(),
+            ),
             iri: Some(iri.to_owned()),
             href: published.map(|e| format!("{}.html", e.slug)),
         }
@@ -194,6 +212,9 @@ impl<'a> TermPage<'a> {
                 .collect()
         };
         let tree_page = position.and_then(|p| site.tree_pages().page_of(p));
+        let (crumbs, above) = position.map_or((Vec::new(), None), |p| {
+            relations.breadcrumbs(site.ontology, p)
+        });
         let mut described = manchester::describe(
             entity.iri.as_deref().unwrap_or_default(),
             &term.statements,
@@ -215,8 +236,8 @@ impl<'a> TermPage<'a> {
                 })
                 .collect(),
             alternative_ids: &term.alternative_ids,
-            breadcrumbs: position
-                .map_or_else(Vec::new, |p| at(&relations.breadcrumbs(site.ontology, p))),
+            breadcrumbs: at(&crumbs),
+            breadcrumbs_above: above.map(|p| TermRef::at(site, p)),
             in_tree: tree_page.is_some(),
             tree_page: super::browse::TreePages::file(tree_page.unwrap_or(0)),
             links: TermLinks::of(site, entity, term, false),
@@ -239,10 +260,10 @@ impl<'a> TermPage<'a> {
                     };
                     let predicate = t.predicate.as_str();
                     Statement {
-                        label: readable(
-                            published(predicate)
-                                .map_or_else(|| local_name(predicate), |term| term.name.as_str()),
-                        ),
+                        label: match published(predicate) {
+                            Some(term) => readable(&short_name(&term.name)),
+                            None => readable(local_name(predicate)),
+                        },
                         object_iri: match &t.object {
                             oxrdf::Term::NamedNode(n) => Some(n.as_str()),
                             _ => None,
@@ -477,7 +498,7 @@ pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), Ren
 #[derive(Serialize)]
 struct TreeItem<'a> {
     slug: &'a str,
-    name: &'a str,
+    name: std::borrow::Cow<'a, str>,
     deprecated: bool,
     depth: usize,
     branch: bool,
@@ -505,7 +526,7 @@ pub fn tree(site: &Site, n: usize, out: &mut Vec<u8>) -> Result<(), RenderError>
             let entity = &entities[row.position];
             TreeItem {
                 slug: entity.slug.as_str(),
-                name: &entity.name,
+                name: short_name(&entity.name),
                 deprecated: entity.term.as_ref().is_some_and(|t| t.deprecated),
                 depth: row.depth,
                 branch: row.branch,
@@ -538,6 +559,7 @@ pub fn tree(site: &Site, n: usize, out: &mut Vec<u8>) -> Result<(), RenderError>
         previous => n.checked_sub(1).map(TreePages::file),
         next => (!last).then(|| TreePages::file(n + 1)),
         rows => minijinja::Value::from(minijinja::value::Serde(&rows)),
+        opened => pages.opened(n),
         loose_count => loose.len(),
         loose => minijinja::Value::from(minijinja::value::Serde(&listed)),
         outside => outside_page,

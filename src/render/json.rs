@@ -7,9 +7,11 @@ use super::Site;
 use super::formats::ENTITY_FORMATS;
 use super::pages::{self, Paged};
 use crate::model::{BaseUrl, Entity, Slug, Text};
+use crate::search::text::short_name;
 use crate::search::{Answer, Listing, Query, Searcher};
 use serde::Serialize;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 pub fn entity_file(entity: &Entity) -> String {
     format!("{}.json", entity.slug)
@@ -83,21 +85,35 @@ struct TermView<'a> {
 }
 
 /// A term's place among the terms, as its JSON and its page show it.
+/// Its lists of other terms are bounded ([`LISTED_MAX`] children and
+/// referrers, the nearest ancestors), each with its total or whether it is
+/// whole, so that a term's documents stay proportional to the term: a
+/// term with 100,000 children made an 85 MB page.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TermLinks<'a> {
     parents: Vec<TermRef<'a>>,
+    /// The first [`LISTED_MAX`] children, in name order.
     children: Vec<TermRef<'a>>,
-    /// Every ancestor, nearest first; the JSON's only (the page shows the
-    /// breadcrumbs instead).
+    children_total: usize,
+    /// The nearest ancestors, nearest first; the JSON's only (the page
+    /// shows the breadcrumbs instead).
     #[serde(skip_serializing_if = "Option::is_none")]
     ancestors: Option<Vec<TermRef<'a>>>,
-    /// The published terms that state something of this one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ancestors_complete: Option<bool>,
+    /// The first [`LISTED_MAX`] published terms that state something of
+    /// this one.
     linked_from: Vec<TermRef<'a>>,
+    linked_from_total: usize,
     deprecated: bool,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     replaced_by: Vec<TermRef<'a>>,
 }
+
+/// How many children, and how many terms that link to it, a term's
+/// documents list at most; the hierarchy's pages list every child.
+pub const LISTED_MAX: usize = 1000;
 
 impl<'a> TermLinks<'a> {
     pub fn of(
@@ -108,14 +124,27 @@ impl<'a> TermLinks<'a> {
     ) -> TermLinks<'a> {
         let relations = &site.relations;
         let position = relations.position_of(entity);
-        let at = |list: &[usize]| list.iter().map(|&p| TermRef::at(site, p)).collect();
+        let at = |list: &[usize]| -> Vec<TermRef<'a>> {
+            list.iter()
+                .take(LISTED_MAX)
+                .map(|&p| TermRef::at(site, p))
+                .collect()
+        };
+        let children = position.map_or(&[][..], |p| relations.children(p));
+        let linked_from = position.map_or(&[][..], |p| relations.referrers(p));
+        let ancestors = with_ancestors.then(|| {
+            position.map_or((Vec::new(), true), |p| {
+                relations.ancestors(site.ontology, p)
+            })
+        });
         TermLinks {
             parents: TermRef::parents(site, term),
-            children: position.map_or_else(Vec::new, |p| at(relations.children(p))),
-            ancestors: with_ancestors.then(|| {
-                position.map_or_else(Vec::new, |p| at(&relations.ancestors(site.ontology, p)))
-            }),
-            linked_from: position.map_or_else(Vec::new, |p| at(relations.referrers(p))),
+            children: at(children),
+            children_total: children.len(),
+            ancestors_complete: ancestors.as_ref().map(|(_, complete)| *complete),
+            ancestors: ancestors.map(|(list, _)| at(&list)),
+            linked_from: at(linked_from),
+            linked_from_total: linked_from.len(),
             deprecated: term.deprecated,
             replaced_by: term
                 .replaced_by
@@ -189,7 +218,7 @@ pub struct TermRef<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub slug: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<&'a str>,
+    pub name: Option<Cow<'a, str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// A parent that the term's logical definition names (its genus), not
@@ -219,7 +248,7 @@ impl<'a> TermRef<'a> {
         TermRef {
             iri: entity.iri.as_deref().unwrap_or_default(),
             slug: Some(entity.slug.as_str()),
-            name: Some(&entity.name),
+            name: Some(short_name(&entity.name)),
             url: Some(site.url(&entity_file(entity))),
             from_definition: false,
         }
@@ -271,7 +300,7 @@ impl<'a> EntityView<'a> {
 struct Entry<'a> {
     slug: &'a str,
     id: &'a str,
-    name: &'a str,
+    name: Cow<'a, str>,
     links: Links<'a>,
 }
 
@@ -280,7 +309,7 @@ impl<'a> Entry<'a> {
         Entry {
             slug: entity.slug.as_str(),
             id: &entity.id,
-            name: &entity.name,
+            name: short_name(&entity.name),
             links: Links::of(base_url, entity),
         }
     }

@@ -5,6 +5,7 @@
 //! millions of entity files. Nothing here touches the disk.
 
 mod api_docs;
+mod bidi;
 mod browse;
 mod formats;
 mod host;

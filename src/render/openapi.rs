@@ -10,7 +10,7 @@ use super::negotiation;
 use super::pages::PAGE_ENTITIES;
 use super::routes::{Endpoint, Serves, endpoints, media};
 use crate::search::query::{DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, MAX_TERMS};
-use crate::search::text::SUMMARY_CHARS;
+use crate::search::text::{NAME_CHARS, SUMMARY_CHARS};
 use serde_json::{Map, Value, json};
 
 /// The schemas, by the name the tests validate documents against.
@@ -70,8 +70,11 @@ fn add_term_schemas(schemas: &mut Value) {
         "labels",
         "parents",
         "children",
+        "childrenTotal",
         "ancestors",
+        "ancestorsComplete",
         "linkedFrom",
+        "linkedFromTotal",
         "deprecated",
         "links"
     ]);
@@ -101,9 +104,19 @@ fn add_term_schemas(schemas: &mut Value) {
     properties["parents"] = terms(
         "Its direct parents (rdfs:subClassOf, skos:broader, rdfs:subPropertyOf), then the named classes of its logical definition (marked `fromDefinition`), as OLS shows them.",
     );
-    properties["children"] = terms("The terms whose parent it is.");
-    properties["ancestors"] = terms("Every ancestor, nearest first.");
-    properties["linkedFrom"] = terms("The published terms that state something of it.");
+    properties["children"] = terms(
+        "The terms whose parent it is, in name order: the first 1,000 (the hierarchy's pages list every one).",
+    );
+    properties["childrenTotal"] = json!({ "type": "integer", "minimum": 0, "description": "How many children it has; more than `children` holds where that list is cut." });
+    properties["ancestors"] = terms(
+        "Its ancestors, nearest first: those within 64 levels up, at most 256 (`ancestorsComplete` says whether that is all of them; the parents of the farthest lead further up).",
+    );
+    properties["ancestorsComplete"] =
+        json!({ "type": "boolean", "description": "Whether `ancestors` holds every ancestor." });
+    properties["linkedFrom"] = terms(
+        "The published terms that state something of it: the first 1,000 (its RDF documents state every such statement).",
+    );
+    properties["linkedFromTotal"] = json!({ "type": "integer", "minimum": 0, "description": "How many published terms state something of it." });
     properties["deprecated"] = json!({ "type": "boolean" });
     properties["replacedBy"] = terms("The terms that replace it.");
     entity["additionalProperties"] = json!(false);
@@ -140,6 +153,7 @@ fn common_schemas(site: &Site) -> Value {
     let entity_type = &site.ontology.meta.entity_type;
     let uri = json!({ "type": "string", "format": "uri" });
     let slug = json!({ "type": "string", "pattern": slug_pattern() });
+    let short_name = json!({ "type": "string", "minLength": 1, "maxLength": NAME_CHARS, "description": "Its name: all of it up to 200 characters, else the whole words that fit, then an ellipsis (the entity's own documents hold it whole)." });
     // `index.json` and `/all`: the entity type, the count, the items.
     let list = |description: &str, item: &str| {
         json!({
@@ -188,7 +202,7 @@ fn common_schemas(site: &Site) -> Value {
             "properties": {
                 "slug": slug,
                 "id": { "type": "string", "minLength": 1 },
-                "name": { "type": "string", "minLength": 1 },
+                "name": short_name,
                 "links": { "$ref": "#/components/schemas/Links" }
             },
             "additionalProperties": false
@@ -200,7 +214,7 @@ fn common_schemas(site: &Site) -> Value {
             "properties": {
                 "slug": slug,
                 "id": { "type": "string", "minLength": 1 },
-                "name": { "type": "string", "minLength": 1 },
+                "name": short_name,
                 "type": { "type": "string", "minLength": 1, "description": "As its JSON-LD @type names it: the entity type or subtype, or a term's first rdf:type, compacted (owl:Class)." },
                 "summary": { "type": "string", "maxLength": SUMMARY_CHARS, "description": "The start of its description: all of it up to 160 characters, else the whole words that fit, then an ellipsis; empty where it has none." },
                 "links": { "$ref": "#/components/schemas/Links" },

@@ -198,54 +198,87 @@ impl Relations {
         rows
     }
 
-    /// Every ancestor of the term, nearest first, each once; a cycle in the
-    /// source ends where it closes.
-    pub fn ancestors(&self, ontology: &Ontology, position: usize) -> Vec<usize> {
+    /// The term's ancestors, nearest first, each once, within
+    /// [`ANCESTOR_LEVELS`] levels and at most [`ANCESTORS_MAX`] of them;
+    /// and whether that is all of them. Bounded so that a term's documents
+    /// stay proportional to the term: a chain of 10,000 subclasses listed
+    /// every ancestor of every term, a site quadratic in its depth. A cycle
+    /// in the source ends where it closes.
+    pub fn ancestors(&self, ontology: &Ontology, position: usize) -> (Vec<usize>, bool) {
         let mut found: Vec<usize> = Vec::new();
-        let mut at = 0;
-        let mut queue = vec![position];
-        while at < queue.len() {
-            let parents = ontology.entities[queue[at]]
-                .term
-                .as_ref()
-                .into_iter()
-                .flat_map(|t| t.hierarchy_parents());
-            for parent in parents {
-                if let Some(p) = self.position(parent)
-                    && p != position
-                    && !found.contains(&p)
-                {
-                    found.push(p);
-                    queue.push(p);
+        let mut seen: std::collections::HashSet<usize> = std::collections::HashSet::new();
+        seen.insert(position);
+        let mut level = vec![position];
+        let mut complete = true;
+        for depth in 0.. {
+            let mut next = Vec::new();
+            for &at in &level {
+                for parent in self.parents(ontology, at) {
+                    if !seen.insert(parent) {
+                        continue;
+                    }
+                    if depth == ANCESTOR_LEVELS || found.len() == ANCESTORS_MAX {
+                        complete = false;
+                        return (found, complete);
+                    }
+                    found.push(parent);
+                    next.push(parent);
                 }
             }
-            at += 1;
+            if next.is_empty() {
+                break;
+            }
+            level = next;
         }
-        found
+        (found, complete)
     }
 
-    /// One path from a root down to the term's parent, along each term's
-    /// first published parent: the breadcrumbs of its page.
-    pub fn breadcrumbs(&self, ontology: &Ontology, position: usize) -> Vec<usize> {
+    /// The term's published parents, as the hierarchy counts them.
+    fn parents<'o>(
+        &'o self,
+        ontology: &'o Ontology,
+        position: usize,
+    ) -> impl Iterator<Item = usize> + 'o {
+        ontology.entities[position]
+            .term
+            .as_ref()
+            .into_iter()
+            .flat_map(|t| t.hierarchy_parents())
+            .filter_map(|parent| self.position(parent))
+    }
+
+    /// The nearest [`BREADCRUMB_LEVELS`] terms of one path from a root down
+    /// to the term's parent, along each term's first published parent:
+    /// the breadcrumbs of its page; and the term above them where the path
+    /// goes on, which the page links to as the way up.
+    pub fn breadcrumbs(&self, ontology: &Ontology, position: usize) -> (Vec<usize>, Option<usize>) {
         let mut path = Vec::new();
         let mut at = position;
-        loop {
-            let first = ontology.entities[at]
-                .term
-                .as_ref()
-                .and_then(|t| t.hierarchy_parents().find_map(|p| self.position(p)));
-            match first {
-                Some(p) if p != position && !path.contains(&p) => {
-                    path.push(p);
-                    at = p;
-                }
-                _ => break,
+        let mut above = None;
+        while let Some(p) = self.parents(ontology, at).next() {
+            if p == position || path.contains(&p) {
+                break;
             }
+            if path.len() == BREADCRUMB_LEVELS {
+                above = Some(p);
+                break;
+            }
+            path.push(p);
+            at = p;
         }
         path.reverse();
-        path
+        (path, above)
     }
 }
+
+/// How many levels up a term's ancestor list reaches: more than real
+/// ontologies are deep (10 to 40 levels).
+pub const ANCESTOR_LEVELS: usize = 64;
+/// How many ancestors a term's list holds at most.
+pub const ANCESTORS_MAX: usize = 256;
+/// How many terms a page's breadcrumbs show, the nearest ones; a link
+/// leads further up.
+pub const BREADCRUMB_LEVELS: usize = 12;
 
 #[cfg(test)]
 mod tests {
@@ -381,7 +414,44 @@ mod tests {
         ontology.entities[1].term.as_mut().unwrap().genus = vec!["https://t.test/a".to_owned()];
         let relations = Relations::of(&ontology);
         assert_eq!(relations.children(0), [1, 2]);
-        assert_eq!(relations.breadcrumbs(&ontology, 1), [0]);
-        assert_eq!(relations.ancestors(&ontology, 1), [0]);
+        assert_eq!(relations.breadcrumbs(&ontology, 1), (vec![0], None));
+        assert_eq!(relations.ancestors(&ontology, 1), (vec![0], true));
+    }
+
+    #[test]
+    fn ancestors_and_breadcrumbs_stay_bounded_in_a_deep_chain() {
+        // t000 > t001 > ... > t199: each term the subclass of the one before.
+        let slugs: Vec<String> = (0..200).map(|i| format!("t{i:03}")).collect();
+        let parents: Vec<Vec<&str>> = (0..200)
+            .map(|i| {
+                if i == 0 {
+                    vec![]
+                } else {
+                    vec![slugs[i - 1].as_str()]
+                }
+            })
+            .collect();
+        let terms: Vec<(&str, &[&str])> = slugs
+            .iter()
+            .zip(&parents)
+            .map(|(s, p)| (s.as_str(), p.as_slice()))
+            .collect();
+        let ontology = ontology(&terms);
+        let relations = Relations::of(&ontology);
+        let (ancestors, complete) = relations.ancestors(&ontology, 199);
+        assert_eq!(ancestors.len(), ANCESTOR_LEVELS);
+        assert_eq!(ancestors[0], 198, "nearest first");
+        assert!(!complete);
+        assert_eq!(
+            relations.ancestors(&ontology, 64),
+            ((0..64).rev().collect(), true)
+        );
+        let (path, above) = relations.breadcrumbs(&ontology, 199);
+        assert_eq!(path, (199 - BREADCRUMB_LEVELS..199).collect::<Vec<_>>());
+        assert_eq!(above, Some(199 - BREADCRUMB_LEVELS - 1));
+        assert_eq!(
+            relations.breadcrumbs(&ontology, 5),
+            ((0..5).collect(), None)
+        );
     }
 }

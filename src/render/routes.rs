@@ -240,6 +240,7 @@ pub const UNPUBLISHED: &[&str] = &[
     "/_routes.json",
     "/_worker.js",
     "/_edge/*",
+    "/_aliases.json",
     "/.ontosite-output",
     "/.ontosite-record",
 ];
@@ -252,4 +253,11 @@ pub const EVERY_RESPONSE: &[(&str, &str)] = &[
     // What a script on another origin may read beyond the safelisted
     // headers: the tag to revalidate with, and links to other documents.
     ("Access-Control-Expose-Headers", "ETag, Link"),
+    // The pages run only the site's own scripts, never one a label, an IRI
+    // or a query could smuggle in: no inline script (the JSON-LD data
+    // blocks are not run), no plug-ins, no other origin's code or styles.
+    (
+        "Content-Security-Policy",
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'",
+    ),
 ];

@@ -69,14 +69,15 @@ mod tests {
     use crate::render::routes::EVERY_RESPONSE;
     use crate::search::query::{DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, MAX_TERMS};
 
-    /// The value of `export const NAME = ...;` in search.js, up to the `;`.
+    /// The value of `export const NAME = ...;` in search.js, up to the `;`
+    /// that ends the line (values may hold `;`).
     fn constant(name: &str) -> String {
         let start = format!("export const {name} = ");
         let at = SEARCH_JS
             .find(&start)
             .unwrap_or_else(|| panic!("search.js has no {name}"));
         let rest = &SEARCH_JS[at + start.len()..];
-        rest[..rest.find(';').unwrap()].to_owned()
+        rest[..rest.find(";\n").unwrap()].to_owned()
     }
 
     /// search.js states the query limits and the response headers again,

@@ -45,7 +45,7 @@ impl<'a> Listing<'a> {
         Listing {
             slug: Cow::Borrowed(&entity.slug),
             id: Cow::Borrowed(&entity.id),
-            name: Cow::Borrowed(&entity.name),
+            name: text::short_name(&entity.name),
             kind: meta.kind(entity),
             summary: text::summary(&entity.description),
             deprecated: entity.term.as_ref().is_some_and(|t| t.deprecated),

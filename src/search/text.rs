@@ -253,20 +253,40 @@ pub fn summary(description: &str) -> Cow<'_, str> {
     if sentence.chars().count() <= SUMMARY_CHARS {
         return Cow::Owned(sentence);
     }
-    // Room for the ellipsis; a single word longer than that is cut inside.
-    let limit = sentence
+    Cow::Owned(cut_at_words(&sentence, SUMMARY_CHARS))
+}
+
+/// How many characters a name holds where pages other than its entity's
+/// own show it ([`short_name`]), its ellipsis included.
+pub const NAME_CHARS: usize = 200;
+
+/// A name as lists, references, search answers and other terms' pages show
+/// it: the whole name where it fits in [`NAME_CHARS`] characters, else the
+/// whole words that fit, then `…`. The entity's own documents keep it
+/// whole; one 30 MB label was copied onto every shared page.
+pub fn short_name(name: &str) -> Cow<'_, str> {
+    match name.char_indices().nth(NAME_CHARS) {
+        None => Cow::Borrowed(name),
+        Some(_) => Cow::Owned(cut_at_words(name, NAME_CHARS)),
+    }
+}
+
+/// The words of `text` that fit in `max` characters with an ellipsis, then
+/// `…`; a single word longer than that is cut inside.
+fn cut_at_words(text: &str, max: usize) -> String {
+    let limit = text
         .char_indices()
-        .nth(SUMMARY_CHARS - 1)
-        .map_or(sentence.len(), |(at, _)| at);
-    let cut = if sentence[limit..].starts_with(' ') {
+        .nth(max - 1)
+        .map_or(text.len(), |(at, _)| at);
+    let cut = if text[limit..].starts_with(' ') {
         limit
     } else {
-        sentence[..limit]
+        text[..limit]
             .rfind(' ')
             .filter(|&at| at > 0)
             .unwrap_or(limit)
     };
-    Cow::Owned(format!("{}…", sentence[..cut].trim_end()))
+    format!("{}…", text[..cut].trim_end())
 }
 
 #[cfg(test)]
@@ -290,6 +310,10 @@ mod tests {
         let one = "é".repeat(400);
         let cut = summary(&one);
         assert_eq!(cut.chars().count(), SUMMARY_CHARS);
+        let name = "word ".repeat(1000);
+        assert_eq!(short_name("Acme - Create Item"), "Acme - Create Item");
+        let short = short_name(&name);
+        assert!(short.chars().count() <= NAME_CHARS && short.ends_with("word…"));
         assert!(cut.ends_with("é…"));
     }
 

@@ -3,18 +3,19 @@
 //! alive between requests) is closed ([`Idle`]), request headers must
 //! arrive whole within the same time (hyper's header timeout, against a
 //! byte every few seconds), open connections are capped below the
-//! process's file limit, and a socket error on accept (out of file
-//! descriptors) pauses instead of spinning.
+//! process's file limit, and per client address, with a reserve for
+//! clients that hold few ([`Admission`]), and a socket error on accept
+//! (out of file descriptors) pauses instead of spinning.
 
 use axum::Router;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
-use std::net::SocketAddr;
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::sync::Semaphore;
 
 /// How long a client may take to send a request's headers, and how long a
 /// kept-alive connection may sit idle before its next request.
@@ -45,6 +46,98 @@ pub fn connection_limit() -> usize {
         .clamp(16, MAX_CONNECTIONS) as usize
 }
 
+/// Who may open one more connection. One client holding every connection
+/// the server can keep (4,096 idle sockets) locked every other client out
+/// until the idle timeout freed them, and took them again. So one client
+/// address (an IPv6 /64, which one host is usually given) holds at most an
+/// eighth of them, and the last quarter is kept for clients that hold
+/// fewer than [`FEW`].
+#[derive(Debug)]
+pub struct Admission {
+    limit: usize,
+    per_client: usize,
+    reserve: usize,
+    held: Mutex<Held>,
+}
+
+#[derive(Debug, Default)]
+struct Held {
+    total: usize,
+    by_client: HashMap<IpAddr, usize>,
+}
+
+/// How many connections a client may hold and still use the reserve: more
+/// than a browser opens to one host (six).
+pub const FEW: usize = 8;
+
+impl Admission {
+    /// For a server that may hold `limit` connections in all.
+    pub fn new(limit: usize) -> Admission {
+        Admission {
+            limit,
+            per_client: (limit / 8).max(FEW),
+            reserve: limit / 4,
+            held: Mutex::default(),
+        }
+    }
+
+    /// A connection for the client at `address`, if it may open one; it is
+    /// given back when the ticket is dropped.
+    pub fn admit(self: &Arc<Self>, address: IpAddr) -> Option<Ticket> {
+        let client = client_of(address);
+        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        let mine = held.by_client.get(&client).copied().unwrap_or(0);
+        let full = held.total >= self.limit
+            || mine >= self.per_client
+            || (held.total >= self.limit - self.reserve && mine >= FEW);
+        if full {
+            return None;
+        }
+        held.total += 1;
+        *held.by_client.entry(client).or_default() += 1;
+        Some(Ticket {
+            admission: Arc::clone(self),
+            client,
+        })
+    }
+}
+
+/// The client a connection counts against: its IPv4 address, or the /64
+/// of its IPv6 address (an IPv4-mapped one as IPv4).
+fn client_of(address: IpAddr) -> IpAddr {
+    match address {
+        IpAddr::V4(_) => address,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6((u128::from(v6) & !((1u128 << 64) - 1)).into()),
+        },
+    }
+}
+
+/// One admitted connection.
+#[derive(Debug)]
+pub struct Ticket {
+    admission: Arc<Admission>,
+    client: IpAddr,
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        let mut held = self
+            .admission
+            .held
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        held.total -= 1;
+        if let Some(count) = held.by_client.get_mut(&self.client) {
+            *count -= 1;
+            if *count == 0 {
+                held.by_client.remove(&self.client);
+            }
+        }
+    }
+}
+
 /// A listening socket on `addr` that other sockets may share
 /// (`SO_REUSEPORT`), one per worker thread.
 pub fn listen(addr: SocketAddr) -> std::io::Result<std::net::TcpListener> {
@@ -59,13 +152,13 @@ pub fn listen(addr: SocketAddr) -> std::io::Result<std::net::TcpListener> {
 }
 
 /// Serves `router` on `socket` until `stopping` turns true, then lets the
-/// requests in flight finish. `slots` is shared by every worker: a
-/// connection past the cap is closed at once, so the ones being served
-/// keep their answers coming.
+/// requests in flight finish. `admission` is shared by every worker: a
+/// connection it refuses is closed at once, so the ones being served keep
+/// their answers coming.
 pub async fn serve(
     socket: std::net::TcpListener,
     router: Router,
-    slots: Arc<Semaphore>,
+    admission: Arc<Admission>,
     mut stopping: tokio::sync::watch::Receiver<bool>,
 ) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::from_std(socket)?;
@@ -86,8 +179,8 @@ pub async fn serve(
             accepted = listener.accept() => accepted,
             _ = stopping.wait_for(|stop| *stop) => break,
         };
-        let tcp = match accepted {
-            Ok((tcp, _)) => tcp,
+        let (tcp, peer) = match accepted {
+            Ok(accepted) => accepted,
             Err(_) => {
                 // EMFILE and the like: give the open connections time to
                 // finish or time out instead of failing in a tight loop.
@@ -95,7 +188,7 @@ pub async fn serve(
                 continue;
             }
         };
-        let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else {
+        let Some(slot) = admission.admit(peer.ip()) else {
             drop(tcp);
             continue;
         };
@@ -199,5 +292,46 @@ impl<T: tokio::io::AsyncWrite + Unpin> tokio::io::AsyncWrite for Idle<T> {
 
     fn is_write_vectored(&self) -> bool {
         self.inner.is_write_vectored()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_client_cannot_take_every_connection() {
+        let admission = Arc::new(Admission::new(64));
+        let greedy: IpAddr = "192.0.2.1".parse().unwrap();
+        let taken: Vec<Ticket> = std::iter::from_fn(|| admission.admit(greedy)).collect();
+        assert_eq!(taken.len(), 8, "an eighth");
+        // Its neighbour in the same IPv6 /64 is the same client.
+        let v6 = |s: &str| -> IpAddr { s.parse().unwrap() };
+        let mut held: Vec<Ticket> = (0..8)
+            .map(|_| admission.admit(v6("2001:db8::1")).unwrap())
+            .collect();
+        assert!(admission.admit(v6("2001:db8::2")).is_none());
+        assert!(admission.admit(v6("2001:db8:0:1::2")).is_some());
+        held.clear();
+        // Greedy clients fill up to the reserve; then only those holding
+        // fewer than FEW get in, until the limit.
+        let greedy_ones: Vec<Ticket> = (2..=6)
+            .flat_map(|i| {
+                let address: IpAddr = format!("192.0.2.{i}").parse().unwrap();
+                std::iter::from_fn(move || Some(address)).take(8)
+            })
+            .filter_map(|a| admission.admit(a))
+            .collect();
+        assert_eq!(taken.len() + greedy_ones.len(), 48, "up to the reserve");
+        let polite: Vec<Ticket> = (10..=30)
+            .filter_map(|i| admission.admit(format!("192.0.2.{i}").parse().unwrap()))
+            .collect();
+        assert_eq!(polite.len(), 16, "the reserve, one each");
+        assert!(
+            admission.admit("192.0.2.99".parse().unwrap()).is_none(),
+            "full"
+        );
+        drop(taken);
+        assert!(admission.admit("192.0.2.99".parse().unwrap()).is_some());
     }
 }

@@ -493,6 +493,12 @@ pub fn finish(prepared: &Prepared, request: &HeaderMap) -> Response<Body> {
     let mut response = Response::builder().status(prepared.status);
     let headers = response.headers_mut().expect("a fresh builder has headers");
     headers.clone_from(&prepared.headers);
+    // Every answer of a compressible file says so, 304 and 206 included
+    // (RFC 9110, 15.4.5): a cache keeps the coding apart either way.
+    let compressible = prepared.compressible();
+    if compressible {
+        headers.append(header::VARY, HeaderValue::from_static("accept-encoding"));
+    }
     let not_modified = prepared.status == StatusCode::OK
         && prepared
             .headers
@@ -520,8 +526,7 @@ pub fn finish(prepared: &Prepared, request: &HeaderMap) -> Response<Body> {
                 .expect("valid parts");
         }
     }
-    let coding = if prepared.compressible() {
-        headers.append(header::VARY, HeaderValue::from_static("accept-encoding"));
+    let coding = if compressible {
         encoding::negotiate(
             request
                 .get(header::ACCEPT_ENCODING)

@@ -228,7 +228,7 @@ pub fn run(
     let sockets = (0..threads)
         .map(|_| connections::listen(addr).map_err(|source| ServeError::Listen { addr, source }))
         .collect::<Result<Vec<_>, _>>()?;
-    let slots = Arc::new(tokio::sync::Semaphore::new(connections::connection_limit()));
+    let admission = Arc::new(connections::Admission::new(connections::connection_limit()));
     let _watcher = match (&config.build, config.watch) {
         (Some(build_config), true) => watch::start(
             build_config.clone(),
@@ -247,7 +247,7 @@ pub fn run(
         .into_iter()
         .map(|socket| {
             let current = Arc::clone(&current);
-            let slots = Arc::clone(&slots);
+            let admission = Arc::clone(&admission);
             let stopping = stopping.clone();
             let runs_code = config.runs_code;
             std::thread::spawn(move || -> std::io::Result<()> {
@@ -258,7 +258,7 @@ pub fn run(
                 runtime.block_on(connections::serve(
                     socket,
                     router(current, runs_code),
-                    slots,
+                    admission,
                     stopping,
                 ))
             })
@@ -287,6 +287,8 @@ mod watch {
 
     use super::*;
     use notify::{RecursiveMode, Watcher};
+    use std::path::Path;
+    use std::sync::Mutex;
     use std::sync::mpsc;
 
     /// How long the input must be quiet before a rebuild: editors and
@@ -298,19 +300,41 @@ mod watch {
         dir: PathBuf,
         current: Current,
         events: Arc<impl Fn(Event) + Send + Sync + 'static>,
-    ) -> Result<notify::RecommendedWatcher, ServeError> {
+    ) -> Result<Watching, ServeError> {
         let out = dir.canonicalize().unwrap_or(dir.clone());
-        let watched: Vec<PathBuf> = std::iter::once(&config.input)
+        let inputs: Vec<PathBuf> = std::iter::once(&config.input)
             .chain(&config.templates)
-            .cloned()
+            .map(|p| p.canonicalize().unwrap_or(p.clone()))
             .collect();
+        // Each input by path, not by inode: its parent is watched too, so
+        // an input directory replaced whole (`mv in in.bak; cp -a in.bak
+        // in`, a checkout of another branch) is seen and watched anew.
+        // Watching the inode alone went on following `in.bak`, silently.
+        let mut watched: Vec<(PathBuf, RecursiveMode)> = inputs
+            .iter()
+            .map(|p| (p.clone(), RecursiveMode::Recursive))
+            .collect();
+        watched.extend(
+            inputs
+                .iter()
+                .filter_map(|p| Some((p.parent()?.to_path_buf(), RecursiveMode::NonRecursive))),
+        );
+        let relevant = inputs.clone();
         on_changes(
             &watched,
-            RecursiveMode::Recursive,
             QUIET,
-            // Our own output, if it lies inside the input, is not a change.
-            move |event| event.paths.iter().any(|p| !p.starts_with(&out)),
-            move || {
+            // A change inside an input (or of an input itself), not in our
+            // own output where it lies inside the input.
+            move |event| {
+                event
+                    .paths
+                    .iter()
+                    .any(|p| relevant.iter().any(|i| p.starts_with(i)) && !p.starts_with(&out))
+            },
+            move |watcher| {
+                for input in &inputs {
+                    watcher.follow(input);
+                }
                 events(Event::Rebuilding);
                 rebuild(&config, &dir, &current, &*events);
             },
@@ -318,18 +342,50 @@ mod watch {
         .map_err(|(path, source)| ServeError::Watch { path, source })
     }
 
+    /// A watcher, kept alive by the server; the thread that acts on its
+    /// events holds it weakly, so dropping this stops both.
+    pub struct Watching(#[allow(dead_code)] Arc<Mutex<Watched>>);
+
+    /// A watcher and the directory each path it watches recursively was
+    /// when it was watched.
+    pub struct Watched {
+        watcher: notify::RecommendedWatcher,
+        inodes: std::collections::HashMap<PathBuf, Option<(u64, u64)>>,
+    }
+
+    impl Watched {
+        /// Watches `path` anew where it is no longer the directory that
+        /// was watched (replaced, or back after it was gone).
+        fn follow(&mut self, path: &Path) {
+            let now = identity(path);
+            if self.inodes.get(path) == Some(&now) {
+                return;
+            }
+            let _ = self.watcher.unwatch(path);
+            let watching =
+                now.is_some() && self.watcher.watch(path, RecursiveMode::Recursive).is_ok();
+            self.inodes
+                .insert(path.to_owned(), if watching { now } else { None });
+        }
+    }
+
+    /// A directory's device and inode, while it exists.
+    fn identity(path: &Path) -> Option<(u64, u64)> {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    }
+
     /// Calls `act` once `paths` have had no content change for `quiet`
     /// after one that `relevant` accepts, on a thread of its own, for as
     /// long as the returned watcher lives.
     fn on_changes(
-        paths: &[PathBuf],
-        mode: RecursiveMode,
+        paths: &[(PathBuf, RecursiveMode)],
         quiet: Duration,
         relevant: impl Fn(&notify::Event) -> bool + Send + 'static,
-        mut act: impl FnMut() + Send + 'static,
-    ) -> Result<notify::RecommendedWatcher, (PathBuf, notify::Error)> {
+        mut act: impl FnMut(&mut Watched) + Send + 'static,
+    ) -> Result<Watching, (PathBuf, notify::Error)> {
         let (tx, rx) = mpsc::channel::<()>();
-        let first = paths.first().cloned().unwrap_or_default();
+        let first = paths.first().map(|(p, _)| p.clone()).unwrap_or_default();
         let mut watcher =
             notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
                 if let Ok(event) = event
@@ -340,16 +396,26 @@ mod watch {
                 }
             })
             .map_err(|e| (first, e))?;
-        for path in paths {
-            watcher.watch(path, mode).map_err(|e| (path.clone(), e))?;
+        let mut inodes = std::collections::HashMap::new();
+        for (path, mode) in paths {
+            watcher.watch(path, *mode).map_err(|e| (path.clone(), e))?;
+            if *mode == RecursiveMode::Recursive {
+                inodes.insert(path.clone(), identity(path));
+            }
         }
+        let watched = Arc::new(Mutex::new(Watched { watcher, inodes }));
+        let weak = Arc::downgrade(&watched);
         std::thread::spawn(move || {
             while rx.recv().is_ok() {
                 while rx.recv_timeout(quiet).is_ok() {}
-                act();
+                let Some(watched) = weak.upgrade() else {
+                    return;
+                };
+                let mut watched = watched.lock().unwrap_or_else(|e| e.into_inner());
+                act(&mut watched);
             }
         });
-        Ok(watcher)
+        Ok(Watching(watched))
     }
 
     /// Whether an event changes content: a file created, written, removed
@@ -376,7 +442,7 @@ mod watch {
         dir: PathBuf,
         current: Current,
         events: Arc<impl Fn(Event) + Send + Sync + 'static>,
-    ) -> Result<notify::RecommendedWatcher, ServeError> {
+    ) -> Result<Watching, ServeError> {
         let parent = dir
             .canonicalize()
             .unwrap_or(dir.clone())
@@ -384,11 +450,10 @@ mod watch {
             .map(std::path::Path::to_path_buf)
             .unwrap_or_else(|| PathBuf::from("/"));
         on_changes(
-            &[parent],
-            RecursiveMode::NonRecursive,
+            &[(parent, RecursiveMode::NonRecursive)],
             Duration::from_millis(20),
             |_| true,
-            move || {
+            move |_| {
                 if !current.load().site.dir.replaced() {
                     return;
                 }

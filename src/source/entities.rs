@@ -209,7 +209,18 @@ fn entity(value: Value, origin: Origin) -> Result<Entity, Diagnostic> {
     let iri = match fields.shift_remove("iri") {
         None => None,
         Some(Value::String(text)) => match oxrdf::NamedNode::new(&text) {
-            Ok(_) => Some(text),
+            Ok(_) => match crate::model::active_scheme(&text) {
+                Some(scheme) => {
+                    return Err(here(
+                        format!(
+                            "`iri` uses the scheme `{scheme}:`, which a browser runs or opens instead of following"
+                        ),
+                        "give the entity an http(s) IRI, or a URN, or leave `iri` out to name it `{base}/{slug}`",
+                        Some(&id),
+                    ));
+                }
+                None => Some(text),
+            },
             Err(e) => {
                 return Err(here(
                     format!("`iri` is not an absolute IRI: {e}"),

@@ -368,7 +368,13 @@ pub fn load(
             && license
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || "-.+".contains(c));
-        if !(spdx_id || (license.contains(':') && is_absolute_iri(license))) {
+        if let Some(scheme) = crate::model::active_scheme(license) {
+            problems.push(Diagnostic::new(
+                &path,
+                format!("`license` uses the scheme `{scheme}:`, which a browser runs or opens instead of following"),
+                "give an SPDX identifier such as `CC0-1.0`, or the license's http(s) IRI",
+            ));
+        } else if !(spdx_id || (license.contains(':') && is_absolute_iri(license))) {
             problems.push(Diagnostic::new(
                 &path,
                 format!("`license` `{license}` is neither an SPDX identifier nor an IRI"),

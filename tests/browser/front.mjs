@@ -5,7 +5,8 @@
 // For each way in (file:// and http://), opens index.html, types each
 // QUERY into the search box and records what the page shows (the slugs
 // and the total) and how long the first results took; checks that arrow
-// keys reach the results; runs axe-core (WCAG 2 A and AA rules) on the
+// keys reach the results; collects page errors and what the
+// Content-Security-Policy refused; runs axe-core (WCAG 2 A and AA rules) on the
 // front page and an entity page; and reads the entity page's embedded
 // JSON-LD. With --shots, saves screenshots there. Prints one JSON report.
 import { chromium } from "playwright-core";
@@ -13,6 +14,7 @@ import { typeQuery } from "./typing.mjs";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { join } from "node:path";
+import { readFileSync } from "node:fs";
 
 const args = process.argv.slice(2);
 const option = (name) => {
@@ -31,8 +33,11 @@ const browser = await chromium.launch({
 
 const search = typeQuery;
 
+// Evaluated, not added as a script tag: the site's Content-Security-Policy
+// refuses inline scripts, which is what addScriptTag would add.
+const axeSource = readFileSync(axePath, "utf8");
 const axe = async (page) => {
-  await page.addScriptTag({ path: axePath });
+  await page.evaluate(axeSource);
   return page.evaluate(async () => {
     const result = await axe.run(document, { runOnly: ["wcag2a", "wcag2aa"] });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
@@ -50,6 +55,12 @@ try {
     });
     const errors = [];
     page.on("pageerror", (error) => errors.push(String(error)));
+    // What the Content-Security-Policy refused: Chromium reports it as a
+    // console error.
+    const refused = (message) => {
+      if (message.type() === "error" && message.text().includes("Content Security Policy")) errors.push(message.text());
+    };
+    page.on("console", refused);
     await page.goto(new URL("index.html", base).href);
     const results = [];
     // Each query typed fresh, the first one on a page that has loaded nothing yet.
@@ -98,6 +109,8 @@ try {
     }
     const frontAxe = await axe(page);
     const entity = await browser.newPage();
+    entity.on("pageerror", (error) => errors.push(String(error)));
+    entity.on("console", refused);
     await entity.goto(new URL(`${firstSlug}.html`, base).href);
     const embedded = await entity.evaluate(() => ({
       h1: document.querySelector("h1").textContent,
@@ -125,7 +138,17 @@ try {
       await phone.screenshot({ path: join(shots, "front-page-phone.png") });
     }
     const entityAxe = await axe(entity);
-    report[way] = { moreShown, tried, results, focused, firstSlug, axe: { front: frontAxe, entity: entityAxe }, entity: embedded, outside, errors };
+    // Whether a script smuggled into the page would run: a new inline
+    // script element, as markup injected through a label would make. The
+    // refusal is reported as a console error, which is expected here.
+    entity.off("console", refused);
+    const inlineScriptRuns = await entity.evaluate(() => {
+      const script = document.createElement("script");
+      script.textContent = "window.smuggled = true";
+      document.body.append(script);
+      return window.smuggled === true;
+    });
+    report[way] = { moreShown, tried, results, focused, firstSlug, axe: { front: frontAxe, entity: entityAxe }, entity: embedded, outside, errors, inlineScriptRuns };
   }
   console.log(JSON.stringify(report));
 } finally {

@@ -290,6 +290,30 @@ const CASES: &[Case] = &[
             "entities/status.json (entity `Status`): the field `actionStatus` is one that ontology.json's `entityProperties` gives every entity",
         ],
     },
+    Case {
+        name: "an entity IRI a browser would run",
+        break_input: |i| {
+            write(
+                i,
+                "entities/x.json",
+                r#"{"id": "X", "name": "n", "description": "d", "iri": "JavaScript:alert(1)"}"#,
+            )
+        },
+        expect: &["entities/x.json (entity `X`): `iri` uses the scheme `JavaScript:`"],
+    },
+    Case {
+        name: "a license a browser would run",
+        break_input: |i| {
+            let manifest = i.join("ontology.json");
+            let text = std::fs::read_to_string(&manifest).unwrap();
+            std::fs::write(
+                &manifest,
+                text.replace("\"CC0-1.0\"", "\"javascript:alert(document.domain)\""),
+            )
+            .unwrap();
+        },
+        expect: &["ontology.json: `license` uses the scheme `javascript:`"],
+    },
 ];
 
 #[test]

@@ -31,6 +31,13 @@ fn the_front_page_answers_as_the_api_from_disk_and_from_a_server() {
     for way in ["file", "http"] {
         let seen = &report[way];
         assert_eq!(seen["errors"], serde_json::json!([]), "{way}: page errors");
+        // Served, the Content-Security-Policy refuses inline script; from
+        // disk there is no header, and no policy.
+        assert_eq!(
+            seen["inlineScriptRuns"],
+            way == "file",
+            "{way}: inline script"
+        );
         assert_eq!(
             seen["outside"],
             serde_json::json!([]),

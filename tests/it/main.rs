@@ -2,6 +2,7 @@
 //! on small fixtures. One test binary, as ripgrep does, so it links once.
 
 mod bad_input;
+mod bounds;
 mod browse;
 mod browser;
 mod build;

@@ -88,6 +88,7 @@ fn netlify_parses_the_host_files_and_routes_every_endpoint() {
             {"from": "/_routes.json", "to": "/404.json", "status": 404, "force": true, "query": {}},
             {"from": "/_worker.js", "to": "/404.json", "status": 404, "force": true, "query": {}},
             {"from": "/_edge/*", "to": "/404.json", "status": 404, "force": true, "query": {}},
+            {"from": "/_aliases.json", "to": "/404.json", "status": 404, "force": true, "query": {}},
             {"from": "/.ontosite-output", "to": "/404.json", "status": 404, "force": true, "query": {}},
             {"from": "/.ontosite-record", "to": "/404.json", "status": 404, "force": true, "query": {}},
             {"from": "/", "to": "/api.json", "status": 200, "force": true, "query": {}},

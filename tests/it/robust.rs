@@ -509,3 +509,45 @@ fn a_build_killed_at_any_moment_leaves_one_whole_site() {
     build_ok(&inputs[0], &out);
     assert!(snapshot(&out) == sites[0]);
 }
+
+/// A label holding an unclosed right-to-left override is shown closed at
+/// its end on every page (so "(deprecated)", the next breadcrumb or an
+/// attribute after it keep their order), and stays as it is in the data.
+#[test]
+fn a_bidi_override_in_a_label_orders_only_the_label() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input");
+    write(
+        &input,
+        "ontology.json",
+        r#"{"name": "Bidi", "baseUrl": "https://bidi.test"}"#,
+    );
+    write(
+        &input,
+        "t.ttl",
+        "@prefix : <http://t.test/> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n:a a owl:Class ; rdfs:label \"\u{202E}lave\" .\n:b a owl:Class ; rdfs:label \"b\" ; rdfs:subClassOf :a .\n",
+    );
+    let out = dir.path().join("dist");
+    build_ok(&input, &out);
+    assert_eq!(read_json(&out.join("a.json"))["name"], "\u{202E}lave");
+    for page in ["a.html", "b.html", "tree.html", "index.html"] {
+        let html = std::fs::read_to_string(out.join(page)).unwrap();
+        // What the page shows: its JSON-LD data block aside.
+        let shown: String = html
+            .split("<script")
+            .map(|part| {
+                part.split_once("</script>")
+                    .map_or(part, |(_, after)| after)
+            })
+            .collect();
+        assert!(shown.contains("\u{202E}lave"), "{page} shows the label");
+        for line in shown.lines() {
+            for (at, _) in line.match_indices('\u{202E}') {
+                assert!(
+                    line[at..].contains('\u{202C}'),
+                    "{page}: an override left open: {line}"
+                );
+            }
+        }
+    }
+}

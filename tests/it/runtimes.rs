@@ -228,6 +228,7 @@ fn sample_paths() -> Vec<String> {
         "/_routes.json",
         "/_worker.js",
         "/_edge/netlify/search.js",
+        "/_aliases.json",
         "/.ontosite-output",
         "/.ontosite-record",
     ]

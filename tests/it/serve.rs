@@ -98,8 +98,10 @@ impl Server {
         (input, server)
     }
 
+    /// `serve DIR`: the directory as a plain argument, as `build` takes its
+    /// input (`--dir` is the form the other starts use).
     pub fn dir(dir: &Path) -> Server {
-        Server::start(&["--dir".as_ref(), dir.as_os_str()])
+        Server::start(&[dir.as_os_str()])
     }
 
     pub fn get(&self, path: &str) -> Response {
@@ -292,6 +294,7 @@ fn every_endpoint_answers_as_the_host_does() {
         "/_redirects",
         "/_worker.js",
         "/_routes.json",
+        "/_aliases.json",
         "/.ontosite-output",
         "/.ontosite-record",
     ] {
@@ -586,6 +589,12 @@ fn methods_preflight_conditional_requests_and_compression() {
     assert_eq!(response.status(), 304);
     assert_eq!(response.headers()["etag"], tag);
     assert_every_response_headers(response.headers(), "304");
+    // The Vary of the 200 (RFC 9110, 15.4.5): a cache keeps codings apart.
+    assert!(
+        vary(&response).contains("accept-encoding"),
+        "{:?}",
+        vary(&response)
+    );
     assert!(response.bytes().unwrap().is_empty());
     let response = client()
         .get(&url)
@@ -631,6 +640,17 @@ fn methods_preflight_conditional_requests_and_compression() {
         .unwrap();
     assert_eq!(dump.status(), 200);
     assert_eq!(dump.headers()["content-encoding"], "gzip");
+}
+
+/// Every Vary header of a response, lower-cased, joined.
+pub fn vary(response: &Response) -> String {
+    let values: Vec<&str> = response
+        .headers()
+        .get_all("vary")
+        .iter()
+        .map(|v| v.to_str().unwrap())
+        .collect();
+    values.join(", ").to_ascii_lowercase()
 }
 
 #[test]
@@ -801,6 +821,40 @@ fn watch_rebuilds_only_when_the_input_changes() {
     wait_for(|| server.stdout().contains("now serving it"));
     std::thread::sleep(Duration::from_secs(3));
     assert_eq!(rebuilds(), 1, "{}", server.stdout());
+}
+
+/// An input directory replaced whole (`mv input input.bak; cp -a
+/// input.bak input`, as a checkout of another branch does) is followed by
+/// its path: the replacement is rebuilt, and edits to it after that too.
+/// (Issue 29: the watch stayed on `input.bak`, and stopped, silently.)
+#[test]
+fn watch_follows_an_input_directory_replaced_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, server) = Server::watching_tiny_copy(dir.path());
+    let name = || {
+        json_of(server.get("/"))["name"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let backup = dir.path().join("input.bak");
+    std::fs::rename(&input, &backup).unwrap();
+    copy_tree(&backup, &input);
+    let manifest = input.join("ontology.json");
+    let rename = |manifest: &Path, to: &str| {
+        let mut info = read_json(manifest);
+        info["name"] = to.into();
+        std::fs::write(manifest, info.to_string()).unwrap();
+    };
+    rename(&manifest, "Replaced Once");
+    wait_for(|| name() == "Replaced Once");
+    // The directory now watched is the new one: edits to it are seen, and
+    // the old one is no longer followed.
+    rename(&manifest, "Replaced Twice");
+    wait_for(|| name() == "Replaced Twice");
+    rename(&backup.join("ontology.json"), "Edited Away");
+    std::thread::sleep(Duration::from_secs(2));
+    assert_eq!(name(), "Replaced Twice", "{}", server.stdout());
 }
 
 fn wait_for(condition: impl Fn() -> bool) {
