@@ -105,9 +105,14 @@ impl fmt::Display for Diagnostic {
             }
         }
         if let Some(id) = &self.entity {
-            write!(f, " (entity `{id}`)")?;
+            write!(f, " (entity `{}`)", shortened(id))?;
         }
-        write!(f, ": {}\n  help: {}", self.message, self.help)
+        write!(
+            f,
+            ": {}\n  help: {}",
+            quoted_shortened(&self.message),
+            quoted_shortened(&self.help)
+        )
     }
 }
 
@@ -123,6 +128,48 @@ impl Diagnostics {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
+}
+
+/// How many characters of one quoted value (an ID, an IRI, a slug) a
+/// message shows: a 100,000-character IRI was echoed in full, three times.
+const QUOTED_CHARS: usize = 120;
+
+/// `text` whole where it fits in [`QUOTED_CHARS`], else its start and end
+/// around how many characters it has.
+fn shortened(text: &str) -> std::borrow::Cow<'_, str> {
+    let count = text.chars().count();
+    if count <= QUOTED_CHARS {
+        return text.into();
+    }
+    let head: String = text.chars().take(QUOTED_CHARS / 2).collect();
+    let tail: String = text.chars().skip(count - QUOTED_CHARS / 4).collect();
+    format!("{head}…{tail} ({count} characters)").into()
+}
+
+/// `text` with each value between backticks [`shortened`].
+fn quoted_shortened(text: &str) -> std::borrow::Cow<'_, str> {
+    let parts: Vec<&str> = text.split('`').collect();
+    if parts
+        .iter()
+        .skip(1)
+        .step_by(2)
+        .all(|q| q.len() <= QUOTED_CHARS)
+    {
+        return text.into();
+    }
+    parts
+        .iter()
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 1 {
+                shortened(part)
+            } else {
+                (*part).into()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("`")
+        .into()
 }
 
 impl fmt::Display for Diagnostics {

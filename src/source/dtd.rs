@@ -70,9 +70,17 @@ pub fn check(path: &Path) -> Option<Diagnostic> {
         let (name, after) = rest.split_at(name_end);
         let after = after.trim_start();
         let Some(quote) = after.chars().next().filter(|c| *c == '"' || *c == '\'') else {
-            // An external entity (SYSTEM, PUBLIC) is not fetched by the
-            // parser: nothing to expand.
-            continue;
+            // An external entity (SYSTEM, PUBLIC) names a file or URL to
+            // read in. The XML parser refuses it with a message about
+            // quotes; what is wrong is what it asks for.
+            let kind = after.split_whitespace().next().unwrap_or_default();
+            return Some(refuse(
+                path,
+                line_of(doctype + at),
+                format!(
+                    "its DTD entity `{name}` is external (`{kind}`): a build never reads a file or URL that an input names"
+                ),
+            ));
         };
         let Some(end) = after[1..].find(quote) else {
             continue;

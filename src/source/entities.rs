@@ -30,6 +30,28 @@ pub fn link_out(path: &Path, inside: &Path) -> Option<Diagnostic> {
     ))
 }
 
+/// The refusal of `path` when it is neither a regular file nor a folder (a
+/// named pipe, a socket, a device): opening a pipe waits for a writer, so a
+/// build would hang on it, and skipping it silently would drop a source.
+pub fn not_a_file(path: &Path) -> Option<Diagnostic> {
+    use std::os::unix::fs::FileTypeExt;
+    let kind = std::fs::metadata(path).ok()?.file_type();
+    let what = if kind.is_fifo() {
+        "a named pipe (FIFO)"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else {
+        return None;
+    };
+    Some(Diagnostic::new(
+        path,
+        format!("is {what}, not a regular file: ontosite reads only files"),
+        "put the file itself here (save what the pipe or device gives into a file), or move it out of the input",
+    ))
+}
+
 /// The entity files under `dir`, in a stable order, and a problem for each
 /// place the walk could not read (the walk goes on past it). Hidden files
 /// and folders (a leading `.`) are skipped, as editors and tools leave them
@@ -83,6 +105,8 @@ pub fn files(dir: &Path, input: &Path) -> (Vec<PathBuf>, Vec<Diagnostic>) {
         );
         if entry.file_type().is_file() && is_entity_file {
             found.push(entry.into_path());
+        } else if is_entity_file && let Some(problem) = not_a_file(entry.path()) {
+            problems.push(problem);
         }
     }
     (found, problems)

@@ -54,9 +54,49 @@ fn key_place(text: &str, key: &str) -> (Option<usize>, Option<usize>) {
     let found = text
         .match_indices(&quoted)
         .find(|(at, _)| text[at + quoted.len()..].trim_start().starts_with(':'));
-    let Some((at, _)) = found else {
-        return (None, None);
-    };
+    match found {
+        Some((at, _)) => place_at(text, at),
+        None => (None, None),
+    }
+}
+
+/// The line and column of the top-level field `key` of the JSON object in
+/// `text` (not a field of the same name nested in it, such as a sibling's
+/// `baseUrl`); `(None, None)` if it is not there.
+fn field_place(text: &str, key: &str) -> (Option<usize>, Option<usize>) {
+    let mut depth = 0usize;
+    let mut string: Option<usize> = None;
+    let mut escaped = false;
+    for (at, c) in text.char_indices() {
+        match string {
+            Some(start) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == '"' {
+                    string = None;
+                    if depth == 1
+                        && &text[start + 1..at] == key
+                        && text[at + 1..].trim_start().starts_with(':')
+                    {
+                        return place_at(text, start);
+                    }
+                }
+            }
+            None => match c {
+                '"' => string = Some(at),
+                '{' | '[' => depth += 1,
+                '}' | ']' => depth = depth.saturating_sub(1),
+                _ => {}
+            },
+        }
+    }
+    (None, None)
+}
+
+/// The line and column (in characters) of the byte offset `at` of `text`.
+fn place_at(text: &str, at: usize) -> (Option<usize>, Option<usize>) {
     let before = &text[..at];
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
@@ -105,7 +145,7 @@ impl ManifestFile {
         let mut problems = Vec::new();
         for key in fields.keys() {
             if !FIELDS.contains(&key.as_str()) {
-                let (line, column) = key_place(text, key);
+                let (line, column) = field_place(text, key);
                 problems.push(
                     Diagnostic::new(
                         path,
@@ -126,7 +166,7 @@ impl ManifestFile {
             let value = value?;
             serde_json::from_value(value)
                 .map_err(|e| {
-                    let (line, column) = key_place(text, key);
+                    let (line, column) = field_place(text, key);
                     problems.push(
                         Diagnostic::new(
                             path,
@@ -321,21 +361,26 @@ pub fn load(
         }
     }
     let source = text::read(&path).map_err(|d| vec![d])?;
-    let (file, mut problems) = ManifestFile::read(&path, text::strip_bom(&source), found_sources)?;
+    let text = text::strip_bom(&source);
+    let (file, mut problems) = ManifestFile::read(&path, text, found_sources)?;
+    // A problem with a top-level field, at its place in the file.
+    let field = |key: &str, message: String, help: &str| {
+        let (line, column) = field_place(text, key);
+        Diagnostic::new(&path, message, help).at(line, column)
+    };
 
-    let mut require = |field: &str, value: &Option<String>| {
+    let mut require = |name: &str, value: &Option<String>| {
         if value.as_ref().is_some_and(|v| v.trim().is_empty()) {
-            problems.push(Diagnostic::new(
-                &path,
-                format!("`{field}` is empty"),
-                format!("give `{field}` a value"),
+            problems.push(field(
+                name,
+                format!("`{name}` is empty"),
+                &format!("give `{name}` a value"),
             ));
         }
     };
     require("name", &file.name);
     require("description", &file.description);
     require("entityType", &file.entity_type);
-    let text = text::strip_bom(&source);
     let sources = sources(input, &path, text, &file, found_sources, &mut problems);
     let has_sources = !sources.files.is_empty();
     let entity_type = file.entity_type.clone().unwrap_or_else(|| {
@@ -347,8 +392,8 @@ pub fn load(
         }
     });
     if !entity_type.is_empty() && !is_term_name(&entity_type) {
-        problems.push(Diagnostic::new(
-            &path,
+        problems.push(field(
+            "entityType",
             format!("`entityType` `{entity_type}` is not a type name"),
             "use letters, digits and `_`, starting with a letter (for example `Action`)",
         ));
@@ -357,8 +402,8 @@ pub fn load(
     if let Some(iri) = &file.entity_type_iri
         && !is_absolute_iri(iri)
     {
-        problems.push(Diagnostic::new(
-            &path,
+        problems.push(field(
+            "entityTypeIri",
             format!("`entityTypeIri` `{iri}` is not an absolute IRI"),
             "give the full IRI of the type, such as `http://schema.org/Action`, or leave it out",
         ));
@@ -369,14 +414,14 @@ pub fn load(
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || "-.+".contains(c));
         if let Some(scheme) = crate::model::active_scheme(license) {
-            problems.push(Diagnostic::new(
-                &path,
+            problems.push(field(
+                "license",
                 format!("`license` uses the scheme `{scheme}:`, which a browser runs or opens instead of following"),
                 "give an SPDX identifier such as `CC0-1.0`, or the license's http(s) IRI",
             ));
         } else if !(spdx_id || (license.contains(':') && is_absolute_iri(license))) {
-            problems.push(Diagnostic::new(
-                &path,
+            problems.push(field(
+                "license",
                 format!("`license` `{license}` is neither an SPDX identifier nor an IRI"),
                 "give an SPDX identifier such as `CC0-1.0` or `CC-BY-4.0` (https://spdx.org/licenses/), or the license's IRI",
             ));
@@ -385,8 +430,8 @@ pub fn load(
     if let Some(namespace) = &file.vocabulary
         && !(is_absolute_iri(namespace) && (namespace.ends_with('#') || namespace.ends_with('/')))
     {
-        problems.push(Diagnostic::new(
-            &path,
+        problems.push(field(
+            "vocabulary",
             format!("`vocabulary` `{namespace}` is not a namespace IRI"),
             "give an absolute IRI ending in `#` or `/`, such as `https://w3id.org/my-ontology/vocab#`, or leave it out for `{baseUrl}/vocab#`",
         ));
@@ -394,15 +439,21 @@ pub fn load(
     if let Some(namespace) = &file.namespace
         && !(is_absolute_iri(namespace) && namespace.ends_with('/'))
     {
-        problems.push(Diagnostic::new(
-            &path,
+        problems.push(field(
+            "namespace",
             format!("`namespace` `{namespace}` is not a namespace IRI ending in `/`"),
             "give the namespace that redirects to the base URL, such as `https://w3id.org/my-ontology/` (w3id.org sends `{namespace}{rest}` to `{baseUrl}/{rest}`), or leave it out for `{baseUrl}/`",
         ));
     }
     let base_url = match (base_url, &file.base_url) {
         (Some(given), _) => Some(given.clone()),
-        (None, Some(text)) => check_url(&path, "baseUrl", text, &mut problems),
+        (None, Some(url)) => check_url(
+            &path,
+            "baseUrl",
+            url,
+            field_place(text, "baseUrl"),
+            &mut problems,
+        ),
         (None, None) => {
             problems.push(Diagnostic::new(
                 &path,
@@ -412,29 +463,33 @@ pub fn load(
             None
         }
     };
-    let mut term = |what: String, name: &str| {
+    let mut term = |key: &str, what: String, name: &str| {
         if !is_term_name(name) {
-            problems.push(Diagnostic::new(
-                &path,
+            problems.push(field(
+                key,
                 format!("{what} `{name}` is not a schema.org term name"),
                 "use letters, digits and `_`, starting with a letter (for example `CreateAction`)",
             ));
         }
     };
     if let Some(subtypes) = &file.subtypes {
-        term("`subtypes.field`".into(), &subtypes.field);
+        term("subtypes", "`subtypes.field`".into(), &subtypes.field);
         for (value, name) in &subtypes.types {
-            term(format!("the subtype for `{value}`"), name);
+            term("subtypes", format!("the subtype for `{value}`"), name);
         }
     }
     for (property, value) in &file.entity_properties {
-        term("the entity property".into(), property);
-        term(format!("the value of `{property}`"), value);
+        term("entityProperties", "the entity property".into(), property);
+        term(
+            "entityProperties",
+            format!("the value of `{property}`"),
+            value,
+        );
     }
     for property in file.entity_properties.keys() {
         if GENERATED_FIELDS.contains(&property.as_str()) {
-            problems.push(Diagnostic::new(
-                &path,
+            problems.push(field(
+                "entityProperties",
                 format!("`entityProperties.{property}` is a key ontosite writes itself"),
                 "remove it; ontosite states it already",
             ));
@@ -442,30 +497,31 @@ pub fn load(
     }
     let mut linked: Vec<&str> = Vec::new();
     for sibling in &file.siblings {
-        for field in &sibling.linked_by {
-            if !is_term_name(field) || GENERATED_FIELDS.contains(&field.as_str()) {
-                problems.push(Diagnostic::new(
-                    &path,
+        for linked_field in &sibling.linked_by {
+            if !is_term_name(linked_field) || GENERATED_FIELDS.contains(&linked_field.as_str()) {
+                problems.push(field(
+                    "siblings",
                     format!(
-                        "`siblings[{}].linkedBy` names `{field}`, which cannot be an entity field",
+                        "`siblings[{}].linkedBy` names `{linked_field}`, which cannot be an entity field",
                         sibling.name
                     ),
                     "name a field that entities carry, such as `vendor`",
                 ));
-            } else if linked.contains(&field.as_str()) {
-                problems.push(Diagnostic::new(
-                    &path,
-                    format!("the field `{field}` is linked into two siblings"),
+            } else if linked.contains(&linked_field.as_str()) {
+                problems.push(field(
+                    "siblings",
+                    format!("the field `{linked_field}` is linked into two siblings"),
                     "link each field into one sibling",
                 ));
             }
-            linked.push(field);
+            linked.push(linked_field);
         }
     }
     let mut siblings = Vec::new();
     for sibling in file.siblings {
-        let field = format!("siblings[{}].baseUrl", sibling.name);
-        if let Some(url) = check_url(&path, &field, &sibling.base_url, &mut problems) {
+        let name = format!("siblings[{}].baseUrl", sibling.name);
+        let place = field_place(text, "siblings");
+        if let Some(url) = check_url(&path, &name, &sibling.base_url, place, &mut problems) {
             siblings.push(Sibling {
                 name: sibling.name,
                 base_url: url,
@@ -522,15 +578,19 @@ fn check_url(
     path: &Path,
     field: &str,
     text: &str,
+    (line, column): (Option<usize>, Option<usize>),
     problems: &mut Vec<Diagnostic>,
 ) -> Option<BaseUrl> {
     BaseUrl::parse(text)
         .map_err(|e| {
-            problems.push(Diagnostic::new(
-                path,
-                format!("`{field}`: {e}"),
-                "use an absolute http(s) URL such as `https://actions.example.org`",
-            ))
+            problems.push(
+                Diagnostic::new(
+                    path,
+                    format!("`{field}`: {e}"),
+                    "use an absolute http(s) URL such as `https://actions.example.org`",
+                )
+                .at(line, column),
+            )
         })
         .ok()
 }
@@ -554,7 +614,7 @@ fn sources(
                 let source = input.join(name);
                 let canonical = source.canonicalize();
                 let problem = |what: String, help: &str| {
-                    let (line, column) = key_place(text, "sources");
+                    let (line, column) = field_place(text, "sources");
                     Diagnostic::new(path, format!("`sources`: `{name}` {what}"), help)
                         .at(line, column)
                 };
@@ -567,6 +627,12 @@ fn sources(
                         "is outside the input folder".into(),
                         "copy the file into the input folder and name it relative to it",
                     )),
+                    Ok(_) if super::entities::not_a_file(&source).is_some() => {
+                        problems.push(problem(
+                            "is not a regular file (a named pipe, a socket or a device)".into(),
+                            "name the file itself",
+                        ))
+                    }
                     Ok(_) if super::reader_of(&source).is_none() => problems.push(problem(
                         "is not of a format ontosite reads".into(),
                         super::SOURCE_FORMATS_HELP,
@@ -632,7 +698,7 @@ fn sources(
         ));
     }
     if let Some(table) = &file.table {
-        let (line, column) = key_place(text, "table");
+        let (line, column) = field_place(text, "table");
         for problem in super::table::check(table) {
             problems.push(
                 Diagnostic::new(

@@ -77,12 +77,21 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<Ontology, Diagno
             Err(d) => problems.push(d),
         }
     }
+    let source_files = sources.as_ref().map_or(&[][..], |s| s.files.as_slice());
     if found.is_empty() && problems.is_empty() {
-        problems.push(Diagnostic::new(
-            &dir,
-            "no entities found",
-            "add entity files under this folder (one object per *.json file, or one per line in *.jsonl files), or an ontology file beside ontology.json (Turtle, RDF/XML, ...)",
-        ));
+        problems.push(match source_files.first() {
+            // Read, but nothing in them is the ontology's own term.
+            Some(first) => Diagnostic::new(
+                first,
+                "the ontology sources hold no term of the ontology's own: a term is a subject typed as a class, property, individual or concept (`rdf:type`) with something more said of it (one only declared is taken as used from elsewhere)",
+                "type each term (`a owl:Class`, `a skos:Concept`, ...) and give it a label; other types are named in ontology.json's `terms.types` (see the README)",
+            ),
+            None => Diagnostic::new(
+                &dir,
+                "no entities found",
+                "add entity files under this folder (one object per *.json file, or one per line in *.jsonl files), or an ontology file beside ontology.json (Turtle, RDF/XML, ...)",
+            ),
+        });
     }
     problems.extend(cross_checks(&mut found));
     if let Some(meta) = &meta {
@@ -147,6 +156,10 @@ fn ontology_files(input: &Path) -> (Vec<std::path::PathBuf>, Vec<Diagnostic>) {
                 .symlink_metadata()
                 .is_ok_and(|m| m.file_type().is_symlink());
             if is_link && let Some(problem) = entities::link_out(path, &inside) {
+                problems.push(problem);
+                return false;
+            }
+            if let Some(problem) = entities::not_a_file(path) {
                 problems.push(problem);
                 return false;
             }

@@ -52,6 +52,18 @@ pub fn read(path: &Path, format: RdfFormat, base: &str, graph: &mut Graph) -> Ve
     {
         return vec![problem];
     }
+    let mut file = file;
+    // A byte order mark, which Windows editors write, is no Turtle token:
+    // skipped, as the JSON, OBO and table readers and XML do.
+    if format != RdfFormat::RdfXml {
+        use std::io::BufRead;
+        if file
+            .fill_buf()
+            .is_ok_and(|start| start.starts_with(b"\xEF\xBB\xBF"))
+        {
+            file.consume(3);
+        }
+    }
     let mut problems = FileProblems::new(path);
     let parsed = guarded(|| parse(path, format, base, file, graph, &mut problems));
     if let Err(Panicked(message)) = parsed {
@@ -76,11 +88,28 @@ fn parse(
         let parser = oxrdfxml::RdfXmlParser::new()
             .with_base_iri(base)
             .expect("the base URL is an IRI");
-        let mut triples = parser.for_reader(file);
+        let nul = std::rc::Rc::new(std::cell::Cell::new(None));
+        let mut triples = parser.for_reader(NoNul {
+            inner: file,
+            read: 0,
+            found: std::rc::Rc::clone(&nul),
+        });
         while let Some(result) = triples.next() {
             match result {
                 Ok(triple) => blanks.add(triple, graph),
                 Err(e) => {
+                    if let Some(offset) = nul.get() {
+                        let (line, column) = place_of_byte(path, offset);
+                        problems.push(
+                            Diagnostic::new(
+                                path,
+                                "RDF/XML refused: it holds a NUL character, which XML forbids anywhere",
+                                "remove the NUL byte (a file cut short or written by a faulty tool often holds them)",
+                            )
+                            .at(Some(line), Some(column)),
+                        );
+                        break;
+                    }
                     let offset = triples.buffer_position();
                     let (line, column) = place_of_byte(path, offset);
                     problems
@@ -115,17 +144,91 @@ fn parse(
                 );
             }
             Err(RdfParseError::Io(e)) => {
-                problems.push(Diagnostic::new(
-                    path,
-                    format!("cannot be read: {e}"),
-                    "check that the file is readable and is text in UTF-8",
-                ));
+                problems.push(unreadable(path, format, &e));
                 break;
             }
         }
     }
     for (name, namespace) in quads.prefixes() {
         graph.declare(name, namespace);
+    }
+}
+
+/// A reader that fails at the first NUL byte, recording its offset: XML
+/// forbids the character anywhere, and the XML reader let it through into
+/// literals.
+struct NoNul<R> {
+    inner: R,
+    read: u64,
+    found: std::rc::Rc<std::cell::Cell<Option<u64>>>,
+}
+
+impl<R: Read> Read for NoNul<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if let Some(at) = buf[..n].iter().position(|&b| b == 0) {
+            self.found.set(Some(self.read + at as u64));
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                "a NUL character",
+            ));
+        }
+        self.read += n as u64;
+        Ok(n)
+    }
+}
+
+/// What stopped the parser's reading: a token longer than its buffer (a
+/// literal or IRI of over 16 MiB), placed at the first line that long, or
+/// the file itself.
+fn unreadable(path: &Path, format: RdfFormat, error: &std::io::Error) -> Diagnostic {
+    if error.kind() == std::io::ErrorKind::OutOfMemory {
+        let (line, column) =
+            long_line(path, MAX_TOKEN).map_or((None, None), |l| (Some(l), Some(1)));
+        return Diagnostic::new(
+            path,
+            format!(
+                "a single literal or IRI is longer than the {} parser holds ({} MiB)",
+                format.name(),
+                MAX_TOKEN >> 20
+            ),
+            "shorten it, or move such text out of the ontology (a file beside it, linked by IRI)",
+        )
+        .at(line, column);
+    }
+    Diagnostic::new(
+        path,
+        format!("cannot be read: {error}"),
+        "check that the file is readable",
+    )
+}
+
+/// The most the Turtle family's parsers hold of one token.
+const MAX_TOKEN: usize = 16 << 20;
+
+/// The number of the first line of `path` longer than `max` bytes.
+fn long_line(path: &Path, max: usize) -> Option<usize> {
+    use std::io::BufRead;
+    let mut reader = BufReader::new(std::fs::File::open(path).ok()?);
+    let (mut line, mut length) = (1, 0usize);
+    loop {
+        let chunk = reader.fill_buf().ok()?;
+        if chunk.is_empty() {
+            return None;
+        }
+        let read = chunk.len();
+        for &byte in chunk {
+            if byte == b'\n' {
+                line += 1;
+                length = 0;
+            } else {
+                length += 1;
+                if length > max {
+                    return Some(line);
+                }
+            }
+        }
+        reader.consume(read);
     }
 }
 

@@ -541,6 +541,9 @@ fn assign_slugs(entities: &mut [Entity], namespace: &str) -> Vec<Diagnostic> {
             .collect();
         by_slug.entry(derived).or_default().push(i);
     }
+    // A numbered slug never takes another group's plain one: `Foo` and
+    // `foo` beside `foo2` are `foo`, `foo3` and `foo2`.
+    let plain: std::collections::HashSet<String> = by_slug.keys().cloned().collect();
     let mut taken: HashMap<String, String> = HashMap::new();
     let mut failed = vec![false; entities.len()];
     for (derived, mut group) in by_slug {
@@ -579,6 +582,11 @@ fn assign_slugs(entities: &mut [Entity], namespace: &str) -> Vec<Diagnostic> {
             let text = if n == 1 {
                 derived.clone()
             } else {
+                while plain.contains(&format!("{derived}{n}"))
+                    || taken.contains_key(&format!("{derived}{n}"))
+                {
+                    n += 1;
+                }
                 format!("{derived}{n}")
             };
             match Slug::parse(&text) {

@@ -24,7 +24,7 @@ pub fn read(path: &Path) -> Result<String, Diagnostic> {
         Diagnostic::new(
             path,
             "is not valid UTF-8",
-            "save the file as UTF-8 (JSON text must be UTF-8)",
+            "save the file as UTF-8, as every input file must be (`iconv -f ISO-8859-1 -t UTF-8` converts Latin-1)",
         )
         .at(Some(line), Some(column))
     })

@@ -248,7 +248,7 @@ const CASES: &[Case] = &[
             )
             .unwrap();
         },
-        expect: &["ontology.json: `baseUrl`: `tiny.example.org` is not an absolute URL"],
+        expect: &["ontology.json:5:3: `baseUrl`: `tiny.example.org` is not an absolute URL"],
     },
     Case {
         name: "no entities at all",
@@ -267,8 +267,8 @@ const CASES: &[Case] = &[
             )
         },
         expect: &[
-            "ontology.json: the subtype for `Create Item` `Create Action` is not a schema.org term name",
-            "ontology.json: the value of `actionStatus` `Potential-Status!` is not a schema.org term name",
+            "ontology.json:2:21: the subtype for `Create Item` `Create Action` is not a schema.org term name",
+            "ontology.json:3:21: the value of `actionStatus` `Potential-Status!` is not a schema.org term name",
         ],
     },
     Case {
@@ -312,7 +312,7 @@ const CASES: &[Case] = &[
             )
             .unwrap();
         },
-        expect: &["ontology.json: `license` uses the scheme `javascript:`"],
+        expect: &["ontology.json:6:3: `license` uses the scheme `javascript:`"],
     },
 ];
 
@@ -391,4 +391,134 @@ fn all_errors_of_a_run_are_reported_up_to_a_cap() {
     assert!(message.contains("bad00.json:1:1"), "{message}");
     assert!(message.contains("... and 11 more not shown"), "{message}");
     assert_eq!(message.matches("help: ").count(), 50);
+}
+
+/// What an ontology input's errors say, each a case of its own input: the
+/// file, the place where there is one, what is wrong, and no echo of
+/// anything huge. (Issue 29's list of messages.)
+#[test]
+fn ontology_source_errors_say_what_and_where() {
+    const TTL: &str = "@prefix : <http://t.test/> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n";
+    let long = "a".repeat(100_000);
+    type Case<'a> = (&'a str, Vec<(&'a str, Vec<u8>)>, Vec<String>);
+    let cases: Vec<Case> = vec![
+        (
+            "a field of ontology.json at its place",
+            vec![(
+                "ontology.json",
+                b"{\n  \"name\": \"X\",\n  \"baseUrl\": \"ftp://x.test\",\n  \"license\": \"not a license!\"\n}\n".to_vec(),
+            )],
+            vec![
+                "ontology.json:3:3: `baseUrl`: `ftp://x.test` uses the scheme `ftp`".into(),
+                "ontology.json:4:3: `license` `not a license!` is neither".into(),
+            ],
+        ),
+        (
+            "an external XML entity",
+            vec![("x.owl", b"<?xml version=\"1.0\"?>\n<!DOCTYPE rdf:RDF [\n<!ENTITY xxe SYSTEM \"file:///etc/passwd\">\n]>\n<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"/>\n".to_vec())],
+            vec!["x.owl:3: RDF/XML refused: its DTD entity `xxe` is external (`SYSTEM`)".into()],
+        ),
+        (
+            "a NUL in RDF/XML",
+            vec![("x.owl", b"<?xml version=\"1.0\"?>\n<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" xmlns:rdfs=\"http://www.w3.org/2000/01/rdf-schema#\">\n<rdf:Description rdf:about=\"http://t.test/a\"><rdfs:label>a\0b</rdfs:label></rdf:Description></rdf:RDF>\n".to_vec())],
+            vec!["x.owl:3:59: RDF/XML refused: it holds a NUL character".into()],
+        ),
+        (
+            "a literal longer than the Turtle parser holds",
+            vec![(
+                "t.ttl",
+                format!("{TTL}:a a owl:Class ; rdfs:label \"{}\" .\n", "x".repeat(17 << 20)).into_bytes(),
+            )],
+            vec!["t.ttl:4:1: a single literal or IRI is longer than the Turtle parser holds (16 MiB)".into()],
+        ),
+        (
+            "typed subjects only declared",
+            vec![("t.ttl", format!("{TTL}:a a owl:Class .\n:b rdfs:label \"b\" .\n").into_bytes())],
+            vec!["t.ttl: the ontology sources hold no term of the ontology's own".into()],
+        ),
+        (
+            "a 100,000-character IRI",
+            vec![(
+                "t.ttl",
+                format!("{TTL}<http://t.test/{long}> a owl:Class ; rdfs:label \"a\" .\n").into_bytes(),
+            )],
+            vec!["(100014 characters)".into()],
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (name, files, expected) in cases {
+        let input = dir.path().join(name.replace(' ', "-"));
+        write(
+            &input,
+            "ontology.json",
+            r#"{"name": "T", "baseUrl": "https://t.test"}"#,
+        );
+        for (file, bytes) in files {
+            std::fs::write(input.join(file), bytes).unwrap();
+        }
+        let output = ontosite().arg("check").arg(&input).output().unwrap();
+        let message = stderr(&output);
+        assert_eq!(output.status.code(), Some(1), "{name}: {message}");
+        for needle in &expected {
+            assert!(
+                message.contains(needle.as_str()),
+                "{name}: no {needle:?} in\n{message}"
+            );
+        }
+        assert!(
+            message.len() < 4000,
+            "{name}: {} bytes of error",
+            message.len()
+        );
+    }
+}
+
+/// What an ontology input may hold that other tools write: a byte order
+/// mark before Turtle; `Foo`, `foo` and `foo2` in one namespace (three
+/// slugs, none taken twice). And what it may not: a named pipe among the
+/// sources, which would hang a build that opened it.
+#[test]
+fn a_bom_and_near_names_pass_and_a_pipe_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input");
+    write(
+        &input,
+        "ontology.json",
+        r#"{"name": "T", "baseUrl": "https://t.test"}"#,
+    );
+    std::fs::write(
+        input.join("t.ttl"),
+        b"\xEF\xBB\xBF@prefix : <http://t.test/> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n:Foo a owl:Class ; rdfs:label \"F\" .\n:foo a owl:Class ; rdfs:label \"f\" .\n:foo2 a owl:Class ; rdfs:label \"f2\" .\n",
+    )
+    .unwrap();
+    let out = dir.path().join("dist");
+    build_ok(&input, &out);
+    assert_eq!(read_json(&out.join("foo.json"))["iri"], "http://t.test/foo");
+    assert_eq!(
+        read_json(&out.join("foo2.json"))["iri"],
+        "http://t.test/foo2"
+    );
+    assert_eq!(
+        read_json(&out.join("foo3.json"))["iri"],
+        "http://t.test/Foo"
+    );
+
+    let fifo = input.join("x.ttl");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped the pipe: mkfifo is not available");
+        return;
+    }
+    let output = ontosite()
+        .arg("check")
+        .arg(&input)
+        .timeout(std::time::Duration::from_secs(30))
+        .output()
+        .unwrap();
+    let message = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{message}");
+    assert!(
+        message.contains("x.ttl: is a named pipe (FIFO), not a regular file"),
+        "{message}"
+    );
 }
