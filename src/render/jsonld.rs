@@ -11,7 +11,7 @@ use super::formats::ENTITY_FORMATS;
 use super::pages::{self, Neighbours, Paged};
 use super::{RenderError, Site, files};
 use crate::model::Entity;
-use crate::model::namespaces::FOAF;
+use crate::model::namespaces::{FOAF, RDF};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
@@ -138,6 +138,13 @@ pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), Ren
     )?)
 }
 
+/// An entry of the list. Of an entity of the input, the entry states its
+/// type, identifier, name and URL, as the entity's documents do; of a term
+/// of an ontology source, whose documents state only what the source does,
+/// the entry names the term's name and URL as the entry's own (`ListItem`
+/// is a schema.org Thing), so the list says nothing of the term that the
+/// term does not. (The list said four more triples of each term than its
+/// documents: a client dereferencing `/person` got 7, the dump held 11.)
 #[derive(Serialize)]
 struct ListItem<'a> {
     #[serde(rename = "@id")]
@@ -145,11 +152,25 @@ struct ListItem<'a> {
     #[serde(rename = "@type")]
     kind: &'static str,
     position: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    url: Option<String>,
     item: EntityRef<'a>,
 }
 
+/// The entity an entry names: a term by its IRI alone (the context types
+/// `item` as an IRI, so the list compacts back to itself), an entity of
+/// the input with its summary.
 #[derive(Serialize)]
-struct EntityRef<'a> {
+#[serde(untagged)]
+enum EntityRef<'a> {
+    Iri(String),
+    Summary(Summary<'a>),
+}
+
+#[derive(Serialize)]
+struct Summary<'a> {
     #[serde(rename = "@id")]
     id: String,
     #[serde(rename = "@type")]
@@ -178,17 +199,27 @@ pub fn index(
                 entities
                     .iter()
                     .zip(self.1.start + 1..)
-                    .map(|(e, position)| ListItem {
-                        id: super::rdf::list_item_iri(site, position),
-                        kind: "ListItem",
-                        position,
-                        item: EntityRef {
-                            id: e.iri(&site.ontology.meta.base_url),
-                            kind: site.ontology.meta.jsonld_type(e),
-                            identifier: &e.id,
-                            name: &e.name,
-                            url: site.url(&super::json::entity_file(e)),
-                        },
+                    .map(|(e, position)| {
+                        let url = site.url(&super::json::entity_file(e));
+                        let term = e.term.is_some();
+                        ListItem {
+                            id: super::rdf::list_item_iri(site, position),
+                            kind: "ListItem",
+                            position,
+                            name: term.then_some(e.name.as_str()),
+                            url: term.then(|| url.clone()),
+                            item: if term {
+                                EntityRef::Iri(e.iri(&site.ontology.meta.base_url))
+                            } else {
+                                EntityRef::Summary(Summary {
+                                    id: e.iri(&site.ontology.meta.base_url),
+                                    kind: site.ontology.meta.jsonld_type(e),
+                                    identifier: &e.id,
+                                    name: &e.name,
+                                    url,
+                                })
+                            },
+                        }
                     }),
             )
         }
@@ -262,6 +293,94 @@ pub fn index(
     )
 }
 
+/// What a key of a term's plain JSON means, read with `json-context.jsonld`.
+pub enum TermKey {
+    /// The term's IRI: the subject, as in its `.jsonld`.
+    Subject,
+    /// Its `rdf:type`s, the same triples as its `.jsonld` states.
+    Types,
+    /// The API's view, as a JSON literal: which source predicate each
+    /// value came from is its `.jsonld`'s to say, so the plain JSON claims
+    /// no triple of the ontology's.
+    View,
+    /// A number or flag of the API's view.
+    Value,
+}
+
+/// The keys a term's plain JSON adds to an entity's, what each means read
+/// as linked data, and what the vocabulary says of those it mints. A
+/// client that expands the plain JSON in safe mode (jsonld.js) needs every
+/// key defined: `ancestors` failed on every schema.org term.
+pub const TERM_KEYS: &[(&str, TermKey, &str)] = &[
+    ("iri", TermKey::Subject, ""),
+    ("types", TermKey::Types, ""),
+    (
+        "labels",
+        TermKey::View,
+        "Every name of the term, each with its language, as the API lists them (a JSON literal; its RDF document states each with its predicate).",
+    ),
+    (
+        "descriptions",
+        TermKey::View,
+        "Every description of the term, each with its language (a JSON literal; its RDF document states each with its predicate).",
+    ),
+    (
+        "synonyms",
+        TermKey::View,
+        "Every synonym of the term with its scope and type (a JSON literal; its RDF document states each with its predicate and axiom).",
+    ),
+    (
+        "alternativeIds",
+        TermKey::View,
+        "The IDs the term was known by before (a JSON literal).",
+    ),
+    (
+        "parents",
+        TermKey::View,
+        "The term's parents as the API lists them, with their names and URLs (a JSON literal; its RDF document states the parent statements).",
+    ),
+    (
+        "children",
+        TermKey::View,
+        "The first 1,000 terms whose parent the term is (a JSON literal).",
+    ),
+    (
+        "childrenTotal",
+        TermKey::Value,
+        "How many children the term has.",
+    ),
+    (
+        "ancestors",
+        TermKey::View,
+        "The term's nearest ancestors, nearest first (a JSON literal).",
+    ),
+    (
+        "ancestorsComplete",
+        TermKey::Value,
+        "Whether `ancestors` holds every ancestor of the term.",
+    ),
+    (
+        "linkedFrom",
+        TermKey::View,
+        "The first 1,000 published terms that state something of the term (a JSON literal).",
+    ),
+    (
+        "linkedFromTotal",
+        TermKey::Value,
+        "How many published terms state something of the term.",
+    ),
+    (
+        "deprecated",
+        TermKey::Value,
+        "Whether the term is deprecated (its RDF document states owl:deprecated where the source does).",
+    ),
+    (
+        "replacedBy",
+        TermKey::View,
+        "The terms that replace a deprecated term (a JSON literal).",
+    ),
+];
+
 /// The Hydra Core vocabulary, whose `PartialCollectionView` links a
 /// list's pages.
 const HYDRA: &str = "http://www.w3.org/ns/hydra/core#";
@@ -279,6 +398,17 @@ pub fn json_context(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Er
     local.insert("id".into(), json!("schema:identifier"));
     local.insert("type".into(), json!("@type"));
     local.insert("links".into(), json!("@nest"));
+    if site.ontology.entities.iter().any(|e| e.term.is_some()) {
+        for (key, meaning, _) in TERM_KEYS {
+            let definition = match meaning {
+                TermKey::Subject => json!("@id"),
+                TermKey::Types => json!({ "@id": format!("{RDF}type"), "@type": "@id" }),
+                TermKey::View => json!({ "@id": format!("ontosite:{key}"), "@type": "@json" }),
+                TermKey::Value => json!(format!("ontosite:{key}")),
+            };
+            local.insert((*key).into(), definition);
+        }
+    }
     // `links` has a URL per entity format: the plain JSON's is schema:url
     // (as in the JSON-LD), the others ontosite's terms.
     for format in ENTITY_FORMATS {

@@ -428,9 +428,9 @@ pub fn list_item_iri(site: &Site, position: usize) -> String {
 
 /// The entity list as `index.jsonld` states it: a schema.org `ItemList`
 /// whose entries name each entity with its type, identifier, name and
-/// plain JSON URL. `summaries: false` leaves out what each entity's own
-/// graph states anyway (for the dump); a term of an ontology source
-/// states only what its source does, so its summary stays.
+/// plain JSON URL (of a term, its entry has its name and URL: see
+/// `jsonld::ListItem`). `summaries: false` leaves out what each entity's
+/// own graph states anyway (for the dump).
 pub fn index<W: Write>(
     site: &Site,
     writer: &mut Writer<W>,
@@ -469,8 +469,20 @@ pub fn index<W: Write>(
             schema("position"),
             integer(i + 1),
         ))?;
-        write(Triple::new(item, schema("item"), subject.clone()))?;
-        if summaries || entity.term.is_some() {
+        write(Triple::new(item.clone(), schema("item"), subject.clone()))?;
+        if entity.term.is_some() {
+            // A term's name and URL are the entry's (`jsonld::ListItem`).
+            write(Triple::new(
+                item.clone(),
+                schema("name"),
+                Literal::from(entity.name.as_str()),
+            ))?;
+            write(Triple::new(
+                item,
+                schema("url"),
+                iri(site.url(&super::json::entity_file(entity)))?,
+            ))?;
+        } else if summaries {
             write(Triple::new(
                 subject.clone(),
                 rdf::TYPE,

@@ -42,6 +42,13 @@ pub fn terms(site: &Site) -> Vec<Term> {
             ),
         ));
     }
+    if meta_has_terms(site) {
+        for (key, _, comment) in super::jsonld::TERM_KEYS {
+            if !comment.is_empty() {
+                terms.push(((*key).to_owned(), (*comment).to_owned()));
+            }
+        }
+    }
     for &key in site.extra_terms.keys() {
         let comment = match meta.sibling_linked_by(key) {
             Some(sibling) => format!(
@@ -63,6 +70,12 @@ pub fn terms(site: &Site) -> Vec<Term> {
             comment,
         })
         .collect()
+}
+
+/// Whether the site publishes an ontology's terms, whose plain JSON has
+/// keys of its own.
+fn meta_has_terms(site: &Site) -> bool {
+    site.ontology.entities.iter().any(|e| e.term.is_some())
 }
 
 /// The vocabulary as RDF: an `owl:Ontology`, and each term an

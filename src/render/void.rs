@@ -78,7 +78,9 @@ pub fn triples(site: &Site) -> Result<Vec<Triple>, RenderError> {
     }
     add(void("vocabulary"), iri(SCHEMA)?.into());
     add(void("vocabulary"), iri(vocab::iri_of(site))?.into());
-    add(void("uriSpace"), Literal::from(site.url("")).into());
+    if let Some(space) = uri_space(site) {
+        add(void("uriSpace"), Literal::from(space).into());
+    }
     let entities = site.ontology.entities.len();
     add(
         void("entities"),
@@ -87,7 +89,7 @@ pub fn triples(site: &Site) -> Result<Vec<Triple>, RenderError> {
     if let Some(example) = site.ontology.entities.first() {
         add(
             void("exampleResource"),
-            iri(site.url(example.slug.as_str()))?.into(),
+            iri(example.iri(&meta.base_url))?.into(),
         );
     }
     // The entry point from which every entity is linked.
@@ -120,15 +122,15 @@ pub fn triples(site: &Site) -> Result<Vec<Triple>, RenderError> {
         triples.extend(header.statements.iter().cloned());
     }
     // Every triple of the dump, this one included: the list's own triples
-    // are four per entity and three more, and a term's four of summary
-    // (its own documents do not state them).
+    // are four per entity and three more, and a term's entry two more, its
+    // name and URL (`rdf::index`).
     let terms = site
         .ontology
         .entities
         .iter()
         .filter(|e| e.term.is_some())
         .count();
-    let list = 3 + 4 * entities + 4 * terms;
+    let list = 3 + 4 * entities + 2 * terms;
     let total = entity_triples(site)? + vocab::triples(site)?.len() + list + triples.len() + 1;
     triples.push(Triple::new(
         dataset,
@@ -194,4 +196,38 @@ pub fn dump_gz(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
     let encoder = writer.end()?.into_inner().map_err(|e| e.into_error())?;
     encoder.finish()?;
     Ok(())
+}
+
+/// The namespace every entity's IRI starts with (VoID's `uriSpace`): the
+/// base URL where the site names its entities, else the longest common
+/// start of the entities' own IRIs, back to its last `/` or `#`; none
+/// where they share no namespace. A term site's IRIs are the ontology's
+/// own: the base URL was stated, and matched none of them.
+fn uri_space(site: &Site) -> Option<String> {
+    let base = site.url("");
+    let meta = &site.ontology.meta;
+    let mut iris = site.ontology.entities.iter().map(|e| e.iri(&meta.base_url));
+    let first = iris.next()?;
+    let mut common = first.len();
+    let mut under_base = first.starts_with(&base);
+    for iri in iris {
+        under_base &= iri.starts_with(&base);
+        common = first
+            .bytes()
+            .zip(iri.bytes())
+            .take(common)
+            .take_while(|(a, b)| a == b)
+            .count();
+    }
+    if under_base {
+        return Some(base);
+    }
+    while !first.is_char_boundary(common) {
+        common -= 1;
+    }
+    let shared = &first[..common];
+    let end = shared.rfind(['/', '#'])? + 1;
+    let space = &first[..end];
+    // `http://` alone is no namespace.
+    (space.trim_end_matches('/').contains('/') && !space.ends_with("://")).then(|| space.to_owned())
 }

@@ -269,3 +269,64 @@ fn a_key_the_context_does_not_define_fails_the_check() {
     // Only the data set of the copied api.json went through.
     assert_eq!(report["documents"], 1, "{report}");
 }
+
+/// On a term site, a term's plain JSON read with `json-context.jsonld` in
+/// safe mode: every key is defined (`ancestors` failed on every schema.org
+/// term), its subject is the term's IRI and its types are the ones its
+/// `.jsonld` states; the API's lists are JSON literals of ontosite's terms,
+/// which the vocabulary defines.
+#[test]
+fn a_term_s_plain_json_reads_as_linked_data_in_safe_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("dist");
+    build_ok(&root().join("tests/fixtures/ontologies/owl"), &site);
+    let report = process(&site, &["dog", "hasowner"]);
+    assert_eq!(report["failures"], json!([]), "jsonld.js failed");
+    let dog = report["plain"]["dog"].as_array().unwrap();
+    let subject = "<http://example.org/pets#Dog>";
+    for quad in dog {
+        assert!(quad.as_str().unwrap().starts_with(subject), "{quad}");
+    }
+    let class = format!(
+        "{subject} <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://www.w3.org/2002/07/owl#Class> ."
+    );
+    assert!(dog.contains(&json!(class)), "{dog:?}");
+    assert!(
+        dog.iter().any(|q| q.as_str().unwrap().starts_with(&format!(
+            "{subject} <https://pets.example/vocab#ancestors> \"[{{"
+        ))),
+        "{dog:?}"
+    );
+    // VoID names the namespace of the terms' own IRIs, and an example
+    // that the dump describes.
+    let void = std::fs::read_to_string(site.join("void.nt")).unwrap();
+    assert!(
+        void.contains("<http://rdfs.org/ns/void#uriSpace> \"http://example.org/pets#\""),
+        "{void}"
+    );
+    let example = void
+        .lines()
+        .find(|l| l.contains("void#exampleResource"))
+        .and_then(|l| l.split(' ').nth(2))
+        .unwrap()
+        .to_owned();
+    let dump = std::fs::read_to_string(site.join("dump.nt")).unwrap();
+    assert!(dump.lines().any(|l| l.starts_with(&example)), "{example}");
+    // The dump, and so the lists, say of a term what its own document
+    // says, nothing more (the lists stated four more triples of each).
+    let about = |text: &str| -> BTreeSet<String> {
+        text.lines()
+            .filter(|l| l.starts_with(subject))
+            .map(str::to_owned)
+            .collect()
+    };
+    let own = std::fs::read_to_string(site.join("dog.nt")).unwrap();
+    assert_eq!(about(&dump), about(&own));
+    let vocab = std::fs::read_to_string(site.join("vocab.ttl")).unwrap();
+    for term in ["ancestors", "labels", "childrenTotal", "linkedFrom"] {
+        assert!(
+            vocab.contains(&format!("#{term}>")) || vocab.contains(&format!(":{term} ")),
+            "{term} in\n{vocab}"
+        );
+    }
+}
