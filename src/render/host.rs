@@ -46,11 +46,13 @@ pub fn headers(downloads: &[Download], out: &mut Vec<u8>) {
     // Netlify joins the values of a header that several matching rules set,
     // so a file a splat rule already types must not get a rule of its own.
     let splats = splat_types();
+    // Nor a page: every host types `.html` as HTML itself.
     let typed_by_splat = |pattern: &str, media_type: &str| {
-        !pattern.contains('*')
-            && splats
-                .iter()
-                .any(|(ext, t)| *t == media_type && pattern.ends_with(&format!(".{ext}")))
+        (media_type == super::routes::media::HTML && pattern.ends_with(".html"))
+            || !pattern.contains('*')
+                && splats
+                    .iter()
+                    .any(|(ext, t)| *t == media_type && pattern.ends_with(&format!(".{ext}")))
     };
     for endpoint in endpoints().iter().chain([&NOT_FOUND]) {
         if let (Some(pattern), Some(media_type)) = (header_pattern(endpoint), endpoint.content_type)

@@ -302,7 +302,12 @@ fn common_schemas(site: &Site) -> Value {
                 "dataset": {
                     "type": "object",
                     "description": "The data set's description in JSON-LD, as /void.jsonld states it: schema.org Dataset and VoID (entity and triple counts, URI space, vocabularies, dumps, an example resource, the distributions).",
-                    "required": ["@context", "@graph"]
+                    "required": ["@context", "@graph"],
+                    "properties": {
+                        "@context": { "type": "object", "additionalProperties": { "type": "string" }, "description": "The prefixes of the graph's IRIs." },
+                        "@graph": { "type": "array", "items": { "type": "object", "additionalProperties": true }, "description": "The data set's nodes, in expanded form." }
+                    },
+                    "additionalProperties": false
                 },
                 "endpoints": {
                     "type": "array",
@@ -359,6 +364,10 @@ fn problem(description: &str) -> Value {
     })
 }
 
+/// What a server of the site answers 400 to, whatever the path (`serve`'s
+/// `path.rs`; the hosts refuse the same or worse).
+const BAD_REQUEST: &str = "A malformed request: a path with a control character, NUL, a backslash, a `.` or `..` segment or invalid UTF-8 once decoded, or longer than 2,048 bytes.";
+
 /// A slug (ECMA-262, as JSON Schema reads patterns): 1 to 200 of `a-z0-9`,
 /// none of the reserved names, so that `/openapi.json` or `/index.json`
 /// never match `/{slug}.json` (a generated client would then expect an
@@ -367,11 +376,63 @@ fn slug_pattern() -> String {
     crate::model::slug::pattern()
 }
 
+/// What an answer without a schema of its own holds: a JSON-LD document
+/// (any node object, with the keywords a client reads first), this
+/// document, the search index's manifest, or text. An object schema says
+/// that it has properties: a bare `{"type": "object"}` became
+/// `Record<string, never>` in openapi-typescript, where no property could
+/// be read.
+fn opaque_schema(endpoint: &Endpoint) -> Value {
+    match media_type(endpoint) {
+        media::JSON_LD => json!({
+            "type": "object",
+            "description": "A JSON-LD document: its properties are those of its context (the site's /context.jsonld, or prefixes of its own).",
+            "properties": {
+                "@context": { "description": "The context: an IRI, an object, or a list of them." },
+                "@id": { "type": "string" },
+                "@type": { "description": "A type name or IRI, or a list of them." },
+                "@graph": { "type": "array", "items": { "type": "object", "additionalProperties": true } }
+            },
+            "additionalProperties": true
+        }),
+        t if t.contains("json") && endpoint.path == "/openapi.json" => json!({
+            "type": "object",
+            "description": "This OpenAPI 3.1 document.",
+            "required": ["openapi", "info", "paths"],
+            "properties": {
+                "openapi": { "type": "string" },
+                "info": { "type": "object", "additionalProperties": true },
+                "paths": { "type": "object", "additionalProperties": true },
+                "components": { "type": "object", "additionalProperties": true }
+            },
+            "additionalProperties": true
+        }),
+        t if t.contains("json") => json!({
+            "type": "object",
+            "description": "A document of the site's own format, described in the README (the search index's: docs/search.md).",
+            "additionalProperties": true
+        }),
+        _ => json!({ "type": "string" }),
+    }
+}
+
+/// The group an operation is listed under.
+fn tag(endpoint: &Endpoint) -> &'static str {
+    match endpoint.serves {
+        Serves::EntityFiles(_) => "Entities",
+        Serves::Negotiated if endpoint.path.contains("{slug}") => "Entities",
+        Serves::Pages(_) => "Lists",
+        Serves::Search => "Search",
+        _ if endpoint.path.starts_with("/index") || endpoint.path == "/all" => "Lists",
+        _ if endpoint.path.starts_with("/search") => "Search",
+        _ => "Site",
+    }
+}
+
 fn operation(endpoint: &Endpoint) -> Value {
     let schema = match endpoint.schema {
         Some(name) => json!({ "$ref": format!("#/components/schemas/{name}") }),
-        None if media_type(endpoint).contains("json") => json!({ "type": "object" }),
-        None => json!({ "type": "string" }),
+        None => opaque_schema(endpoint),
     };
     let mut responses = Map::new();
     responses.insert(
@@ -429,8 +490,8 @@ fn operation(endpoint: &Endpoint) -> Value {
         Serves::Search => {
             parameters.push(json!({
                 "name": "q", "in": "query", "required": true,
-                "description": format!("The words to search for in each entity's name, description and ID: at least one and at most {MAX_TERMS} runs of letters and digits (more is a 400)."),
-                "schema": { "type": "string", "minLength": 1 }
+                "description": format!("The words to search for in each entity's name, description and ID: at least one and at most {MAX_TERMS} runs of letters and digits (more is a 400). The pattern asks for one character that is neither white space nor ASCII punctuation; the server asks for a letter or digit of any script."),
+                "schema": { "type": "string", "minLength": 1, "pattern": "[^\\s!-/:-@\\[-`{-~]" }
             }));
             parameters.push(json!({
                 "name": "limit", "in": "query", "required": false,
@@ -445,7 +506,7 @@ fn operation(endpoint: &Endpoint) -> Value {
             responses.insert(
                 "400".into(),
                 problem(
-                    "A missing `q`, one without letters or digits, or a bad `limit` or `offset`.",
+                    "A missing `q`, one without letters or digits or of more terms than allowed, a bad `limit` or `offset`; or a malformed request (see the BadRequest response).",
                 ),
             );
         }
@@ -456,9 +517,21 @@ fn operation(endpoint: &Endpoint) -> Value {
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect();
+    responses
+        .entry("400")
+        .or_insert_with(|| json!({ "$ref": "#/components/responses/BadRequest" }));
     let mut operation = Map::new();
     operation.insert("operationId".into(), json!(format!("get{id}")));
     operation.insert("summary".into(), json!(endpoint.summary));
+    operation.insert(
+        "description".into(),
+        json!(format!(
+            "{}. Answered as `{}`; every answer allows cross-origin reads and may be cached for an hour.",
+            endpoint.summary,
+            media_type(endpoint)
+        )),
+    );
+    operation.insert("tags".into(), json!([tag(endpoint)]));
     if !parameters.is_empty() {
         operation.insert("parameters".into(), Value::Array(parameters));
     }
@@ -493,12 +566,20 @@ pub fn document(site: &Site) -> Value {
     json!({
         "openapi": "3.1.0",
         "info": info,
+        // A public, read-only API: no operation needs credentials.
+        "security": [],
+        "tags": [
+            { "name": "Entities", "description": "One entity: its documents in every format, and its IRI." },
+            { "name": "Lists", "description": "Every entity as a list, whole and in pages." },
+            { "name": "Search", "description": "The entities that match a query, and the prebuilt index behind it." },
+            { "name": "Site", "description": "The site's own documents: this description, the data set, the vocabulary, the contexts, the dumps and the pages for people." }
+        ],
         "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
         "servers": [{ "url": site.url("").trim_end_matches('/') }],
         "paths": paths,
         "components": {
             "schemas": schemas(site),
-            "responses": { "NotFound": problem("No resource of this API is at that path.") }
+            "responses": { "BadRequest": problem(BAD_REQUEST) }
         }
     })
 }

@@ -191,19 +191,25 @@ pub fn rank_key(name: &str) -> (usize, usize, Vec<NaturalPart>) {
 
 /// A name's folded text with each run of digits compared as a number
 /// (`leaf 2` before `leaf 10`): the order people read lists of names in,
-/// as OLS and Protégé list a term's children.
+/// as OLS and Protégé list a term's children. Digits of every script
+/// count (`docs/search.md`: Unicode N), by their value: `Gizmo ٣x` comes
+/// before `Gizmo 9z`, as the word splitter already reads `٣` as a digit.
 pub fn natural_key(name: &str) -> Vec<NaturalPart> {
     let folded = fold(name);
     let mut parts = Vec::new();
     let mut rest = folded.as_str();
     while let Some(c) = rest.chars().next() {
-        let digits = c.is_ascii_digit();
+        let digits = digit_value(c).is_some();
         let end = rest
-            .find(|c: char| c.is_ascii_digit() != digits)
+            .find(|c: char| digit_value(c).is_some() != digits)
             .unwrap_or(rest.len());
         let (chunk, after) = rest.split_at(end);
         parts.push(if digits {
-            let significant = chunk.trim_start_matches('0');
+            let values: String = chunk
+                .chars()
+                .filter_map(|c| char::from_digit(digit_value(c)?, 10))
+                .collect();
+            let significant = values.trim_start_matches('0');
             NaturalPart::Number(significant.len(), significant.to_owned())
         } else {
             NaturalPart::Text(chunk.to_owned())
@@ -211,6 +217,27 @@ pub fn natural_key(name: &str) -> Vec<NaturalPart> {
         rest = after;
     }
     parts
+}
+
+/// The value of a digit of any script. Unicode encodes each script's
+/// decimal digits 0 to 9 as one run of ten code points, so a digit's value
+/// is its distance from the start of its run of numeric characters, modulo
+/// ten (runs of several scripts' digits side by side stay aligned).
+fn digit_value(c: char) -> Option<u32> {
+    if c.is_ascii_digit() {
+        return c.to_digit(10);
+    }
+    if !c.is_numeric() {
+        return None;
+    }
+    let mut start = c as u32;
+    while let Some(before) = start.checked_sub(1).and_then(char::from_u32) {
+        if !before.is_numeric() {
+            break;
+        }
+        start -= 1;
+    }
+    Some((c as u32 - start) % 10)
 }
 
 /// A piece of a name in natural order: a number (compared by its count of
@@ -310,6 +337,10 @@ mod tests {
         let one = "é".repeat(400);
         let cut = summary(&one);
         assert_eq!(cut.chars().count(), SUMMARY_CHARS);
+        // Digits of other scripts compare by value (issue 29).
+        assert!(natural_key("Gizmo \u{663}x") < natural_key("Gizmo 9z"));
+        assert!(natural_key("leaf \u{967}\u{966}") > natural_key("leaf 9"));
+        assert_eq!(natural_key("a \u{e53}"), natural_key("a 3"));
         let name = "word ".repeat(1000);
         assert_eq!(short_name("Acme - Create Item"), "Acme - Create Item");
         let short = short_name(&name);

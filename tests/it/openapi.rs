@@ -1,6 +1,8 @@
 //! `openapi.json`: valid OpenAPI 3.1 by a real validator
-//! (`tests/openapi/validate.mjs`), and every JSON document the site answers
-//! with valid against its schema there (the `jsonschema` crate).
+//! (`tests/openapi/validate.mjs`), clean by Redocly's recommended rules and
+//! Spectral's, typed by openapi-typescript, and every JSON document the
+//! site answers with valid against its schema there (the `jsonschema`
+//! crate).
 
 use crate::serve::shipped_site;
 use crate::util::*;
@@ -216,4 +218,89 @@ fn a_term_without_its_iri_fails_the_term_schema() {
     assert_valid(&schema(&openapi, "Entity"), &red, "red.json");
     red.as_object_mut().unwrap().remove("iri");
     assert!(!schema(&openapi, "Entity").is_valid(&red));
+}
+
+/// A tool of `tests/openapi/node_modules/.bin`, run on `args`: its
+/// standard output.
+fn openapi_tool(name: &str, args: &[&std::ffi::OsStr]) -> String {
+    let tool = root().join("tests/openapi/node_modules/.bin").join(name);
+    assert!(
+        tool.exists(),
+        "{name} is not installed: run `npm ci --prefix tests/openapi` (scripts/test.sh does)"
+    );
+    let output = std::process::Command::new(&tool)
+        .args(args)
+        .env("REDOCLY_TELEMETRY", "off")
+        .env("REDOCLY_SUPPRESS_UPDATE_NOTICE", "true")
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// What the clients users generate from `openapi.json` see of it, on the
+/// shipped site and a term site: Redocly's recommended rules and Spectral's
+/// `spectral:oas` find no error (Redocly no warning either: every
+/// operation has a 4XX, the root says no security is needed, no component
+/// is unused), and openapi-typescript types no answer as
+/// `Record<string, never>` (a bare `{"type": "object"}` was, for every
+/// JSON-LD answer, where no property could be read). (Issue 29: 24 errors.)
+#[test]
+fn redocly_spectral_and_openapi_typescript_accept_openapi_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let pets = dir.path().join("pets");
+    build_ok(&root().join("tests/fixtures/ontologies/owl"), &pets);
+    let ruleset = dir.path().join(".spectral.yaml");
+    std::fs::write(&ruleset, "extends: [\"spectral:oas\"]\n").unwrap();
+    for site in [shipped_site(), pets.as_path()] {
+        let file = site.join("openapi.json");
+        let redocly = openapi_tool(
+            "redocly",
+            &[
+                "lint".as_ref(),
+                "--extends".as_ref(),
+                "recommended".as_ref(),
+                "--format".as_ref(),
+                "json".as_ref(),
+                file.as_os_str(),
+            ],
+        );
+        let report: Value =
+            serde_json::from_str(&redocly).unwrap_or_else(|e| panic!("{e}: {redocly}"));
+        assert_eq!(report["totals"]["errors"], 0, "{report}");
+        assert_eq!(report["totals"]["warnings"], 0, "{report}");
+
+        let spectral = openapi_tool(
+            "spectral",
+            &[
+                "lint".as_ref(),
+                "-r".as_ref(),
+                ruleset.as_os_str(),
+                "-f".as_ref(),
+                "json".as_ref(),
+                file.as_os_str(),
+            ],
+        );
+        let problems: Value = serde_json::from_str(spectral.trim_start_matches(|c| c != '['))
+            .unwrap_or_else(|e| panic!("{e}: {spectral}"));
+        let errors: Vec<&Value> = problems
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["severity"] == 0)
+            .collect();
+        assert!(errors.is_empty(), "{errors:?}");
+
+        let types = dir.path().join("types.d.ts");
+        openapi_tool(
+            "openapi-typescript",
+            &[file.as_os_str(), "-o".as_ref(), types.as_os_str()],
+        );
+        let typed = std::fs::read_to_string(&types).unwrap();
+        let never: Vec<&str> = typed
+            .lines()
+            .filter(|l| l.contains("Record<string, never>"))
+            .filter(|l| !l.contains("webhooks") && !l.contains("$defs"))
+            .collect();
+        assert!(never.is_empty(), "{never:?}");
+    }
 }
