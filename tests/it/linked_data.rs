@@ -330,3 +330,42 @@ fn a_term_s_plain_json_reads_as_linked_data_in_safe_mode() {
         );
     }
 }
+
+/// jsonld.js dereferencing the shipped site's entity IRIs at `base` with
+/// its own document loader gets each entity's triples, as many as its
+/// N-Triples document has: the tie of its default `Accept` goes to
+/// JSON-LD. (Issue 29: it got plain JSON, no `@context`, 0 triples.)
+pub fn assert_jsonld_js_dereferences(site: &Path, base: &str, name: &str) {
+    let slugs = ["abbcreateitem", "githubdeleteitem"];
+    let urls: Vec<String> = slugs
+        .iter()
+        .map(|s| format!("{}/{s}", base.trim_end_matches('/')))
+        .collect();
+    let published = read_json(&site.join("api.json"))["baseUrl"]
+        .as_str()
+        .unwrap()
+        .trim_end_matches('/')
+        .to_owned();
+    let local = base.trim_end_matches('/').to_owned();
+    let mut args: Vec<&std::ffi::OsStr> = vec![published.as_ref(), local.as_ref()];
+    args.extend(urls.iter().map(std::ffi::OsStr::new));
+    let report = node_json(&root().join("tests/jsonld/dereference.mjs"), &args);
+    for (slug, url) in slugs.iter().zip(&urls) {
+        let got = &report[url.as_str()];
+        let quads = got["quads"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{name}: {url}: {got}"));
+        let lines = std::fs::read_to_string(site.join(format!("{slug}.nt")))
+            .unwrap()
+            .lines()
+            .count();
+        assert_eq!(quads.len(), lines, "{name}: {url}: {got}");
+    }
+}
+
+#[test]
+fn jsonld_js_dereferences_entity_iris_through_serve() {
+    let site = shipped_site();
+    let server = crate::serve::Server::dir(site);
+    assert_jsonld_js_dereferences(site, &server.url, "serve");
+}

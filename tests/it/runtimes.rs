@@ -391,6 +391,7 @@ fn cloudflare_pages_in_workerd_answers_as_serve() {
     assert!(paths.len() > 300, "only {} paths sampled", paths.len());
     assert_same_as_serve(&host, &server, "workerd", &paths);
     assert_negotiates_as_serve(&host, &server, "workerd");
+    crate::linked_data::assert_jsonld_js_dereferences(site, &host.url, "workerd");
     crate::dereference::assert_crawl_gathers_the_dump(site, &host.url, "workerd");
 
     // What Pages does on its own, as the README's host matrix says. It
@@ -447,6 +448,7 @@ fn netlify_edge_function_in_deno_answers_as_serve() {
     assert!(searches.len() > 250);
     assert_same_as_serve(&host, &server, "deno", &searches);
     assert_negotiates_as_serve(&host, &server, "deno");
+    crate::linked_data::assert_jsonld_js_dereferences(site, &host.url, "deno");
     crate::dereference::assert_crawl_gathers_the_dump(site, &host.url, "deno");
 }
 
