@@ -446,6 +446,27 @@ pub fn page(
     Ok(())
 }
 
+/// How much of an entity's JSON answer its page shows: the answer is a
+/// click away, and a 10 MB definition was on the page twice more in it.
+const ANSWER_BYTES: usize = 16 * 1024;
+
+/// The entity's JSON answer as its page shows it: whole, or its lines up
+/// to [`ANSWER_BYTES`], then `…`.
+fn shown_answer(mut json: String) -> String {
+    if json.len() > ANSWER_BYTES {
+        let mut end = json[..ANSWER_BYTES].rfind('\n').unwrap_or(0);
+        if end == 0 {
+            end = (0..=ANSWER_BYTES)
+                .rev()
+                .find(|&i| json.is_char_boundary(i))
+                .unwrap_or(0);
+        }
+        json.truncate(end);
+        json.push_str("\n…");
+    }
+    json
+}
+
 pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), RenderError> {
     let mut ld = Vec::new();
     jsonld::entity(site, entity, &mut ld)?;
@@ -486,7 +507,7 @@ pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), Ren
             })
             .collect(),
         kind: site.ontology.meta.kind(entity).into_owned(),
-        json: super::json::entity_pretty(site, entity)?,
+        json: shown_answer(super::json::entity_pretty(site, entity)?),
         term: TermPage::of(site, entity),
     };
     let entity = minijinja::Value::from(minijinja::value::Serde(&view));

@@ -148,6 +148,11 @@ fn a_huge_label_stays_on_its_own_pages() {
         Some(label.len()),
         "whole"
     );
+    // Its page shows the answer's first 16 KiB, not the whole answer again.
+    let page = std::fs::read_to_string(out.join("big.html")).unwrap();
+    assert!(page.contains("(its first 16 KiB: the whole answer is at <a href=\"big.json\">"));
+    let copies = page.len() as f64 / label.len() as f64;
+    assert!(copies < 6.0, "the page holds the label {copies:.1} times");
     for file in [
         "index.html",
         "home.html",
