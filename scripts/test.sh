@@ -34,6 +34,11 @@ if [ ! -x tests/rdf/.venv/bin/python ]; then
   python3 -m venv tests/rdf/.venv
 fi
 tests/rdf/.venv/bin/pip install --quiet --disable-pip-version-check -r tests/rdf/requirements.txt
+# Schemathesis, the API tester, against openapi.json and `serve`.
+if [ ! -x tests/openapi/.venv/bin/python ]; then
+  python3 -m venv tests/openapi/.venv
+fi
+tests/openapi/.venv/bin/pip install --quiet --disable-pip-version-check -r tests/openapi/requirements.txt
 # The hosts' real runtimes: Cloudflare's workerd (through wrangler pages
 # dev, fully local) and Deno, which runs Netlify Edge Functions. Both
 # packages ship their binaries. `npm install --no-save`, not `npm ci`:

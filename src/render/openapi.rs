@@ -490,8 +490,10 @@ fn operation(endpoint: &Endpoint) -> Value {
         Serves::Search => {
             parameters.push(json!({
                 "name": "q", "in": "query", "required": true,
-                "description": format!("The words to search for in each entity's name, description and ID: at least one and at most {MAX_TERMS} runs of letters and digits (more is a 400). The pattern asks for one character that is neither white space nor ASCII punctuation; the server asks for a letter or digit of any script."),
-                "schema": { "type": "string", "minLength": 1, "pattern": "[^\\s!-/:-@\\[-`{-~]" }
+                "description": format!("The words to search for in each entity's name, description and ID: at least one and at most {MAX_TERMS} runs of letters and digits, of any script (more is a 400)."),
+                // A letter or digit somewhere (ECMA-262 with the `u` flag,
+                // as JSON Schema asks): a query without one is a 400.
+                "schema": { "type": "string", "minLength": 1, "pattern": "[\\p{L}\\p{N}]" }
             }));
             parameters.push(json!({
                 "name": "limit", "in": "query", "required": false,

@@ -304,3 +304,61 @@ fn redocly_spectral_and_openapi_typescript_accept_openapi_json() {
         assert!(never.is_empty(), "{never:?}");
     }
 }
+
+/// Schemathesis (`tests/openapi/.venv`) against `serve`, every check, on
+/// the shipped site (with its real slugs, which random ones never hit) and
+/// a term site: every answer agrees with `openapi.json`: status, content
+/// type, headers, schema; no schema-valid request refused (a `q` of
+/// punctuation alone was, until the schema asked for a letter or digit).
+#[test]
+fn schemathesis_finds_no_answer_that_departs_from_openapi_json() {
+    let st = root().join("tests/openapi/.venv/bin/st");
+    assert!(
+        st.exists(),
+        "Schemathesis is not installed: run scripts/test.sh (it installs tests/openapi/requirements.txt into tests/openapi/.venv)"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let pets = dir.path().join("pets");
+    build_ok(&root().join("tests/fixtures/ontologies/owl"), &pets);
+    for (name, site) in [("shipped", shipped_site()), ("pets", pets.as_path())] {
+        let server = crate::serve::Server::dir(site);
+        let base = server.url.trim_end_matches('/').to_owned();
+        // Real slugs for `{slug}`, most of the time.
+        let index = read_json(&site.join("index.json"));
+        let slugs: Vec<String> = index["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .take(200)
+            .map(|i| format!("{:?}", i["slug"].as_str().unwrap()))
+            .collect();
+        let config = dir.path().join(format!("{name}.toml"));
+        std::fs::write(
+            &config,
+            format!(
+                "[dictionaries.slugs]\nvalues = [{}]\n\n[parameters]\n\"path.slug\" = {{ dictionary = \"slugs\", probability = 0.8 }}\n",
+                slugs.join(", ")
+            ),
+        )
+        .unwrap();
+        let output = std::process::Command::new(&st)
+            .arg("--config-file")
+            .arg(&config)
+            .args(["run", &format!("{base}/openapi.json"), "--url", &base])
+            .args(["--checks", "all", "--max-examples", "30", "--workers", "1"])
+            .args(["--request-timeout", "30", "--seed", "1", "--no-color"])
+            .args(["--generation-database", "none"])
+            .output()
+            .unwrap();
+        // Its report repeats long requests: the first of it is enough.
+        let report: String = String::from_utf8_lossy(&output.stdout)
+            .chars()
+            .take(20_000)
+            .collect();
+        assert!(
+            output.status.success(),
+            "{name}: Schemathesis found problems:\n{report}\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}
