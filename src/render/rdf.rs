@@ -470,36 +470,30 @@ pub fn index<W: Write>(
             integer(i + 1),
         ))?;
         write(Triple::new(item.clone(), schema("item"), subject.clone()))?;
-        if entity.term.is_some() {
-            // A term's name and URL are the entry's (`jsonld::ListItem`).
+        // A term's name and URL are the entry's (`jsonld::ListItem`); an
+        // input entity's summary is its own, which its documents state too.
+        let term = entity.term.is_some();
+        if term || summaries {
+            let about = if term { item } else { subject.clone() };
+            if !term {
+                write(Triple::new(
+                    subject.clone(),
+                    rdf::TYPE,
+                    type_iri(site, entity)?,
+                ))?;
+                write(Triple::new(
+                    subject,
+                    schema("identifier"),
+                    Literal::from(entity.id.as_str()),
+                ))?;
+            }
             write(Triple::new(
-                item.clone(),
+                about.clone(),
                 schema("name"),
                 Literal::from(entity.name.as_str()),
             ))?;
             write(Triple::new(
-                item,
-                schema("url"),
-                iri(site.url(&super::json::entity_file(entity)))?,
-            ))?;
-        } else if summaries {
-            write(Triple::new(
-                subject.clone(),
-                rdf::TYPE,
-                type_iri(site, entity)?,
-            ))?;
-            write(Triple::new(
-                subject.clone(),
-                schema("identifier"),
-                Literal::from(entity.id.as_str()),
-            ))?;
-            write(Triple::new(
-                subject.clone(),
-                schema("name"),
-                Literal::from(entity.name.as_str()),
-            ))?;
-            write(Triple::new(
-                subject,
+                about,
                 schema("url"),
                 iri(site.url(&super::json::entity_file(entity)))?,
             ))?;

@@ -150,7 +150,7 @@ fn a_huge_label_stays_on_its_own_pages() {
     );
     // Its page shows the answer's first 16 KiB, not the whole answer again.
     let page = std::fs::read_to_string(out.join("big.html")).unwrap();
-    assert!(page.contains("(its first 16 KiB: the whole answer is at <a href=\"big.json\">"));
+    assert!(page.contains("Its first 16 KiB: the whole answer is at <a href=\"big.json\">"));
     let copies = page.len() as f64 / label.len() as f64;
     assert!(copies < 6.0, "the page holds the label {copies:.1} times");
     for file in [
