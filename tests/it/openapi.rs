@@ -362,3 +362,71 @@ fn schemathesis_finds_no_answer_that_departs_from_openapi_json() {
         );
     }
 }
+
+/// A Python client generated from `openapi.json` by openapi-python-client
+/// with its default configuration (`tests/openapi/.venv`) calls every
+/// operation against `serve` (`tests/openapi/call_every_operation.py`):
+/// each answers 200 (a negotiated IRI 303), and the client parses every
+/// answer but those whose media types it does not read, N-Triples and
+/// gzip, whose bytes it still returns (README, "Clients generated").
+#[test]
+fn a_generated_python_client_calls_every_operation() {
+    let venv = root().join("tests/openapi/.venv/bin");
+    assert!(
+        venv.join("openapi-python-client").exists(),
+        "openapi-python-client is not installed: run scripts/test.sh (it installs tests/openapi/requirements.txt into tests/openapi/.venv)"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("pets");
+    build_ok(&root().join("tests/fixtures/ontologies/owl"), &site);
+    let path = format!(
+        "{}:{}",
+        venv.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let generated = std::process::Command::new(venv.join("openapi-python-client"))
+        .args(["generate", "--meta", "none", "--output-path"])
+        .arg(dir.path().join("pets_client"))
+        .arg("--path")
+        .arg(site.join("openapi.json"))
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert!(
+        generated.status.success(),
+        "{}",
+        String::from_utf8_lossy(&generated.stdout)
+    );
+    let server = crate::serve::Server::dir(&site);
+    let output = std::process::Command::new(venv.join("python"))
+        .arg(root().join("tests/openapi/call_every_operation.py"))
+        .arg(dir.path())
+        .args([
+            "pets_client",
+            server.url.trim_end_matches('/'),
+            "dog",
+            "dog",
+        ])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stderr)));
+    let operations = report.as_object().unwrap();
+    let openapi = read_json(&site.join("openapi.json"));
+    assert_eq!(
+        operations.len(),
+        openapi["paths"].as_object().unwrap().len(),
+        "{report}"
+    );
+    for (name, call) in operations {
+        assert!(call["error"].is_null(), "{name}: {call}");
+        let status = call["status"].as_u64().unwrap();
+        assert!(status == 200 || status == 303, "{name}: {call}");
+        if status == 200 {
+            let unread = ["application/n-triples", "application/gzip"]
+                .contains(&call["contentType"].as_str().unwrap_or_default());
+            assert_eq!(call["parsed"], !unread, "{name}: {call}");
+            assert!(call["bytes"].as_u64().unwrap() > 0, "{name}: {call}");
+        }
+    }
+}
