@@ -10,6 +10,7 @@ use jsonschema::Validator;
 use ontosite::render;
 use ontosite::search::Searcher;
 use serde_json::{Value, json};
+use std::path::Path;
 
 /// A validator for `components.schemas.NAME` of the site's openapi.json.
 pub fn schema(openapi: &Value, name: &str) -> Validator {
@@ -429,4 +430,120 @@ fn a_generated_python_client_calls_every_operation() {
             assert!(call["bytes"].as_u64().unwrap() > 0, "{name}: {call}");
         }
     }
+}
+
+/// A TypeScript client, openapi-fetch over the types openapi-typescript
+/// generates, calls every operation against `serve`: each call is written
+/// out and type-checked by `tsc` in strict mode (a parameter the types do
+/// not allow, or an answer typed so that no property can be read, fails
+/// the check), then run. Each answers, followed through a 303, with a
+/// body; three answers are read through their types.
+#[test]
+fn a_generated_typescript_client_calls_every_operation() {
+    let bin = root().join("tests/openapi/node_modules/.bin");
+    assert!(
+        bin.join("tsc").exists(),
+        "typescript is not installed: run `npm ci --prefix tests/openapi` (scripts/test.sh does)"
+    );
+    let site_dir = tempfile::tempdir().unwrap();
+    let site = site_dir.path().join("pets");
+    build_ok(&root().join("tests/fixtures/ontologies/owl"), &site);
+    // Inside tests/openapi, so that `openapi-fetch` resolves.
+    let dir = tempfile::Builder::new()
+        .prefix("ts-client-")
+        .tempdir_in(root().join("tests/openapi"))
+        .unwrap();
+    let openapi = read_json(&site.join("openapi.json"));
+    let run = |program: &Path, args: &[&std::ffi::OsStr]| {
+        let output = std::process::Command::new(program)
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}: {}{}",
+            program.display(),
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        output.stdout
+    };
+    run(
+        &bin.join("openapi-typescript"),
+        &[
+            site.join("openapi.json").as_os_str(),
+            "-o".as_ref(),
+            "schema.d.mts".as_ref(),
+        ],
+    );
+    let mut calls = String::from(
+        "declare const process: { argv: string[] };\nimport createClient from \"openapi-fetch\";\nimport type { paths } from \"./schema.mjs\";\nconst client = createClient<paths>({ baseUrl: process.argv[2] });\nconst report: Record<string, { status: number; body: boolean }> = {};\n",
+    );
+    for (path, item) in openapi["paths"].as_object().unwrap() {
+        let media = item["get"]["responses"]["200"]["content"]
+            .as_object()
+            .and_then(|c| c.keys().next().cloned())
+            .unwrap_or_default();
+        let parse_as = if media.contains("json") {
+            "json"
+        } else if media.starts_with("text/") {
+            "text"
+        } else {
+            "arrayBuffer"
+        };
+        let mut params = Vec::new();
+        if path.contains("{slug}") {
+            params.push("path: { slug: \"dog\" }");
+        }
+        if path.contains("{page}") {
+            params.push("path: { page: 1 }");
+        }
+        if path == "/search" {
+            params.push("query: { q: \"dog\" }");
+        }
+        let params = if params.is_empty() {
+            String::new()
+        } else {
+            format!("params: {{ {} }}, ", params.join(", "))
+        };
+        calls.push_str(&format!(
+            "{{\n  const {{ data, response }} = await client.GET({path:?}, {{ {params}parseAs: {parse_as:?} }});\n  report[{path:?}] = {{ status: response.status, body: data !== undefined }};\n}}\n"
+        ));
+    }
+    // Answers read through their types: a property the types lack, or an
+    // answer typed as an empty record, does not compile.
+    calls.push_str(concat!(
+        "{ const { data } = await client.GET(\"/index.json\"); report.total = { status: data ? data.total : -1, body: true }; }\n",
+        "{ const { data } = await client.GET(\"/{slug}.json\", { params: { path: { slug: \"dog\" } } }); report.slug = { status: data && data.slug === \"dog\" ? 200 : -1, body: true }; }\n",
+        "{ const { data } = await client.GET(\"/search\", { params: { query: { q: \"dog\" } } }); report.found = { status: data ? data.items.length : -1, body: true }; }\n",
+        "console.log(JSON.stringify(report));\n",
+    ));
+    std::fs::write(dir.path().join("calls.mts"), calls).unwrap();
+    std::fs::write(
+        dir.path().join("tsconfig.json"),
+        r#"{ "compilerOptions": { "target": "es2022", "module": "nodenext", "moduleResolution": "nodenext", "strict": true, "skipLibCheck": true, "outDir": "out" }, "files": ["calls.mts"] }"#,
+    )
+    .unwrap();
+    run(&bin.join("tsc"), &["-p".as_ref(), ".".as_ref()]);
+    let server = crate::serve::Server::dir(&site);
+    let stdout = run(
+        Path::new("node"),
+        &[
+            "out/calls.mjs".as_ref(),
+            server.url.trim_end_matches('/').as_ref(),
+        ],
+    );
+    let report: Value = serde_json::from_slice(&stdout).unwrap();
+    let paths = openapi["paths"].as_object().unwrap();
+    for path in paths.keys() {
+        assert_eq!(
+            report[path],
+            json!({ "status": 200, "body": true }),
+            "{path}: {report}"
+        );
+    }
+    assert!(report["total"]["status"].as_i64().unwrap() > 0, "{report}");
+    assert_eq!(report["slug"]["status"], 200, "{report}");
+    assert!(report["found"]["status"].as_i64().unwrap() > 0, "{report}");
 }
