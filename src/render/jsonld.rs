@@ -398,7 +398,7 @@ pub fn json_context(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Er
     local.insert("id".into(), json!("schema:identifier"));
     local.insert("type".into(), json!("@type"));
     local.insert("links".into(), json!("@nest"));
-    if site.ontology.entities.iter().any(|e| e.term.is_some()) {
+    if site.has_terms {
         for (key, meaning, _) in TERM_KEYS {
             let definition = match meaning {
                 TermKey::Subject => json!("@id"),

@@ -422,7 +422,6 @@ fn tag(endpoint: &Endpoint) -> &'static str {
         Serves::EntityFiles(_) => "Entities",
         Serves::Negotiated if endpoint.path.contains("{slug}") => "Entities",
         Serves::Pages(_) => "Lists",
-        Serves::Search => "Search",
         _ if endpoint.path.starts_with("/index") || endpoint.path == "/all" => "Lists",
         _ if endpoint.path.starts_with("/search") => "Search",
         _ => "Site",

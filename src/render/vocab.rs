@@ -42,7 +42,7 @@ pub fn terms(site: &Site) -> Vec<Term> {
             ),
         ));
     }
-    if meta_has_terms(site) {
+    if site.has_terms {
         for (key, _, comment) in super::jsonld::TERM_KEYS {
             if !comment.is_empty() {
                 terms.push(((*key).to_owned(), (*comment).to_owned()));
@@ -70,12 +70,6 @@ pub fn terms(site: &Site) -> Vec<Term> {
             comment,
         })
         .collect()
-}
-
-/// Whether the site publishes an ontology's terms, whose plain JSON has
-/// keys of its own.
-fn meta_has_terms(site: &Site) -> bool {
-    site.ontology.entities.iter().any(|e| e.term.is_some())
 }
 
 /// The vocabulary as RDF: an `owl:Ontology`, and each term an

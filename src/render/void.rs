@@ -205,13 +205,19 @@ pub fn dump_gz(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
 /// own: the base URL was stated, and matched none of them.
 fn uri_space(site: &Site) -> Option<String> {
     let base = site.url("");
+    let entities = &site.ontology.entities;
+    // Without an IRI of its own, an entity is named `{base}/{slug}`.
+    if entities
+        .iter()
+        .all(|e| e.iri.as_deref().is_none_or(|iri| iri.starts_with(&base)))
+    {
+        return Some(base);
+    }
     let meta = &site.ontology.meta;
-    let mut iris = site.ontology.entities.iter().map(|e| e.iri(&meta.base_url));
-    let first = iris.next()?;
+    let first = entities.first()?.iri(&meta.base_url);
     let mut common = first.len();
-    let mut under_base = first.starts_with(&base);
-    for iri in iris {
-        under_base &= iri.starts_with(&base);
+    for entity in &entities[1..] {
+        let iri = entity.iri(&meta.base_url);
         common = first
             .bytes()
             .zip(iri.bytes())
@@ -219,14 +225,10 @@ fn uri_space(site: &Site) -> Option<String> {
             .take_while(|(a, b)| a == b)
             .count();
     }
-    if under_base {
-        return Some(base);
-    }
     while !first.is_char_boundary(common) {
         common -= 1;
     }
-    let shared = &first[..common];
-    let end = shared.rfind(['/', '#'])? + 1;
+    let end = first[..common].rfind(['/', '#'])? + 1;
     let space = &first[..end];
     // `http://` alone is no namespace.
     (space.trim_end_matches('/').contains('/') && !space.ends_with("://")).then(|| space.to_owned())

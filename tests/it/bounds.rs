@@ -5,25 +5,6 @@
 use crate::util::*;
 use std::path::Path;
 
-/// An OWL input in Turtle: the header, then `body`.
-fn turtle_input(dir: &Path, body: &str) -> std::path::PathBuf {
-    let input = dir.join("input");
-    std::fs::create_dir_all(&input).unwrap();
-    std::fs::write(
-        input.join("ontology.json"),
-        r#"{"name": "Bounds", "baseUrl": "https://bounds.test"}"#,
-    )
-    .unwrap();
-    std::fs::write(
-        input.join("t.ttl"),
-        format!(
-            "@prefix : <http://t.test/> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n{body}"
-        ),
-    )
-    .unwrap();
-    input
-}
-
 /// A chain of `n` classes, `c0` the root and each `c{i}` under `c{i-1}`.
 fn chain(n: usize) -> String {
     let mut body = String::from(":c0 a owl:Class ; rdfs:label \"c0\" .\n");

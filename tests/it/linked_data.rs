@@ -277,10 +277,8 @@ fn a_key_the_context_does_not_define_fails_the_check() {
 /// which the vocabulary defines.
 #[test]
 fn a_term_s_plain_json_reads_as_linked_data_in_safe_mode() {
-    let dir = tempfile::tempdir().unwrap();
-    let site = dir.path().join("dist");
-    build_ok(&root().join("tests/fixtures/ontologies/owl"), &site);
-    let report = process(&site, &["dog", "hasowner"]);
+    let site = crate::serve::owl_site();
+    let report = process(site, &["dog", "hasowner"]);
     assert_eq!(report["failures"], json!([]), "jsonld.js failed");
     let dog = report["plain"]["dog"].as_array().unwrap();
     let subject = "<http://example.org/pets#Dog>";

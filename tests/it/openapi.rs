@@ -4,7 +4,7 @@
 //! site answers with valid against its schema there (the `jsonschema`
 //! crate).
 
-use crate::serve::shipped_site;
+use crate::serve::{owl_site, shipped_site};
 use crate::util::*;
 use jsonschema::Validator;
 use ontosite::render;
@@ -248,11 +248,9 @@ fn openapi_tool(name: &str, args: &[&std::ffi::OsStr]) -> String {
 #[test]
 fn redocly_spectral_and_openapi_typescript_accept_openapi_json() {
     let dir = tempfile::tempdir().unwrap();
-    let pets = dir.path().join("pets");
-    build_ok(&root().join("tests/fixtures/ontologies/owl"), &pets);
     let ruleset = dir.path().join(".spectral.yaml");
     std::fs::write(&ruleset, "extends: [\"spectral:oas\"]\n").unwrap();
-    for site in [shipped_site(), pets.as_path()] {
+    for site in [shipped_site(), owl_site()] {
         let file = site.join("openapi.json");
         let redocly = openapi_tool(
             "redocly",
@@ -319,9 +317,7 @@ fn schemathesis_finds_no_answer_that_departs_from_openapi_json() {
         "Schemathesis is not installed: run scripts/test.sh (it installs tests/openapi/requirements.txt into tests/openapi/.venv)"
     );
     let dir = tempfile::tempdir().unwrap();
-    let pets = dir.path().join("pets");
-    build_ok(&root().join("tests/fixtures/ontologies/owl"), &pets);
-    for (name, site) in [("shipped", shipped_site()), ("pets", pets.as_path())] {
+    for (name, site) in [("shipped", shipped_site()), ("pets", owl_site())] {
         let server = crate::serve::Server::dir(site);
         let base = server.url.trim_end_matches('/').to_owned();
         // Real slugs for `{slug}`, most of the time.
@@ -349,6 +345,8 @@ fn schemathesis_finds_no_answer_that_departs_from_openapi_json() {
             .args(["--checks", "all", "--max-examples", "30", "--workers", "1"])
             .args(["--request-timeout", "30", "--seed", "1", "--no-color"])
             .args(["--generation-database", "none"])
+            // Its cache of crashes goes there, not into the checkout.
+            .current_dir(dir.path())
             .output()
             .unwrap();
         // Its report repeats long requests: the first of it is enough.
@@ -378,8 +376,7 @@ fn a_generated_python_client_calls_every_operation() {
         "openapi-python-client is not installed: run scripts/test.sh (it installs tests/openapi/requirements.txt into tests/openapi/.venv)"
     );
     let dir = tempfile::tempdir().unwrap();
-    let site = dir.path().join("pets");
-    build_ok(&root().join("tests/fixtures/ontologies/owl"), &site);
+    let site = owl_site();
     let path = format!(
         "{}:{}",
         venv.display(),
@@ -398,7 +395,7 @@ fn a_generated_python_client_calls_every_operation() {
         "{}",
         String::from_utf8_lossy(&generated.stdout)
     );
-    let server = crate::serve::Server::dir(&site);
+    let server = crate::serve::Server::dir(site);
     let output = std::process::Command::new(venv.join("python"))
         .arg(root().join("tests/openapi/call_every_operation.py"))
         .arg(dir.path())
@@ -445,9 +442,7 @@ fn a_generated_typescript_client_calls_every_operation() {
         bin.join("tsc").exists(),
         "typescript is not installed: run `npm ci --prefix tests/openapi` (scripts/test.sh does)"
     );
-    let site_dir = tempfile::tempdir().unwrap();
-    let site = site_dir.path().join("pets");
-    build_ok(&root().join("tests/fixtures/ontologies/owl"), &site);
+    let site = owl_site();
     // Inside tests/openapi, so that `openapi-fetch` resolves.
     let dir = tempfile::Builder::new()
         .prefix("ts-client-")
@@ -526,7 +521,7 @@ fn a_generated_typescript_client_calls_every_operation() {
     )
     .unwrap();
     run(&bin.join("tsc"), &["-p".as_ref(), ".".as_ref()]);
-    let server = crate::serve::Server::dir(&site);
+    let server = crate::serve::Server::dir(site);
     let stdout = run(
         Path::new("node"),
         &[

@@ -516,16 +516,9 @@ fn a_build_killed_at_any_moment_leaves_one_whole_site() {
 #[test]
 fn a_bidi_override_in_a_label_orders_only_the_label() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("input");
-    write(
-        &input,
-        "ontology.json",
-        r#"{"name": "Bidi", "baseUrl": "https://bidi.test"}"#,
-    );
-    write(
-        &input,
-        "t.ttl",
-        "@prefix : <http://t.test/> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n:a a owl:Class ; rdfs:label \"\u{202E}lave\" .\n:b a owl:Class ; rdfs:label \"b\" ; rdfs:subClassOf :a .\n",
+    let input = turtle_input(
+        dir.path(),
+        ":a a owl:Class ; rdfs:label \"\u{202E}lave\" .\n:b a owl:Class ; rdfs:label \"b\" ; rdfs:subClassOf :a .\n",
     );
     let out = dir.path().join("dist");
     build_ok(&input, &out);

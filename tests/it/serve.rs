@@ -185,6 +185,20 @@ pub fn client() -> &'static Client {
     })
 }
 
+/// The OWL fixture's site (`tests/fixtures/ontologies/owl`, "Pets"), built
+/// once for every test that only reads it.
+pub fn owl_site() -> &'static Path {
+    static SITE: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    &SITE
+        .get_or_init(|| {
+            let dir = tempfile::tempdir().unwrap();
+            let out = dir.path().join("dist");
+            build_ok(&root().join("tests/fixtures/ontologies/owl"), &out);
+            (dir, out)
+        })
+        .1
+}
+
 /// The shipped site, built once for every test here.
 pub fn shipped_site() -> &'static Path {
     static SITE: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();

@@ -143,3 +143,24 @@ pub fn generated_input(dir: &Path, name: &str, count: usize, word: &str) -> Path
     std::fs::write(input.join("entities/all.jsonl"), lines).unwrap();
     input
 }
+
+/// An input of one Turtle source in `dir/input`: `ontology.json` with a
+/// name and base URL only, and `t.ttl` with the `:` (`http://t.test/`),
+/// `owl:` and `rdfs:` prefixes, then `body`.
+pub fn turtle_input(dir: &Path, body: &str) -> std::path::PathBuf {
+    let input = dir.join("input");
+    std::fs::create_dir_all(&input).unwrap();
+    std::fs::write(
+        input.join("ontology.json"),
+        r#"{"name": "T", "baseUrl": "https://t.test"}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        input.join("t.ttl"),
+        format!(
+            "@prefix : <http://t.test/> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n{body}"
+        ),
+    )
+    .unwrap();
+    input
+}
