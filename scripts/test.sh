@@ -48,4 +48,5 @@ tests/openapi/.venv/bin/pip install --quiet --disable-pip-version-check -r tests
 # followed, and never rewritten.
 npm install --prefix tests/runtimes --no-save --no-audit --no-fund --loglevel=error
 
-cargo test --locked "$@"
+# The full tier: every test runs, and a missing tool fails instead of skipping.
+ONTOSITE_TEST_TIER=full cargo test --locked "$@"

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 #[test]
 fn a_page_from_another_origin_may_read_every_kind_of_answer() {
+    needs!(CHROMIUM);
     let chromium = chromium();
     let dir = root().join("tests/browser");
     let server = Server::dir(shipped_site());

@@ -13,6 +13,7 @@ const QUERIES: [&str; 6] = ["git", "create item", "Délété", "zzzz", "-", "air
 
 #[test]
 fn the_front_page_answers_as_the_api_from_disk_and_from_a_server() {
+    needs!(CHROMIUM);
     let chromium = chromium();
     let site = shipped_site();
     let server = Server::dir(site);
@@ -373,6 +374,7 @@ fn the_front_page_lists_every_endpoint() {
 /// 404 page and the entity pages with the longest words, in Chromium.
 #[test]
 fn no_page_scrolls_sideways_on_a_phone() {
+    needs!(CHROMIUM);
     let site = shipped_site();
     let ontology = ontosite::source::load(&shipped_input(), None).unwrap();
     let longest_word = |e: &&ontosite::model::Entity| {

@@ -10,10 +10,6 @@ use std::path::Path;
 
 fn process(site: &Path, samples: &[&str]) -> Value {
     let script = root().join("tests/jsonld/process.mjs");
-    assert!(
-        root().join("tests/jsonld/node_modules/jsonld").is_dir(),
-        "jsonld.js is not installed: run `npm ci --prefix tests/jsonld` (scripts/test.sh does)"
-    );
     let mut args = vec![site.as_os_str()];
     args.extend(samples.iter().map(std::ffi::OsStr::new));
     node_json(&script, &args)
@@ -56,6 +52,7 @@ const PREDICATES: &[&str] = &[
 
 #[test]
 fn every_jsonld_document_expands_offline_to_absolute_allowed_triples_and_back() {
+    needs!(JSONLD_JS);
     let site = shipped_site();
     let report = process(
         site,
@@ -253,6 +250,7 @@ fn every_jsonld_document_expands_offline_to_absolute_allowed_triples_and_back() 
 
 #[test]
 fn a_key_the_context_does_not_define_fails_the_check() {
+    needs!(JSONLD_JS);
     // The check itself: a document with a misspelt key must not pass.
     let dir = tempfile::tempdir().unwrap();
     let site = shipped_site();
@@ -277,6 +275,7 @@ fn a_key_the_context_does_not_define_fails_the_check() {
 /// which the vocabulary defines.
 #[test]
 fn a_term_s_plain_json_reads_as_linked_data_in_safe_mode() {
+    needs!(JSONLD_JS);
     let site = crate::serve::owl_site();
     let report = process(site, &["dog", "hasowner"]);
     assert_eq!(report["failures"], json!([]), "jsonld.js failed");
@@ -363,6 +362,7 @@ pub fn assert_jsonld_js_dereferences(site: &Path, base: &str, name: &str) {
 
 #[test]
 fn jsonld_js_dereferences_entity_iris_through_serve() {
+    needs!(JSONLD_JS);
     let site = shipped_site();
     let server = crate::serve::Server::dir(site);
     assert_jsonld_js_dereferences(site, &server.url, "serve");

@@ -144,6 +144,12 @@ fn built_schema_org(dir: &Path) -> (PathBuf, PathBuf) {
 
 #[test]
 fn schema_org_builds_with_only_its_name_and_base_url() {
+    needs!(
+        Need::SharedOntologies,
+        Need::Slow,
+        OPENAPI_VALIDATOR,
+        PYOXIGRAPH
+    );
     let dir = tempfile::tempdir().unwrap();
     let (source, site) = built_schema_org(dir.path());
     let all = items(&site);
@@ -221,6 +227,7 @@ fn schema_org_builds_with_only_its_name_and_base_url() {
 
 #[test]
 fn pato_owl_builds_with_its_hierarchy_synonyms_and_obsolete_terms() {
+    needs!(Need::SharedOntologies, Need::Slow, PYOXIGRAPH);
     let dir = tempfile::tempdir().unwrap();
     let source = shared_ontology("pato-base.owl");
     let input = input_with(
@@ -289,6 +296,7 @@ fn pato_owl_builds_with_its_hierarchy_synonyms_and_obsolete_terms() {
 
 #[test]
 fn a_skos_scheme_keeps_its_languages_and_broader_concepts() {
+    needs!(OPENAPI_VALIDATOR, PYOXIGRAPH);
     let dir = tempfile::tempdir().unwrap();
     let site = built(dir.path(), &fixture("skos"));
     let red = read_json(&site.join("red.json"));
@@ -415,6 +423,7 @@ pub fn namespace_site(dir: &Path) -> PathBuf {
 /// included; a case twin whose local name is its slug keeps it.
 #[test]
 fn iris_in_the_site_namespace_resolve_through_it() {
+    needs!(OPENAPI_VALIDATOR, PYOXIGRAPH);
     let dir = tempfile::tempdir().unwrap();
     let site = namespace_site(dir.path());
     let slugs: Vec<(String, String)> = items(&site)
@@ -525,6 +534,7 @@ fn iris_in_the_site_namespace_resolve_through_it() {
 
 #[test]
 fn an_owl_ontology_keeps_hash_iris_restrictions_and_axioms() {
+    needs!(OPENAPI_VALIDATOR, PYOXIGRAPH);
     let dir = tempfile::tempdir().unwrap();
     let site = built(dir.path(), &fixture("owl"));
     let all = items(&site);
@@ -620,6 +630,7 @@ fn two_iris_with_one_slug_are_an_error_naming_both() {
 
 #[test]
 fn pato_obo_gives_the_terms_of_its_owl_release() {
+    needs!(Need::SharedOntologies, Need::Slow);
     let dir = tempfile::tempdir().unwrap();
     let obo = built(
         &dir.path().join("obo"),
@@ -753,6 +764,7 @@ fn pato_obo_gives_the_terms_of_its_owl_release() {
 
 #[test]
 fn an_obo_file_keeps_synonyms_obsolete_terms_and_class_expressions() {
+    needs!(OPENAPI_VALIDATOR);
     let dir = tempfile::tempdir().unwrap();
     let site = built(dir.path(), &fixture("obo"));
     let round = read_json(&site.join("shape0000002.json"));
@@ -823,6 +835,7 @@ fn an_obo_file_keeps_synonyms_obsolete_terms_and_class_expressions() {
 /// stands for no longer listed; the page passes axe.
 #[test]
 fn a_term_page_shows_its_logical_definition_in_manchester_syntax() {
+    needs!(CHROMIUM);
     let dir = tempfile::tempdir().unwrap();
     let site = built(dir.path(), &fixture("obo"));
     let page = site.join("shape0000005.html");
@@ -1024,6 +1037,7 @@ fn triples_of(path: &Path) -> Vec<[String; 3]> {
 /// and its path answers with the term, as OBO PURLs and OLS do.
 #[test]
 fn an_alternative_id_finds_and_resolves_to_its_term() {
+    needs!(OPENAPI_VALIDATOR);
     let dir = tempfile::tempdir().unwrap();
     let site = built(dir.path(), &fixture("obo-practice"));
     let part = read_json(&site.join("prac0000002.json"));
@@ -1130,6 +1144,7 @@ fn every_obo_error_of_a_file_is_reported_at_its_place() {
 /// (it failed at line 14985), 1,613 `intersection_of` lines.
 #[test]
 fn envo_obo_builds() {
+    needs!(Need::SharedOntologies, Need::Slow);
     let dir = tempfile::tempdir().unwrap();
     let site = built(
         dir.path(),
@@ -1216,6 +1231,7 @@ fn a_table_column_left_unmapped_and_a_bad_iri_are_errors() {
 /// pages, fit a phone and pass axe-core; the API section documents it.
 #[test]
 fn schema_org_s_pages_fit_a_phone_and_pass_axe() {
+    needs!(Need::SharedOntologies, Need::Slow, CHROMIUM);
     let dir = tempfile::tempdir().unwrap();
     let (_, site) = built_schema_org(dir.path());
     assert!(

@@ -33,13 +33,8 @@ pub fn assert_valid(validator: &Validator, document: &Value, what: &str) {
 
 #[test]
 fn openapi_json_is_valid_openapi_3_1_and_describes_every_endpoint() {
+    needs!(OPENAPI_VALIDATOR);
     let site = shipped_site();
-    assert!(
-        root()
-            .join("tests/openapi/node_modules/@readme/openapi-parser")
-            .is_dir(),
-        "the OpenAPI validator is not installed: run `npm ci --prefix tests/openapi` (scripts/test.sh does)"
-    );
     let report = node_json(
         &root().join("tests/openapi/validate.mjs"),
         &[site.join("openapi.json").as_os_str()],
@@ -225,10 +220,6 @@ fn a_term_without_its_iri_fails_the_term_schema() {
 /// standard output.
 fn openapi_tool(name: &str, args: &[&std::ffi::OsStr]) -> String {
     let tool = root().join("tests/openapi/node_modules/.bin").join(name);
-    assert!(
-        tool.exists(),
-        "{name} is not installed: run `npm ci --prefix tests/openapi` (scripts/test.sh does)"
-    );
     let output = std::process::Command::new(&tool)
         .args(args)
         .env("REDOCLY_TELEMETRY", "off")
@@ -247,6 +238,7 @@ fn openapi_tool(name: &str, args: &[&std::ffi::OsStr]) -> String {
 /// JSON-LD answer, where no property could be read). (Issue 29: 24 errors.)
 #[test]
 fn redocly_spectral_and_openapi_typescript_accept_openapi_json() {
+    needs!(OPENAPI_VALIDATOR);
     let dir = tempfile::tempdir().unwrap();
     let ruleset = dir.path().join(".spectral.yaml");
     std::fs::write(&ruleset, "extends: [\"spectral:oas\"]\n").unwrap();
@@ -311,11 +303,8 @@ fn redocly_spectral_and_openapi_typescript_accept_openapi_json() {
 /// punctuation alone was, until the schema asked for a letter or digit).
 #[test]
 fn schemathesis_finds_no_answer_that_departs_from_openapi_json() {
+    needs!(OPENAPI_PYTHON);
     let st = root().join("tests/openapi/.venv/bin/st");
-    assert!(
-        st.exists(),
-        "Schemathesis is not installed: run scripts/test.sh (it installs tests/openapi/requirements.txt into tests/openapi/.venv)"
-    );
     let dir = tempfile::tempdir().unwrap();
     for (name, site) in [("shipped", shipped_site()), ("pets", owl_site())] {
         let server = crate::serve::Server::dir(site);
@@ -370,11 +359,8 @@ fn schemathesis_finds_no_answer_that_departs_from_openapi_json() {
 /// gzip, whose bytes it still returns (README, "Clients generated").
 #[test]
 fn a_generated_python_client_calls_every_operation() {
+    needs!(OPENAPI_PYTHON);
     let venv = root().join("tests/openapi/.venv/bin");
-    assert!(
-        venv.join("openapi-python-client").exists(),
-        "openapi-python-client is not installed: run scripts/test.sh (it installs tests/openapi/requirements.txt into tests/openapi/.venv)"
-    );
     let dir = tempfile::tempdir().unwrap();
     let site = owl_site();
     let path = format!(
@@ -437,11 +423,8 @@ fn a_generated_python_client_calls_every_operation() {
 /// body; three answers are read through their types.
 #[test]
 fn a_generated_typescript_client_calls_every_operation() {
+    needs!(OPENAPI_VALIDATOR);
     let bin = root().join("tests/openapi/node_modules/.bin");
-    assert!(
-        bin.join("tsc").exists(),
-        "typescript is not installed: run `npm ci --prefix tests/openapi` (scripts/test.sh does)"
-    );
     let site = owl_site();
     // Inside tests/openapi, so that `openapi-fetch` resolves.
     let dir = tempfile::Builder::new()

@@ -188,6 +188,7 @@ fn interrupt_build(input: &Path, out: &Path, signal: &str) -> std::process::Exit
 
 #[test]
 fn a_killed_or_interrupted_build_leaves_the_previous_output() {
+    needs!(Need::Slow);
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("site");
     build_ok(&tiny_input(), &out);

@@ -64,6 +64,7 @@ fn follow(site: &std::path::Path, list: &Value, count: usize, per_page: usize) -
 
 #[test]
 fn the_paged_lists_hold_every_entity_once_in_order() {
+    needs!(JSONLD_JS);
     let site = shipped_site();
     let info = read_json(&site.join("api.json"));
     let pages = &info["pages"];

@@ -39,6 +39,7 @@ fn entity_files(site: &Path) -> usize {
 /// succeeds. Ten rounds, each started together.
 #[test]
 fn two_builds_into_one_output_never_mix() {
+    needs!(Need::Slow);
     let dir = tempfile::tempdir().unwrap();
     // Enough entities that a build takes a while.
     let input = generated_input(dir.path(), "input", 3000, "Description");
@@ -448,6 +449,7 @@ fn a_mount_point_output_is_refused_at_the_start() {
 /// succeeds.
 #[test]
 fn a_build_killed_at_any_moment_leaves_one_whole_site() {
+    needs!(Need::Slow);
     let dir = tempfile::tempdir().unwrap();
     let inputs = [
         generated_input(dir.path(), "a", 2000, "First"),

@@ -262,6 +262,7 @@ fn assert_search_js_parity(input: &Path, dir: &Path, at_least: usize) -> (PathBu
 
 #[test]
 fn search_js_answers_exactly_as_the_rust_reference() {
+    needs!(SEARCH_JS);
     let dir = tempfile::tempdir().unwrap();
     let (out, golden, count) = assert_search_js_parity(&shipped_input(), dir.path(), 10_000);
     assert_index_parity(&out, &golden);
@@ -335,6 +336,7 @@ fn node_report(script: &str, site: &Path, golden: &Path) -> Value {
 /// labels and synonyms in the exact tier, deprecated terms last.
 #[test]
 fn search_js_answers_as_the_rust_reference_on_an_ontologys_terms() {
+    needs!(Need::SharedOntologies, Need::Slow, SEARCH_JS);
     let dir = tempfile::tempdir().unwrap();
     let input = pato_input(dir.path());
     let (out, golden, _) = assert_search_js_parity(&input, dir.path(), 1_000);
@@ -372,6 +374,7 @@ fn pato_input(dir: &Path) -> PathBuf {
 /// every label, and the last word with the first's first three letters.
 #[test]
 fn a_fresh_client_shows_first_results_in_one_round_after_the_manifest() {
+    needs!(SEARCH_JS);
     let dir = tempfile::tempdir().unwrap();
     let input = pato_input(dir.path());
     let out = dir.path().join("dist");

@@ -403,6 +403,7 @@ fn search_needs_neither_all_nor_its_bytes() {
 
 #[test]
 fn the_host_rules_are_applied_as_netlify_applies_them() {
+    needs!(NETLIFY);
     // The same site, the same requests: ontosite serve and Netlify's own
     // parsers and matcher (tests/netlify/route.mjs) agree on status, body
     // and every header the rules set.

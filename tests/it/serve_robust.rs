@@ -92,6 +92,7 @@ fn one_client_cannot_hold_every_connection() {
 /// legitimate request is answered.
 #[test]
 fn idle_and_slow_clients_cannot_starve_the_server() {
+    needs!(Need::Slow);
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path().join("dist");
     build_ok(&tiny_input(), &site);
@@ -166,6 +167,7 @@ fn rss_kb(pid: u32) -> u64 {
 /// cache: a file is kept once, errors not at all.
 #[test]
 fn cache_busters_and_unknown_paths_do_not_grow_memory() {
+    needs!(Need::Slow);
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path().join("dist");
     // A large `/all`: 20,000 entities.

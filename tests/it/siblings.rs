@@ -128,6 +128,7 @@ fn a_dangling_link_names_its_file_and_entity_and_changes_nothing() {
 
 #[test]
 fn the_sibling_site_is_valid_linked_data_too() {
+    needs!(JSONLD_JS);
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path().join("products");
     build_ok(&products_input(), &site);

@@ -111,19 +111,10 @@ pub fn node_json(script: &Path, args: &[&std::ffi::OsStr]) -> serde_json::Value 
         .unwrap_or_else(|e| panic!("{} printed no JSON: {e}", script.display()))
 }
 
-/// The Chromium the browser tests drive: `CHROMIUM`, or Debian's.
+/// The Chromium the browser tests drive (`Need::Chromium`): `CHROMIUM`,
+/// or Debian's.
 pub fn chromium() -> String {
-    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
-    assert!(
-        Path::new(&chromium).is_file(),
-        "no Chromium at {chromium}: install Debian's `chromium` package (scripts/test.sh does) or set CHROMIUM"
-    );
-    let driver = root().join("tests/browser/node_modules/playwright-core");
-    assert!(
-        driver.is_dir(),
-        "playwright-core is not installed: run `npm ci --prefix tests/browser` (scripts/test.sh does)"
-    );
-    chromium
+    std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into())
 }
 
 /// A made-up input under `dir/name`: an ontology of `Thing`s and `count`
@@ -164,3 +155,115 @@ pub fn turtle_input(dir: &Path, body: &str) -> std::path::PathBuf {
     .unwrap();
     input
 }
+
+/// What a test needs beyond Rust and this repository. Plain `cargo test`
+/// skips a test whose need is not met, with a one-line notice; the full
+/// tier (`ONTOSITE_TEST_TIER=full`, which `scripts/test.sh` sets after
+/// installing everything) fails it instead, so CI can never skip one.
+#[derive(Clone, Copy, Debug)]
+pub enum Need {
+    /// Node.js 20+ on the PATH and this package path under the repository
+    /// (one `scripts/test.sh` installs into a `tests/*/node_modules`).
+    Node(&'static str),
+    /// Node.js, `playwright-core` and a Chromium (`CHROMIUM` or Debian's).
+    Chromium,
+    /// A program `scripts/test.sh` installs, by its path under the
+    /// repository: a virtual environment's tool, a host's runtime.
+    Installed(&'static str),
+    /// The real ontologies beside the checkout (`../shared/ontologies/`).
+    SharedOntologies,
+    /// Minutes of work (real ontologies, thousands of sockets, deep
+    /// hierarchies): the full tier only, so the quick loop stays quick.
+    Slow,
+}
+
+/// Netlify's own parsers and matcher (`tests/netlify`).
+pub const NETLIFY: Need = Need::Node("tests/netlify/node_modules/@netlify/headers-parser");
+/// jsonld.js (`tests/jsonld`).
+pub const JSONLD_JS: Need = Need::Node("tests/jsonld/node_modules/jsonld");
+/// The OpenAPI validator, Redocly, Spectral, openapi-typescript and tsc
+/// (`tests/openapi`).
+pub const OPENAPI_VALIDATOR: Need = Need::Node("tests/openapi/node_modules/.bin/tsc");
+/// Schemathesis and openapi-python-client (`tests/openapi/.venv`).
+pub const OPENAPI_PYTHON: Need = Need::Installed("tests/openapi/.venv/bin/openapi-python-client");
+/// pyoxigraph (`tests/rdf/.venv`).
+pub const PYOXIGRAPH: Need = Need::Installed("tests/rdf/.venv/bin/python");
+/// `assets/search.js` under Node (`tests/search`, no packages).
+pub const SEARCH_JS: Need = Need::Node("tests/search/parity.mjs");
+/// Cloudflare's workerd, through wrangler (`tests/runtimes`).
+pub const WORKERD: Need = Need::Node("tests/runtimes/node_modules/.bin/wrangler");
+/// Deno, which runs Netlify Edge Functions (`tests/runtimes`).
+pub const DENO: Need = Need::Installed("tests/runtimes/node_modules/.bin/deno");
+/// A real browser.
+pub const CHROMIUM: Need = Need::Chromium;
+
+/// The environment variable that selects the full tier.
+pub const TIER: &str = "ONTOSITE_TEST_TIER";
+
+fn full_tier() -> bool {
+    std::env::var(TIER).is_ok_and(|tier| tier == "full")
+}
+
+fn node_runs() -> bool {
+    static NODE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *NODE.get_or_init(|| {
+        std::process::Command::new("node")
+            .arg("--version")
+            .output()
+            .is_ok_and(|output| output.status.success())
+    })
+}
+
+impl Need {
+    /// Why the need is not met, if it is not.
+    fn unmet(self) -> Option<String> {
+        let node = || (!node_runs()).then(|| "Node.js 20 or newer".to_string());
+        let path = |rel: &str| (!root().join(rel).exists()).then(|| rel.to_string());
+        match self {
+            Need::Node(package) => node().or_else(|| path(package)),
+            Need::Chromium => {
+                let chromium = chromium();
+                node()
+                    .or_else(|| path("tests/browser/node_modules/playwright-core"))
+                    .or_else(|| (!Path::new(&chromium).is_file()).then_some(chromium))
+            }
+            Need::Installed(program) => path(program),
+            Need::SharedOntologies => path("../shared/ontologies/pato.obo")
+                .map(|_| "the real ontologies in ../shared/ontologies".into()),
+            Need::Slow => (!full_tier()).then(|| "the full tier".into()),
+        }
+    }
+}
+
+/// Whether the running test may go on: every need met. Otherwise, in the
+/// quick tier, a notice on the terminal (past libtest's capture, which
+/// would hide it) and `false`; in the full tier, a failure.
+pub fn ready(needs: &[Need]) -> bool {
+    let missing: Vec<String> = needs.iter().filter_map(|need| need.unmet()).collect();
+    if missing.is_empty() {
+        return true;
+    }
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("a test");
+    let missing = missing.join(", ");
+    assert!(
+        !full_tier(),
+        "{test} needs {missing}: scripts/test.sh installs everything"
+    );
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "skipped {test}: needs {missing} (scripts/test.sh runs every test)"
+    );
+    false
+}
+
+/// Returns from the test, with a notice, unless every need is met.
+macro_rules! needs {
+    ($($need:expr),+ $(,)?) => {
+        if !$crate::util::ready(&[$($need),+]) {
+            return;
+        }
+    };
+}
+pub(crate) use needs;
