@@ -46,9 +46,9 @@ fn measure_index_only(label: &str, input: &Path, work: &Path) {
     let index = render::search_index::build(&ontology.meta.base_url, &corpus).unwrap();
     drop(corpus);
     let out = work.join(format!("index-{}", label.replace(' ', "-")));
-    std::fs::create_dir_all(out.join(render::search_index::DIR)).unwrap();
+    std::fs::create_dir_all(out.join(ontosite::search::format::DIR)).unwrap();
     std::fs::write(out.join("search-index.json"), &index.manifest).unwrap();
-    std::fs::write(out.join("search.js"), render::SEARCH_JS).unwrap();
+    std::fs::write(out.join("search.js"), ontosite::hosts::script::SEARCH_JS).unwrap();
     for (path, packed) in &index.files {
         let mut bytes = Vec::new();
         packed.unpack_into(&mut bytes).unwrap();
@@ -125,7 +125,9 @@ fn measure_queries(
     for _ in 0..5 {
         for q in queries {
             let started = Instant::now();
-            std::hint::black_box(render::search_response(searcher, Some(q), None, None).unwrap());
+            std::hint::black_box(
+                ontosite::site::answers::search_response(searcher, Some(q), None, None).unwrap(),
+            );
             times.push(started.elapsed().as_secs_f64() * 1000.0);
         }
     }

@@ -4,7 +4,7 @@
 use crate::config::BuildConfig;
 use crate::model::Ontology;
 use crate::output::{Previous, Record, Staging, Written};
-use crate::render::{self, Site};
+use crate::render::{self, Rendering};
 use crate::{Error, source};
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -110,13 +110,18 @@ pub fn build_keeping_previous(
         Some(dir) => source::templates(dir)?,
         None => Default::default(),
     };
-    let site = Site::with_templates(&ontology, &templates).map_err(|source| {
-        let path = match (&source, &config.templates) {
-            (render::RenderError::Json(_), _) => render::files::SEARCH_INDEX.to_owned(),
-            (_, Some(dir)) => dir.display().to_string(),
-            (_, None) => "the built-in templates".to_owned(),
-        };
-        Error::Render { path, source }
+    let site = Rendering::with_templates(&ontology, &templates).map_err(|error| match error {
+        render::PrepareError::Templates(source) => Error::Render {
+            path: match &config.templates {
+                Some(dir) => dir.display().to_string(),
+                None => "the built-in templates".to_owned(),
+            },
+            source,
+        },
+        render::PrepareError::Document { file, source } => Error::Render {
+            path: file.to_owned(),
+            source,
+        },
     })?;
     progress.phase(
         &format!("{} of {} entities", phase::WRITING, ontology.entities.len()),

@@ -9,11 +9,13 @@
 
 pub mod build;
 pub mod config;
+pub mod hosts;
 pub mod model;
 pub mod output;
 pub mod render;
 pub mod search;
 pub mod serve;
+pub mod site;
 pub mod source;
 
 /// Everything that can stop a build, rendered once, by the binary.

@@ -68,10 +68,10 @@ pub fn serve(site: &Path) -> (std::process::Child, String) {
 /// Every document of the site but the entity files and the whole-site
 /// lists and dumps, as the build renders them.
 pub fn build_without_entity_files(input: &Path, out: &Path) {
-    use ontosite::render::{Document, Site, documents};
+    use ontosite::render::{Document, Rendering, documents};
     use rayon::prelude::*;
     let ontology = ontosite::source::load(input, None).expect("the synthetic input loads");
-    let site = Site::new(&ontology).expect("a site");
+    let site = Rendering::new(&ontology).expect("a site");
     documents(&site)
         .filter(|d| {
             !matches!(
@@ -80,8 +80,8 @@ pub fn build_without_entity_files(input: &Path, out: &Path) {
                     | Document::Graph(..)
                     | Document::DumpGz
                     | Document::All
-                    | Document::Index
-                    | Document::IndexLd
+                    | Document::List
+                    | Document::ListLd
             )
         })
         .for_each_init(Vec::new, |buffer, document| {

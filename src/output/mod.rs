@@ -147,7 +147,7 @@ pub struct Staging {
     /// relative to it, so the kernel does not walk the whole path again
     /// for each of a million files.
     dir_fd: rustix::fd::OwnedFd,
-    /// The previous output's manifest, sorted, if there was a previous
+    /// The previous output's list of files, sorted, if there was a previous
     /// output; shared with `reuse`, as it lists every file of the site.
     previous: Option<Arc<Vec<String>>>,
     /// The previous output, whose unchanged files are linked, not written.
@@ -165,11 +165,11 @@ impl Staging {
         let out = resolve(out)?;
         let lock = Lock::take(&out)?;
         refuse_mount_point(&out)?;
-        let previous = check_replaceable(&out)?.map(|mut manifest| {
-            if !manifest.is_sorted() {
-                manifest.sort_unstable();
+        let previous = check_replaceable(&out)?.map(|mut marker_list| {
+            if !marker_list.is_sorted() {
+                marker_list.sort_unstable();
             }
-            Arc::new(manifest)
+            Arc::new(marker_list)
         });
         let dir = sibling(&out, "staging");
         clear_leftover(&dir)?;
@@ -189,8 +189,8 @@ impl Staging {
         )
         .map_err(|e| io(&dir, "opening the directory")(e.into()))?;
         let reuse = match &previous {
-            Some(manifest) if reuse && !manifest.is_empty() => {
-                reuse::Generation::open(&out, Arc::clone(manifest))
+            Some(marker_list) if reuse && !marker_list.is_empty() => {
+                reuse::Generation::open(&out, Arc::clone(marker_list))
             }
             _ => None,
         };
@@ -324,7 +324,7 @@ impl Staging {
                     .map_err(io(&self.out, "moving the new site into place"))?;
                 None
             }
-            Some(manifest) => Some((swap::replace(&self.dir, &self.out)?, manifest)),
+            Some(marker_list) => Some((swap::replace(&self.dir, &self.out)?, marker_list)),
         };
         self.committed = true;
         Ok(Previous {
@@ -388,7 +388,7 @@ impl Previous {
 
     pub fn remove(mut self) -> Result<(), OutputError> {
         match self.site.take() {
-            Some((dir, manifest)) => remove_listed(&dir, manifest.as_slice()),
+            Some((dir, marker_list)) => remove_listed(&dir, marker_list.as_slice()),
             None => Ok(()),
         }
     }
@@ -396,8 +396,8 @@ impl Previous {
 
 impl Drop for Previous {
     fn drop(&mut self) {
-        if let Some((dir, manifest)) = self.site.take() {
-            let _ = remove_listed(&dir, manifest.as_slice());
+        if let Some((dir, marker_list)) = self.site.take() {
+            let _ = remove_listed(&dir, marker_list.as_slice());
         }
     }
 }
@@ -468,7 +468,7 @@ fn sibling(out: &Path, role: &str) -> PathBuf {
     out.with_file_name(format!(".{name}.ontosite-{role}"))
 }
 
-/// Whether `out` may be replaced; returns the manifest of the output it
+/// Whether `out` may be replaced; returns the list of files of the output it
 /// holds, `Some(vec![])` for an empty directory, `None` when there is none.
 fn check_replaceable(out: &Path) -> Result<Option<Vec<String>>, OutputError> {
     let metadata = match std::fs::symlink_metadata(out) {
@@ -480,8 +480,8 @@ fn check_replaceable(out: &Path) -> Result<Option<Vec<String>>, OutputError> {
         return Err(OutputError::NotADirectory(out.to_owned()));
     }
     let marker = out.join(MARKER);
-    let manifest = match std::fs::read_to_string(&marker) {
-        Ok(text) => read_manifest(&text),
+    let marker_list = match std::fs::read_to_string(&marker) {
+        Ok(text) => read_marker_list(&text),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             let mut entries = std::fs::read_dir(out).map_err(io(out, "reading"))?;
             return if entries.next().is_none() {
@@ -492,7 +492,7 @@ fn check_replaceable(out: &Path) -> Result<Option<Vec<String>>, OutputError> {
         }
         Err(e) => return Err(io(&marker, "reading")(e)),
     };
-    let listed: HashSet<&str> = manifest.iter().map(String::as_str).collect();
+    let listed: HashSet<&str> = marker_list.iter().map(String::as_str).collect();
     let mut foreign = Vec::new();
     for entry in walkdir::WalkDir::new(out).min_depth(1).sort_by_file_name() {
         let entry = entry.map_err(|e| io(out, "reading")(e.into()))?;
@@ -509,7 +509,7 @@ fn check_replaceable(out: &Path) -> Result<Option<Vec<String>>, OutputError> {
         }
     }
     if foreign.is_empty() {
-        Ok(Some(manifest))
+        Ok(Some(marker_list))
     } else {
         foreign.truncate(20);
         Err(OutputError::Foreign {
@@ -519,7 +519,7 @@ fn check_replaceable(out: &Path) -> Result<Option<Vec<String>>, OutputError> {
     }
 }
 
-fn read_manifest(text: &str) -> Vec<String> {
+fn read_marker_list(text: &str) -> Vec<String> {
     text.lines()
         .skip(1)
         .filter(|l| !l.is_empty())
@@ -545,19 +545,19 @@ fn clear_leftover(dir: &Path) -> Result<(), OutputError> {
         return Ok(());
     }
     let marker = dir.join(MARKER);
-    let manifest = match std::fs::read_to_string(&marker) {
-        Ok(text) => read_manifest(&text),
+    let marker_list = match std::fs::read_to_string(&marker) {
+        Ok(text) => read_marker_list(&text),
         // A build that died before it could write its marker (no inode
         // left) leaves an empty directory: ontosite's name, nothing in it.
         Err(_) if std::fs::remove_dir(dir).is_ok() => return Ok(()),
         Err(_) => return Err(OutputError::NotOurs(dir.to_owned())),
     };
-    if manifest.is_empty() {
+    if marker_list.is_empty() {
         remove_all_but_marker(dir)?;
         let _ = std::fs::remove_file(&marker);
         std::fs::remove_dir(dir).map_err(io(dir, "removing a leftover directory"))
     } else {
-        remove_listed(dir, &manifest)
+        remove_listed(dir, &marker_list)
     }
 }
 
@@ -582,11 +582,11 @@ fn remove_all_but_marker(dir: &Path) -> Result<(), OutputError> {
     Ok(())
 }
 
-/// Deletes the files `manifest` lists from `dir`, then the directories left
+/// Deletes the files `marker_list` lists from `dir`, then the directories left
 /// empty, then the marker. A directory that still holds anything is kept.
-fn remove_listed(dir: &Path, manifest: &[String]) -> Result<(), OutputError> {
+fn remove_listed(dir: &Path, marker_list: &[String]) -> Result<(), OutputError> {
     let mut subdirs = std::collections::BTreeSet::new();
-    for site_path in manifest {
+    for site_path in marker_list {
         let path = dir.join(checked(site_path)?);
         match std::fs::remove_file(&path) {
             Ok(()) => {}

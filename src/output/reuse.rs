@@ -29,9 +29,9 @@ pub(super) struct Generation {
 }
 
 impl Generation {
-    /// The site at `out`, whose marker lists `manifest`; `None` when it
+    /// The site at `out`, whose marker lists `marker_list`; `None` when it
     /// cannot be opened (then every file is written).
-    pub(super) fn open(out: &Path, manifest: Arc<Vec<String>>) -> Option<Generation> {
+    pub(super) fn open(out: &Path, marker_list: Arc<Vec<String>>) -> Option<Generation> {
         let dir_fd = rustix::fs::open(
             out,
             OFlags::DIRECTORY | OFlags::RDONLY | OFlags::CLOEXEC,
@@ -40,7 +40,7 @@ impl Generation {
         .ok()?;
         Some(Generation {
             dir_fd,
-            listed: manifest,
+            listed: marker_list,
         })
     }
 

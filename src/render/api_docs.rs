@@ -3,10 +3,11 @@
 //! media types) and from the site itself: real example answers and what
 //! "try it" needs to send a request.
 
-use super::routes::{Serves, endpoints, media};
-use super::{RenderError, Site, files, info, openapi};
-use crate::model::Ontology;
+use super::{RenderError, Rendering, info, openapi};
+use crate::model::{Entity, Ontology};
 use crate::search::{Corpus, Query, Searcher};
+use crate::site::files;
+use crate::site::routes::{Serves, endpoints, media};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -72,6 +73,17 @@ struct TryIt {
     inputs: Vec<TryInput>,
 }
 
+impl TryIt {
+    /// A form with nothing to fill in.
+    fn plain(relative: &str, accept: &'static str) -> TryIt {
+        TryIt {
+            path: relative.to_owned(),
+            accept,
+            inputs: Vec::new(),
+        }
+    }
+}
+
 #[derive(Serialize)]
 struct TryInput {
     name: &'static str,
@@ -102,13 +114,13 @@ pub fn example_search_answer(
         searcher = Searcher::with_corpus(&ontology.meta.base_url, corpus);
         answer = searcher.search(&query);
     }
-    Ok(Some(super::json::search_answer(
+    Ok(Some(crate::site::answers::search_answer(
         &searcher, &query, &answer,
     )?))
 }
 
 /// Every operation of `openapi.json`, in its order.
-pub fn operations(site: &Site) -> Result<Vec<Operation>, RenderError> {
+pub fn operations(site: &Rendering) -> Result<Vec<Operation>, RenderError> {
     let openapi = openapi::document(site);
     let first = site.ontology.entities.first();
     let query = info::example_query(site.ontology);
@@ -125,69 +137,12 @@ pub fn operations(site: &Site) -> Result<Vec<Operation>, RenderError> {
             (_, None) => relative.to_owned(),
         };
         let media_type = answer_type(endpoint.serves, endpoint.content_type);
-        let example = match (endpoint.serves, first) {
-            (Serves::EntityFiles(format), Some(entity)) if format.media_type != media::HTML => {
-                let mut out = Vec::new();
-                (format.render)(site, entity, &mut out)?;
-                Some(Example::of(format.media_type, &out))
-            }
-            (Serves::Search, _) => site
-                .example_search_answer
-                .as_deref()
-                .map(|answer| Example::of(media::JSON, answer)),
-            (Serves::Rewrite { file, .. }, _) if file == files::INFO => {
-                let mut out = Vec::new();
-                info::render(site, &mut out)?;
-                Some(Example::of(media::JSON, &out))
-            }
-            _ => None,
-        };
-        // Only what answers in bounded size may be tried from the page:
-        // one entity, a search, a page of a list, the information document.
-        let try_it = match endpoint.serves {
-            Serves::EntityFiles(_) | Serves::Negotiated if first.is_some() => Some(TryIt {
-                path: relative.to_owned(),
-                accept: media_type,
-                // `/vocab` is negotiated too, and has no slug to give.
-                inputs: first
-                    .filter(|_| relative.contains("{slug}"))
-                    .map(|entity| TryInput {
-                        name: "slug",
-                        value: entity.slug.to_string(),
-                    })
-                    .into_iter()
-                    .collect(),
-            }),
-            // A page is bounded too.
-            Serves::Pages(_) => Some(TryIt {
-                path: relative.to_owned(),
-                accept: media_type,
-                inputs: vec![TryInput {
-                    name: "page",
-                    value: "1".into(),
-                }],
-            }),
-            Serves::Search => Some(TryIt {
-                path: relative.to_owned(),
-                accept: media::JSON,
-                inputs: vec![
-                    TryInput {
-                        name: "q",
-                        value: query.clone(),
-                    },
-                    TryInput {
-                        name: "limit",
-                        value: "10".into(),
-                    },
-                ],
-            }),
-            _ if example.is_some() => Some(TryIt {
-                path: relative.to_owned(),
-                accept: media_type,
-                inputs: Vec::new(),
-            }),
-            _ => None,
-        };
+        let example = example(site, endpoint.serves, first)?;
+        let try_it = try_it(endpoint.serves, relative, media_type, first, &query).or_else(|| {
+            example
+                .is_some()
+                .then(|| TryIt::plain(relative, media_type))
+        });
         operations.push(Operation {
             id: text(&get["operationId"]),
             path: endpoint.path.to_owned(),
@@ -221,13 +176,75 @@ pub fn operations(site: &Site) -> Result<Vec<Operation>, RenderError> {
             open: match endpoint.serves {
                 Serves::Search => true,
                 Serves::EntityFiles(format) => {
-                    format.extension == super::ENTITY_FORMATS[0].extension
+                    format.extension == crate::site::formats::ENTITY_FORMATS[0].extension
                 }
                 _ => false,
             },
         });
     }
     Ok(operations)
+}
+
+/// What the page shows an endpoint answering: an entity's document, the
+/// example search's answer, the information document.
+fn example(
+    site: &Rendering,
+    serves: Serves,
+    first: Option<&Entity>,
+) -> Result<Option<Example>, RenderError> {
+    Ok(match (serves, first) {
+        (Serves::EntityFiles(format), Some(entity)) if format.media_type != media::HTML => {
+            let mut out = Vec::new();
+            super::entity_document(site, entity, format, &mut out)?;
+            Some(Example::of(format.media_type, &out))
+        }
+        (Serves::Search, _) => site
+            .example_search_answer
+            .as_deref()
+            .map(|answer| Example::of(media::JSON, answer)),
+        (Serves::Rewrite { file, .. }, _) if file == files::INFO => {
+            let mut out = Vec::new();
+            info::render(site, &mut out)?;
+            Some(Example::of(media::JSON, &out))
+        }
+        _ => None,
+    })
+}
+
+/// The form that tries an endpoint from the page, for what answers in
+/// bounded size: one entity, a search, a page of a list (and, through the
+/// caller, what has an example).
+fn try_it(
+    serves: Serves,
+    relative: &str,
+    media_type: &'static str,
+    first: Option<&Entity>,
+    query: &str,
+) -> Option<TryIt> {
+    let input = |name: &'static str, value: String| TryInput { name, value };
+    match serves {
+        Serves::EntityFiles(_) | Serves::Negotiated if first.is_some() => Some(TryIt {
+            path: relative.to_owned(),
+            accept: media_type,
+            // `/vocab` is negotiated too, and has no slug to give.
+            inputs: first
+                .filter(|_| relative.contains("{slug}"))
+                .map(|entity| input("slug", entity.slug.to_string()))
+                .into_iter()
+                .collect(),
+        }),
+        Serves::Pages(_) => Some(TryIt {
+            path: relative.to_owned(),
+            accept: media_type,
+            inputs: vec![input("page", "1".into())],
+        }),
+        Serves::Search => Some(TryIt {
+            path: relative.to_owned(),
+            accept: media::JSON,
+            inputs: vec![input("q", query.to_owned()), input("limit", "10".into())],
+        }),
+        _ => None,
+    }
 }
 
 /// The media type a request for the endpoint should accept: an entity

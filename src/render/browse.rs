@@ -2,8 +2,8 @@
 //! pages of bounded size linked by a pager, and the hierarchy's tree split
 //! into pages the same way, so that no page grows with the ontology.
 
+use super::Rendering;
 use super::relations::{Relations, TreeRow};
-use super::{RenderError, Site, html};
 use crate::model::Ontology;
 use serde::Serialize;
 
@@ -37,7 +37,7 @@ struct EntityList {
 #[derive(Debug, Clone, Copy)]
 pub enum BrowsePage {
     /// `browse/index.html`: the lists and the kinds, with counts.
-    Index,
+    Start,
     /// Page `n` (from 0) of every entity by name.
     Names(usize),
     /// Page `n` of kind `k`'s entities.
@@ -84,7 +84,7 @@ impl Browse {
 
     /// Every page, the index first.
     pub fn pages(&self) -> Vec<BrowsePage> {
-        let mut pages = vec![BrowsePage::Index];
+        let mut pages = vec![BrowsePage::Start];
         pages.extend((0..self.names.page_count()).map(BrowsePage::Names));
         for (k, (_, list)) in self.kinds.iter().enumerate() {
             pages.extend((0..list.page_count()).map(|n| BrowsePage::Kind(k, n)));
@@ -130,7 +130,7 @@ impl BrowsePage {
     /// Page `n` of the same list.
     fn with_page(self, n: usize) -> BrowsePage {
         match self {
-            BrowsePage::Index => BrowsePage::Index,
+            BrowsePage::Start => BrowsePage::Start,
             BrowsePage::Names(_) => BrowsePage::Names(n),
             BrowsePage::Kind(k, _) => BrowsePage::Kind(k, n),
             BrowsePage::Outside(_) => BrowsePage::Outside(n),
@@ -140,7 +140,7 @@ impl BrowsePage {
     /// Its path relative to the site root; page numbers count from 1.
     pub fn path(self) -> String {
         match self {
-            BrowsePage::Index => format!("{DIR}/index.html"),
+            BrowsePage::Start => format!("{DIR}/index.html"),
             BrowsePage::Names(n) => format!("{DIR}/names-{}.html", n + 1),
             BrowsePage::Kind(k, n) => format!("{DIR}/type-{}-{}.html", k + 1, n + 1),
             BrowsePage::Outside(n) => format!("{DIR}/outside-{}.html", n + 1),
@@ -176,7 +176,9 @@ fn file(page: BrowsePage) -> String {
     page.path()[DIR.len() + 1..].to_owned()
 }
 
-pub fn render(site: &Site, page: BrowsePage, out: &mut Vec<u8>) -> Result<(), RenderError> {
+/// The template of a browsing page and what it shows; `html` renders it,
+/// as it renders every page.
+pub fn view(site: &Rendering, page: BrowsePage) -> (&'static str, minijinja::Value) {
     let browse = site.browse();
     let kinds: Vec<KindView> = browse
         .kinds
@@ -189,7 +191,7 @@ pub fn render(site: &Site, page: BrowsePage, out: &mut Vec<u8>) -> Result<(), Re
         })
         .collect();
     let (title, list, at) = match page {
-        BrowsePage::Index => {
+        BrowsePage::Start => {
             let names = BrowsePage::Names(0);
             let context = minijinja::context! {
                 kinds => minijinja::Value::from(minijinja::value::Serde(&kinds)),
@@ -199,7 +201,7 @@ pub fn render(site: &Site, page: BrowsePage, out: &mut Vec<u8>) -> Result<(), Re
                 outside_count => browse.outside.positions.len(),
                 outside => file(BrowsePage::Outside(0)),
             };
-            return html::page(site, "browse.html", "../", context, out);
+            return ("browse.html", context);
         }
         BrowsePage::Names(n) => ("Every entity by name".to_owned(), &browse.names, n),
         BrowsePage::Kind(k, n) => {
@@ -252,7 +254,7 @@ pub fn render(site: &Site, page: BrowsePage, out: &mut Vec<u8>) -> Result<(), Re
         entries => minijinja::Value::from(minijinja::value::Serde(&entries)),
         kinds => minijinja::Value::from(minijinja::value::Serde(&kinds)),
     };
-    html::page(site, "list.html", "../", context, out)
+    ("list.html", context)
 }
 
 /// Links to the first page of each initial of `list`, whose pages are
@@ -348,7 +350,7 @@ impl TreePages {
     /// The file of tree page `n`: `tree.html`, then `tree-2.html`, ….
     pub fn file(n: usize) -> String {
         if n == 0 {
-            super::files::TREE_PAGE.to_owned()
+            crate::site::files::TREE_PAGE.to_owned()
         } else {
             format!("tree-{}.html", n + 1)
         }

@@ -6,12 +6,12 @@
 //! the binary; a user's own (`build --templates DIR`) replace them by name.
 //! Pages link relatively, so `dist/` works from `file://` as from a host.
 
-use super::formats::ENTITY_FORMATS;
 use super::json::{SynonymView, TermLinks, TermRef, TextView};
 use super::manchester::{self, Namer};
-use super::{RenderError, Site, info, jsonld};
+use super::{RenderError, Rendering, info, jsonld};
 use crate::model::{Entity, Text};
 use crate::search::text::short_name;
+use crate::site::formats::ENTITY_FORMATS;
 use minijinja::{Environment, context};
 use serde::Serialize;
 use serde_json::Value;
@@ -153,7 +153,7 @@ struct SynonymPage<'a> {
 
 /// Names IRIs on a page: a published term by its name, with its page;
 /// another by its prefixed name.
-struct PageNamer<'s, 'a>(&'s Site<'a>);
+struct PageNamer<'s, 'a>(&'s Rendering<'a>);
 
 impl Namer for PageNamer<'_, '_> {
     fn name(&self, iri: &str) -> manchester::Part {
@@ -199,7 +199,7 @@ struct Statement<'a> {
 }
 
 impl<'a> TermPage<'a> {
-    fn of(site: &'a Site, entity: &'a Entity) -> Option<TermPage<'a>> {
+    fn of(site: &'a Rendering, entity: &'a Entity) -> Option<TermPage<'a>> {
         let term = entity.term.as_deref()?;
         let relations = &site.relations;
         let position = relations.position_of(entity);
@@ -411,7 +411,7 @@ fn readable(key: &str) -> String {
     out
 }
 
-pub fn index(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
+pub fn home(site: &Rendering, out: &mut Vec<u8>) -> Result<(), RenderError> {
     let context = context! {
         example_query => info::example_query(site.ontology),
         operations => minijinja::Value::from(minijinja::value::Serde(super::api_docs::operations(site)?)),
@@ -424,7 +424,7 @@ pub fn index(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
 /// and `root`, the way back to the site root from the page's folder
 /// (`../` from `browse/`), which keeps links relative for `file://`.
 pub fn page(
-    site: &Site,
+    site: &Rendering,
     name: &str,
     root: &str,
     context: minijinja::Value,
@@ -467,7 +467,7 @@ fn shown_answer(mut json: String) -> String {
     json
 }
 
-pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), RenderError> {
+pub fn entity(site: &Rendering, entity: &Entity, out: &mut Vec<u8>) -> Result<(), RenderError> {
     let mut ld = Vec::new();
     jsonld::entity(site, entity, &mut ld)?;
     let ld = script_json(std::str::from_utf8(&ld).expect("JSON is UTF-8"));
@@ -477,11 +477,11 @@ pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), Ren
         name: &entity.name,
         description: &entity.description,
         iri: entity.iri(&site.ontology.meta.base_url),
-        json_url: site.url(&super::json::entity_file(entity)),
+        json_url: site.url(&crate::site::formats::json_file(entity)),
         jsonld_url: site.url(&format!("{}.jsonld", entity.slug)),
         representations: ENTITY_FORMATS
             .iter()
-            .filter(|f| f.media_type != super::media::HTML)
+            .filter(|f| f.media_type != crate::site::media::HTML)
             .map(|f| Representation {
                 title: f.title,
                 media_type: f.media_type,
@@ -534,7 +534,7 @@ struct TreeItem<'a> {
 /// A page of the hierarchy (`tree.html`, `tree-2.html`, …): the tree from
 /// its roots as nested lists that open level by level, a page's first
 /// rows its ancestors again; the last page names the terms outside it.
-pub fn tree(site: &Site, n: usize, out: &mut Vec<u8>) -> Result<(), RenderError> {
+pub fn tree(site: &Rendering, n: usize, out: &mut Vec<u8>) -> Result<(), RenderError> {
     use super::browse::{PAGE_ENTRIES, TreePages};
     let entities = &site.ontology.entities;
     let pages = site.tree_pages();
@@ -589,7 +589,7 @@ pub fn tree(site: &Site, n: usize, out: &mut Vec<u8>) -> Result<(), RenderError>
 }
 
 /// `vocab.html`: the vocabulary's terms, for people.
-pub fn vocabulary(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
+pub fn vocabulary(site: &Rendering, out: &mut Vec<u8>) -> Result<(), RenderError> {
     let context = context! {
         iri => super::vocab::iri_of(site),
         namespace => site.vocabulary(),
@@ -600,9 +600,9 @@ pub fn vocabulary(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
 
 /// `ui/site.js`: the search client as a classic script (a page opened from
 /// disk cannot load ES modules), then the page script.
-pub fn script(site: &Site, out: &mut Vec<u8>) {
+pub fn script(site: &Rendering, out: &mut Vec<u8>) {
     out.extend_from_slice(b"// The search client (search.js) as a classic script, then the page script.\nvar ontositeSearch = (function () {\n\"use strict\";\n");
-    super::script::private(super::script::SEARCH_JS, out);
+    crate::hosts::script::private(crate::hosts::script::SEARCH_JS, out);
     out.extend_from_slice(b"return { openIndex: openIndex, parseQuery: parseQuery, SearchError: SearchError };\n})();\n\n");
     out.extend_from_slice(site.pages.asset("site.js").trim_end().as_bytes());
 }

@@ -1,8 +1,10 @@
 //! The information document that `/` answers, and the 404 answers.
 
-use super::pages::{self, Paged};
-use super::routes::Serves;
-use super::{RenderError, Site, files};
+use super::{RenderError, Rendering};
+use crate::site::answers::problem;
+use crate::site::files;
+use crate::site::pages::{self, Paged};
+use crate::site::routes::Serves;
 use serde_json::{Map, Value, json};
 use std::io::Write;
 
@@ -21,16 +23,16 @@ pub fn example_query(ontology: &crate::model::Ontology) -> String {
         .to_lowercase()
 }
 
-pub fn render(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
+pub fn render(site: &Rendering, out: &mut Vec<u8>) -> Result<(), RenderError> {
     Ok(serde_json::to_writer_pretty(out, &document(site)?)?)
 }
 
 /// The information document as a value; the human front page is rendered
 /// from the same value, so the two cannot disagree.
-pub fn document(site: &Site) -> Result<Value, RenderError> {
+pub fn document(site: &Rendering) -> Result<Value, RenderError> {
     let meta = &site.ontology.meta;
     let first_slug = site.ontology.entities.first().map(|e| e.slug.as_str());
-    let endpoints: Vec<Value> = super::routes::endpoints()
+    let endpoints: Vec<Value> = crate::site::routes::endpoints()
         .iter()
         .map(|endpoint| {
             let path = endpoint.path.trim_start_matches('/');
@@ -162,13 +164,7 @@ fn header_json(header: &crate::model::Header) -> Value {
     Value::Object(entry)
 }
 
-/// An RFC 9457 problem document. `about:blank` as the type: the status
-/// and its title say all there is to say.
-pub fn problem(status: u16, title: &str, detail: &str) -> Value {
-    json!({ "type": "about:blank", "title": title, "status": status, "detail": detail })
-}
-
-fn not_found_problem(site: &Site) -> Value {
+fn not_found_problem(site: &Rendering) -> Value {
     let detail = format!(
         "No resource of this API is at that path. {} lists the endpoints.",
         site.url("")
@@ -176,14 +172,14 @@ fn not_found_problem(site: &Site) -> Value {
     problem(404, "Not Found", &detail)
 }
 
-pub fn not_found(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+pub fn not_found(site: &Rendering, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     serde_json::to_writer_pretty(out, &not_found_problem(site))
 }
 
 /// The page Cloudflare Pages answers unknown paths with (status 404). It
 /// carries the same problem document, for people and for clients that read
 /// the body anyway.
-pub fn not_found_page(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+pub fn not_found_page(site: &Rendering, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     let problem = serde_json::to_string_pretty(&not_found_problem(site))?;
     let _ = write!(
         out,

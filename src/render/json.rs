@@ -3,50 +3,14 @@
 //! Serialised through borrowed views, so the model does not need to know
 //! how it is published.
 
-use super::Site;
-use super::formats::ENTITY_FORMATS;
-use super::pages::{self, Paged};
-use crate::model::{BaseUrl, Entity, Slug, Text};
+use super::Rendering;
+use crate::model::{BaseUrl, Entity, Text};
 use crate::search::text::short_name;
-use crate::search::{Answer, Listing, Query, Searcher};
+use crate::site::formats::Links;
+use crate::site::pages::{self, Paged};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
-
-pub fn entity_file(entity: &Entity) -> String {
-    format!("{}.json", entity.slug)
-}
-
-/// The absolute URLs of an entity's documents, one per entity format,
-/// keyed by extension.
-struct Links<'a> {
-    base_url: &'a BaseUrl,
-    slug: &'a Slug,
-}
-
-impl<'a> Links<'a> {
-    fn of(base_url: &'a BaseUrl, entity: &'a Entity) -> Links<'a> {
-        Links::at(base_url, &entity.slug)
-    }
-
-    fn at(base_url: &'a BaseUrl, slug: &'a Slug) -> Links<'a> {
-        Links { base_url, slug }
-    }
-}
-
-impl Serialize for Links<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        // Written straight into the output: a search answer has a hundred
-        // entities of five links each, and `serve` makes one per request.
-        let mut map = serializer.serialize_map(Some(ENTITY_FORMATS.len()))?;
-        for format in ENTITY_FORMATS {
-            let url = self.base_url.url_of(format.file_name(self.slug));
-            map.serialize_entry(format.extension, &format_args!("{url}"))?;
-        }
-        map.end()
-    }
-}
 
 #[derive(Serialize)]
 struct EntityView<'a> {
@@ -117,7 +81,7 @@ pub const LISTED_MAX: usize = 1000;
 
 impl<'a> TermLinks<'a> {
     pub fn of(
-        site: &'a Site,
+        site: &'a Rendering,
         entity: &'a Entity,
         term: &'a crate::model::Term,
         with_ancestors: bool,
@@ -229,7 +193,7 @@ pub struct TermRef<'a> {
 
 impl<'a> TermRef<'a> {
     /// The term `iri` names.
-    pub fn to(site: &'a Site, iri: &'a str) -> TermRef<'a> {
+    pub fn to(site: &'a Rendering, iri: &'a str) -> TermRef<'a> {
         match site.relations.position(iri) {
             Some(position) => TermRef::at(site, position),
             None => TermRef {
@@ -243,19 +207,19 @@ impl<'a> TermRef<'a> {
     }
 
     /// The published term at `position`.
-    pub fn at(site: &'a Site, position: usize) -> TermRef<'a> {
+    pub fn at(site: &'a Rendering, position: usize) -> TermRef<'a> {
         let entity = &site.ontology.entities[position];
         TermRef {
             iri: entity.iri.as_deref().unwrap_or_default(),
             slug: Some(entity.slug.as_str()),
             name: Some(short_name(&entity.name)),
-            url: Some(site.url(&entity_file(entity))),
+            url: Some(site.url(&crate::site::formats::json_file(entity))),
             from_definition: false,
         }
     }
 
     /// The term's parents: those stated, then its genus, marked.
-    pub fn parents(site: &'a Site, term: &'a crate::model::Term) -> Vec<TermRef<'a>> {
+    pub fn parents(site: &'a Rendering, term: &'a crate::model::Term) -> Vec<TermRef<'a>> {
         let stated = term.parents.iter().map(|p| TermRef::to(site, p));
         let genus = term.genus.iter().map(|p| TermRef {
             from_definition: true,
@@ -266,7 +230,7 @@ impl<'a> TermRef<'a> {
 }
 
 impl<'a> TermView<'a> {
-    fn of(site: &'a Site, entity: &'a Entity) -> Option<TermView<'a>> {
+    fn of(site: &'a Rendering, entity: &'a Entity) -> Option<TermView<'a>> {
         let term = entity.term.as_deref()?;
         Some(TermView {
             types: &term.types,
@@ -280,7 +244,7 @@ impl<'a> TermView<'a> {
 }
 
 impl<'a> EntityView<'a> {
-    fn of(site: &'a Site, entity: &'a Entity) -> EntityView<'a> {
+    fn of(site: &'a Rendering, entity: &'a Entity) -> EntityView<'a> {
         EntityView {
             slug: entity.slug.as_str(),
             id: &entity.id,
@@ -342,9 +306,9 @@ struct PageView {
 
 /// Serialises the items of a list straight from the entities, without an
 /// intermediate vector of views.
-struct Items<'s, F>(&'s Site<'s>, &'s [Entity], F);
+struct Items<'s, F>(&'s Rendering<'s>, &'s [Entity], F);
 
-impl<'s, V: Serialize, F: Fn(&'s Site<'s>, &'s Entity) -> V> Serialize for Items<'s, F> {
+impl<'s, V: Serialize, F: Fn(&'s Rendering<'s>, &'s Entity) -> V> Serialize for Items<'s, F> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_seq(self.1.iter().map(|e| (self.2)(self.0, e)))
     }
@@ -353,10 +317,10 @@ impl<'s, V: Serialize, F: Fn(&'s Site<'s>, &'s Entity) -> V> Serialize for Items
 /// The whole list (`page` `None`) or one page of it, of `view`s of the
 /// entities.
 fn list<'s, V: Serialize>(
-    site: &'s Site<'s>,
+    site: &'s Rendering<'s>,
     page: Option<(Paged, usize)>,
     out: impl std::io::Write,
-    view: impl Fn(&'s Site<'s>, &'s Entity) -> V,
+    view: impl Fn(&'s Rendering<'s>, &'s Entity) -> V,
 ) -> Result<(), serde_json::Error> {
     let entities = &site.ontology.entities;
     let (items, page) = match page {
@@ -385,22 +349,26 @@ fn list<'s, V: Serialize>(
     serde_json::to_writer(out, &list)
 }
 
-pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+pub fn entity(
+    site: &Rendering,
+    entity: &Entity,
+    out: &mut Vec<u8>,
+) -> Result<(), serde_json::Error> {
     serde_json::to_writer(out, &EntityView::of(site, entity))
 }
 
 /// The entity's JSON document indented, as its page shows it.
-pub fn entity_pretty(site: &Site, entity: &Entity) -> Result<String, serde_json::Error> {
+pub fn entity_pretty(site: &Rendering, entity: &Entity) -> Result<String, serde_json::Error> {
     serde_json::to_string_pretty(&EntityView::of(site, entity))
 }
 
 /// `index.json`, or with `page` (from 1) one of its pages.
-pub fn index<'s>(
-    site: &'s Site<'s>,
+pub fn entity_list<'s>(
+    site: &'s Rendering<'s>,
     page: Option<usize>,
     out: impl std::io::Write,
 ) -> Result<(), serde_json::Error> {
-    let page = page.map(|n| (Paged::Index, n));
+    let page = page.map(|n| (Paged::List, n));
     list(site, page, out, |site, entity| {
         Entry::of(&site.ontology.meta.base_url, entity)
     })
@@ -408,119 +376,9 @@ pub fn index<'s>(
 
 /// `/all`, or with `page` (from 1) one of its pages.
 pub fn all<'s>(
-    site: &'s Site<'s>,
+    site: &'s Rendering<'s>,
     page: Option<usize>,
     out: impl std::io::Write,
 ) -> Result<(), serde_json::Error> {
     list(site, page.map(|n| (Paged::All, n)), out, EntityView::of)
-}
-
-/// One entity of a search answer: an entry of `index.json` with what kind
-/// of entity it is and the start of its description.
-#[derive(Serialize)]
-struct SearchItem<'a> {
-    slug: &'a str,
-    id: &'a str,
-    name: &'a str,
-    #[serde(rename = "type")]
-    kind: &'a str,
-    summary: &'a str,
-    links: Links<'a>,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    deprecated: bool,
-}
-
-/// The answer to a search (`docs/search.md`).
-pub fn search_answer(
-    searcher: &Searcher,
-    query: &Query,
-    answer: &Answer,
-) -> Result<Vec<u8>, serde_json::Error> {
-    let listings = searcher.listings();
-    let page: Vec<&Listing> = answer.page.iter().map(|&i| &listings[i]).collect();
-    answer_page(
-        searcher.base_url,
-        query,
-        answer.total,
-        answer.next_offset,
-        &page,
-    )
-}
-
-/// The answer to a search from its parts: how many entities match, the
-/// offset of the next page, and this page's entities. Whatever answers a
-/// search (the reference, or `serve` from the index files) writes its
-/// answer here.
-pub fn answer_page(
-    base_url: &BaseUrl,
-    query: &Query,
-    total: usize,
-    next_offset: Option<usize>,
-    page: &[&Listing],
-) -> Result<Vec<u8>, serde_json::Error> {
-    #[derive(Serialize)]
-    struct SearchAnswer<'a> {
-        query: &'a str,
-        total: usize,
-        limit: usize,
-        offset: usize,
-        items: Vec<SearchItem<'a>>,
-        next: Option<String>,
-    }
-    let next = next_offset.map(|offset| {
-        let q: String = url::form_urlencoded::byte_serialize(query.text.as_bytes()).collect();
-        base_url.join(&format!(
-            "search?q={q}&limit={}&offset={offset}",
-            query.limit
-        ))
-    });
-    serde_json::to_vec(&SearchAnswer {
-        query: &query.text,
-        total,
-        limit: query.limit,
-        offset: query.offset,
-        items: page
-            .iter()
-            .map(|listing| SearchItem {
-                slug: listing.slug.as_str(),
-                id: &listing.id,
-                name: &listing.name,
-                kind: &listing.kind,
-                summary: &listing.summary,
-                links: Links::at(base_url, &listing.slug),
-                deprecated: listing.deprecated,
-            })
-            .collect(),
-        next,
-    })
-}
-
-/// The whole answer to a `/search` request from its raw parameters: 200
-/// with the answer, or 400 with a problem document saying what is wrong.
-/// The server answers with this; the hosts' handlers are tested against it.
-pub fn search_response(
-    searcher: &Searcher,
-    q: Option<&str>,
-    limit: Option<&str>,
-    offset: Option<&str>,
-) -> Result<(u16, Vec<u8>), serde_json::Error> {
-    respond(q, limit, offset, |query| {
-        search_answer(searcher, query, &searcher.search(query))
-    })
-}
-
-/// [`search_response`] with any search: `answer` answers a checked query.
-pub fn respond<E: From<serde_json::Error>>(
-    q: Option<&str>,
-    limit: Option<&str>,
-    offset: Option<&str>,
-    answer: impl FnOnce(&Query) -> Result<Vec<u8>, E>,
-) -> Result<(u16, Vec<u8>), E> {
-    match Query::from_params(q, limit, offset) {
-        Ok(query) => Ok((200, answer(&query)?)),
-        Err(error) => Ok((
-            400,
-            serde_json::to_vec(&super::problem(400, "Bad Request", &error.to_string()))?,
-        )),
-    }
 }

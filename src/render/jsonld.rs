@@ -7,17 +7,18 @@
 //! site, and nothing else: there is no `@vocab`, so a key the context does
 //! not define is dropped by a processor instead of becoming a made-up triple.
 
-use super::formats::ENTITY_FORMATS;
-use super::pages::{self, Neighbours, Paged};
-use super::{RenderError, Site, files};
+use super::{RenderError, Rendering};
 use crate::model::Entity;
 use crate::model::namespaces::{FOAF, RDF};
+use crate::site::files;
+use crate::site::formats::ENTITY_FORMATS;
+use crate::site::pages::{self, Neighbours, Paged};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::rdf::VOID;
 
-pub fn context(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+pub fn context(site: &Rendering, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     let meta = &site.ontology.meta;
     let mut terms = Map::new();
     terms.insert("@version".into(), json!(1.1));
@@ -101,7 +102,7 @@ struct EntityLd<'a> {
 }
 
 impl<'a> EntityLd<'a> {
-    fn of(site: &'a Site, entity: &'a Entity, context: Option<String>) -> EntityLd<'a> {
+    fn of(site: &'a Rendering, entity: &'a Entity, context: Option<String>) -> EntityLd<'a> {
         EntityLd {
             context,
             id: entity.iri(&site.ontology.meta.base_url),
@@ -110,7 +111,7 @@ impl<'a> EntityLd<'a> {
             name: &entity.name,
             description: &entity.description,
             slug: entity.slug.as_str(),
-            url: site.url(&super::json::entity_file(entity)),
+            url: site.url(&crate::site::formats::json_file(entity)),
             primary_topic_of: super::rdf::primary_topic_of(site, entity),
             properties: site
                 .ontology
@@ -127,7 +128,7 @@ impl<'a> EntityLd<'a> {
 /// An entity's JSON-LD. A term's is its RDF as oxjsonld writes it (its
 /// triples under `@graph`, the prefixes it uses as context): the source's
 /// own terms, not the site's context, name what it states.
-pub fn entity(site: &Site, entity: &Entity, out: &mut Vec<u8>) -> Result<(), RenderError> {
+pub fn entity(site: &Rendering, entity: &Entity, out: &mut Vec<u8>) -> Result<(), RenderError> {
     if entity.term.is_some() {
         let triples = super::rdf::document_triples(site, entity)?;
         return super::rdf::write(site, super::rdf::Syntax::JsonLd, &triples, out);
@@ -185,12 +186,12 @@ struct Summary<'a> {
 /// `PartialCollectionView` (the page's own IRI) that links the first,
 /// previous, next and last pages. All pages together state what
 /// `index.jsonld` states, and the views.
-pub fn index(
-    site: &Site,
+pub fn entity_list(
+    site: &Rendering,
     page: Option<usize>,
     out: impl std::io::Write,
 ) -> Result<(), serde_json::Error> {
-    struct Elements<'s>(&'s Site<'s>, std::ops::Range<usize>);
+    struct Elements<'s>(&'s Rendering<'s>, std::ops::Range<usize>);
     impl Serialize for Elements<'_> {
         fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
             let site = self.0;
@@ -200,7 +201,7 @@ pub fn index(
                     .iter()
                     .zip(self.1.start + 1..)
                     .map(|(e, position)| {
-                        let url = site.url(&super::json::entity_file(e));
+                        let url = site.url(&crate::site::formats::json_file(e));
                         let term = e.term.is_some();
                         ListItem {
                             id: super::rdf::list_item_iri(site, position),
@@ -266,9 +267,9 @@ pub fn index(
     let (context, range, view) = match page {
         None => (json!(site.url(files::CONTEXT)), 0..entities, None),
         Some(number) => {
-            let around = Neighbours::of(Paged::IndexLd, number, pages::count(entities));
+            let around = Neighbours::of(Paged::ListLd, number, pages::count(entities));
             let view = View {
-                id: site.url(&Paged::IndexLd.file(number)),
+                id: site.url(&Paged::ListLd.file(number)),
                 kind: "hydra:PartialCollectionView",
                 first: link(&around.first),
                 previous: around.previous.as_deref().map(link),
@@ -392,7 +393,7 @@ const HYDRA: &str = "http://www.w3.org/ns/hydra/core#";
 /// the ontology's entity type (subtypes are JSON-LD only), it lacks the
 /// properties `entityProperties` adds, and it also states the URLs of its
 /// other documents (`links.jsonld`, `links.ttl`, ...).
-pub fn json_context(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+pub fn json_context(site: &Rendering, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     let mut local = Map::new();
     local.insert("@version".into(), json!(1.1));
     local.insert("id".into(), json!("schema:identifier"));

@@ -2,117 +2,37 @@
 //!
 //! A site is a flat list of `Document`s. Each renders itself into a buffer
 //! that the caller owns, so the writer can reuse one buffer a thread across
-//! millions of entity files. Nothing here touches the disk.
+//! millions of entity files. Nothing here touches the disk but
+//! `Document::Source`, the one document copied, not rendered: an ontology
+//! source file as the publisher wrote it.
 
 mod api_docs;
 mod bidi;
 mod browse;
-mod formats;
-mod host;
 mod html;
 mod info;
 mod json;
 mod jsonld;
 mod manchester;
-mod negotiation;
 mod openapi;
-pub mod pages;
 pub mod rdf;
 mod relations;
-mod routes;
-mod script;
 pub mod search_index;
 mod vocab;
 mod void;
 
-pub use formats::{ENTITY_FORMATS, EntityFormat};
 pub use html::TEMPLATES;
-pub use info::problem;
-pub use json::{answer_page, respond, search_answer, search_response};
-pub use negotiation::{Aliases, Found, Resource, choose, is_page, location, resource_at};
-pub use routes::{Endpoint, Serves, UNPUBLISHED, endpoints, media};
-pub use script::{SEARCH_JS, negotiation_module};
 
+use crate::hosts::script::SEARCH_JS;
+use crate::hosts::{HostFile, HostInput};
 use crate::model::namespaces::OBO;
 use crate::model::{Download, Entity, Ontology};
 use crate::search::Corpus;
+use crate::site::formats::{ENTITY_FORMATS, EntityFormat, Representation};
+use crate::site::{files, negotiation, pages};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::io::Write;
-
-/// File names of the site-wide documents, relative to the site root.
-pub mod files {
-    /// The information document that `/` answers.
-    pub const INFO: &str = "api.json";
-    pub const INDEX: &str = "index.json";
-    pub const INDEX_LD: &str = "index.jsonld";
-    /// Every entity with its full data; extensionless, as the API names it.
-    pub const ALL: &str = "all";
-    pub const CONTEXT: &str = "context.jsonld";
-    /// The context the `Link` header names for plain JSON: the site's
-    /// context, plus the plain documents' own keys.
-    pub const JSON_CONTEXT: &str = "json-context.jsonld";
-    /// The API described in OpenAPI 3.1, with JSON Schemas.
-    pub const OPENAPI: &str = "openapi.json";
-    pub const SEARCH_INDEX: &str = "search-index.json";
-    /// The search client, an ES module that answers queries from the index.
-    pub const SEARCH_CLIENT: &str = "search.js";
-    /// The RFC 9457 problem document for an unknown path.
-    pub const NOT_FOUND: &str = "404.json";
-    /// Cloudflare Pages serves `index.html` with status 200 for unknown
-    /// paths unless this file exists.
-    pub const NOT_FOUND_PAGE: &str = "404.html";
-    pub const HEADERS: &str = "_headers";
-    pub const REDIRECTS: &str = "_redirects";
-    /// The Netlify Edge Function that answers `/search`; netlify.toml
-    /// points Netlify at its folder.
-    pub const NETLIFY_EDGE: &str = "_edge/netlify/search.js";
-    /// Cloudflare Pages' advanced-mode worker, which answers `/search`.
-    pub const CLOUDFLARE_WORKER: &str = "_worker.js";
-    /// Which paths Cloudflare Pages sends to the worker.
-    pub const CLOUDFLARE_ROUTES: &str = "_routes.json";
-    /// The paths at which entities' own IRIs arrive and the slug each
-    /// names (`{"/path": "slug"}`), which the host modules carry built in
-    /// and `serve` reads at start, instead of every page of `/all`. A
-    /// leading `_`: no slug can take the name.
-    pub const ALIASES: &str = "_aliases.json";
-    /// The human front page. `/` keeps answering the information document
-    /// where the host can rewrite it; this page is at `/index.html`.
-    pub const HOME: &str = "index.html";
-    /// The same page again: Cloudflare Pages redirects `/index.html` to
-    /// `/`, which answers the information document there; `/home` reaches
-    /// this copy.
-    pub const HOME_ALIAS: &str = "home.html";
-    pub const STYLESHEET: &str = "ui/site.css";
-    /// The search client as a classic script, and the page script.
-    pub const PAGE_SCRIPT: &str = "ui/site.js";
-    /// Where the search index's files are repeated as scripts, for pages
-    /// opened from disk: `search-index.json` as `ui/search-index.js`,
-    /// `search/n0.json` as `ui/search/n0.js`.
-    pub const SEARCH_SCRIPTS: &str = "ui/";
-    /// The vocabulary of ontosite's terms, which `/vocab` answers.
-    pub const VOCAB_TTL: &str = "vocab.ttl";
-    pub const VOCAB_NT: &str = "vocab.nt";
-    pub const VOCAB_JSONLD: &str = "vocab.jsonld";
-    pub const VOCAB_PAGE: &str = "vocab.html";
-    /// The hierarchy of an ontology's terms, from its roots.
-    pub const TREE_PAGE: &str = "tree.html";
-    /// The data set's description (VoID and schema.org), which `/`
-    /// answers to linked-data clients.
-    pub const VOID_TTL: &str = "void.ttl";
-    pub const VOID_NT: &str = "void.nt";
-    pub const VOID_JSONLD: &str = "void.jsonld";
-    /// Where the VoID specification says a site describes its data sets;
-    /// Turtle, as the specification's examples.
-    pub const WELL_KNOWN_VOID: &str = ".well-known/void";
-    /// Every triple of the site.
-    pub const DUMP_NT: &str = "dump.nt";
-    pub const DUMP_NT_GZ: &str = "dump.nt.gz";
-    pub const DUMP_TTL: &str = "dump.ttl";
-    /// The entity list as RDF.
-    pub const INDEX_TTL: &str = "index.ttl";
-    pub const INDEX_NT: &str = "index.nt";
-}
 
 /// Why a document could not be rendered.
 #[derive(Debug, thiserror::Error)]
@@ -131,6 +51,23 @@ pub enum RenderError {
     Io(#[from] std::io::Error),
 }
 
+/// Why a site could not be prepared for rendering, and for what.
+#[derive(Debug, thiserror::Error)]
+pub enum PrepareError {
+    /// The page templates (`--templates`, or the built-in ones) do not
+    /// compile.
+    #[error(transparent)]
+    Templates(RenderError),
+    /// A document made up front failed: the search index, or the front
+    /// page's example answer.
+    #[error("rendering `{file}` failed: {source}")]
+    Document {
+        file: &'static str,
+        #[source]
+        source: RenderError,
+    },
+}
+
 /// A template error with its template and line, and what to do.
 fn template_message(error: &minijinja::Error) -> String {
     let place = match (error.name(), error.line()) {
@@ -145,8 +82,9 @@ fn template_message(error: &minijinja::Error) -> String {
     )
 }
 
-/// What every document of one site is rendered with.
-pub struct Site<'a> {
+/// One site being rendered: the ontology, and what every document of it
+/// is rendered with, prepared once.
+pub struct Rendering<'a> {
     pub ontology: &'a Ontology,
     /// Every pass-through field name and whether any value of it is
     /// structured (an object, or an array holding one), which JSON-LD must
@@ -227,10 +165,10 @@ fn aliases_of(ontology: &Ontology) -> negotiation::Aliases {
     aliases
 }
 
-impl<'a> Site<'a> {
+impl<'a> Rendering<'a> {
     /// Prepares a site with the built-in templates.
-    pub fn new(ontology: &'a Ontology) -> Result<Site<'a>, RenderError> {
-        Site::with_templates(ontology, &BTreeMap::new())
+    pub fn new(ontology: &'a Ontology) -> Result<Rendering<'a>, PrepareError> {
+        Rendering::with_templates(ontology, &BTreeMap::new())
     }
 
     /// Prepares a site; `templates` (name → source) replace built-in
@@ -238,8 +176,8 @@ impl<'a> Site<'a> {
     pub fn with_templates(
         ontology: &'a Ontology,
         templates: &BTreeMap<String, String>,
-    ) -> Result<Site<'a>, RenderError> {
-        let pages = html::Pages::new(templates)?;
+    ) -> Result<Rendering<'a>, PrepareError> {
+        let pages = html::Pages::new(templates).map_err(PrepareError::Templates)?;
         let mut extra_terms: BTreeMap<&str, bool> = BTreeMap::new();
         for entity in &ontology.entities {
             for (key, value) in &entity.extra {
@@ -247,9 +185,12 @@ impl<'a> Site<'a> {
             }
         }
         let corpus = Corpus::of(ontology);
-        let example_search_answer = api_docs::example_search_answer(ontology, &corpus)?;
-        let search_index = search_index::build(&ontology.meta.base_url, &corpus)?;
-        Ok(Site {
+        let prepared = |file| move |source| PrepareError::Document { file, source };
+        let example_search_answer =
+            api_docs::example_search_answer(ontology, &corpus).map_err(prepared(files::HOME))?;
+        let search_index = search_index::build(&ontology.meta.base_url, &corpus)
+            .map_err(|e| prepared(files::SEARCH_INDEX)(e.into()))?;
+        Ok(Rendering {
             ontology,
             extra_terms,
             search_index,
@@ -324,8 +265,10 @@ fn is_structured(value: &serde_json::Value) -> bool {
 #[derive(Debug, Clone, Copy)]
 pub enum Document<'a> {
     Info,
-    Index,
-    IndexLd,
+    /// `index.json`, the entity list.
+    List,
+    /// `index.jsonld`.
+    ListLd,
     All,
     Context,
     JsonContext,
@@ -334,11 +277,8 @@ pub enum Document<'a> {
     SearchClient,
     NotFound,
     NotFoundPage,
-    Headers,
-    Redirects,
-    NetlifyEdge,
-    CloudflareWorker,
-    CloudflareRoutes,
+    /// A file the build writes for a host.
+    Host(&'static HostFile),
     Aliases,
     /// A node or row file of the search index, by its number.
     SearchFile(usize),
@@ -369,7 +309,7 @@ pub enum Document<'a> {
 impl Document<'_> {
     /// The site-wide documents, the largest first so that a parallel writer
     /// starts them before the many small entity files.
-    pub const SITE_WIDE: [Document<'static>; 35] = [
+    pub const SITE_WIDE: [Document<'static>; 30] = [
         Document::Graph(Graph::Dump, rdf::Syntax::Turtle),
         Document::Graph(Graph::Dump, rdf::Syntax::NTriples),
         Document::DumpGz,
@@ -381,21 +321,16 @@ impl Document<'_> {
         Document::PageScript,
         Document::Stylesheet,
         Document::SearchClient,
-        Document::IndexLd,
-        Document::Graph(Graph::Index, rdf::Syntax::Turtle),
-        Document::Graph(Graph::Index, rdf::Syntax::NTriples),
-        Document::Index,
+        Document::ListLd,
+        Document::Graph(Graph::List, rdf::Syntax::Turtle),
+        Document::Graph(Graph::List, rdf::Syntax::NTriples),
+        Document::List,
         Document::Info,
         Document::Context,
         Document::JsonContext,
         Document::OpenApi,
         Document::NotFound,
         Document::NotFoundPage,
-        Document::Headers,
-        Document::Redirects,
-        Document::NetlifyEdge,
-        Document::CloudflareWorker,
-        Document::CloudflareRoutes,
         Document::Aliases,
         Document::Graph(Graph::Vocabulary, rdf::Syntax::Turtle),
         Document::Graph(Graph::Vocabulary, rdf::Syntax::NTriples),
@@ -408,11 +343,11 @@ impl Document<'_> {
     ];
 
     /// The file's path relative to the site root.
-    pub fn path(&self, site: &Site) -> String {
+    pub fn path(&self, site: &Rendering) -> String {
         match self {
             Document::Info => files::INFO.to_owned(),
-            Document::Index => files::INDEX.to_owned(),
-            Document::IndexLd => files::INDEX_LD.to_owned(),
+            Document::List => files::INDEX.to_owned(),
+            Document::ListLd => files::INDEX_LD.to_owned(),
             Document::All => files::ALL.to_owned(),
             Document::Context => files::CONTEXT.to_owned(),
             Document::JsonContext => files::JSON_CONTEXT.to_owned(),
@@ -421,11 +356,7 @@ impl Document<'_> {
             Document::SearchClient => files::SEARCH_CLIENT.to_owned(),
             Document::NotFound => files::NOT_FOUND.to_owned(),
             Document::NotFoundPage => files::NOT_FOUND_PAGE.to_owned(),
-            Document::Headers => files::HEADERS.to_owned(),
-            Document::Redirects => files::REDIRECTS.to_owned(),
-            Document::NetlifyEdge => files::NETLIFY_EDGE.to_owned(),
-            Document::CloudflareWorker => files::CLOUDFLARE_WORKER.to_owned(),
-            Document::CloudflareRoutes => files::CLOUDFLARE_ROUTES.to_owned(),
+            Document::Host(file) => file.path.to_owned(),
             Document::Aliases => files::ALIASES.to_owned(),
             Document::SearchFile(i) => site.search_index.files[*i].0.clone(),
             Document::Home => files::HOME.to_owned(),
@@ -457,22 +388,24 @@ impl Document<'_> {
     pub fn streams(&self) -> bool {
         matches!(
             self,
-            Document::Index
-                | Document::IndexLd
+            Document::List
+                | Document::ListLd
                 | Document::All
-                | Document::Graph(Graph::Index | Graph::Dump, _)
+                | Document::Graph(Graph::List | Graph::Dump, _)
         )
     }
 
     /// Renders a document that [`streams`](Document::streams) into `out`,
     /// ending it with one newline as [`Document::render`] ends every file.
-    pub fn render_into(&self, site: &Site, out: &mut dyn Write) -> Result<(), RenderError> {
+    pub fn render_into(&self, site: &Rendering, out: &mut dyn Write) -> Result<(), RenderError> {
         let mut out = EndsLine { out, last: None };
         match self {
-            Document::Index => json::index(site, None, &mut out)?,
-            Document::IndexLd => jsonld::index(site, None, &mut out)?,
+            Document::List => json::entity_list(site, None, &mut out)?,
+            Document::ListLd => jsonld::entity_list(site, None, &mut out)?,
             Document::All => json::all(site, None, &mut out)?,
-            Document::Graph(Graph::Index, syntax) => rdf::render_index(site, *syntax, &mut out)?,
+            Document::Graph(Graph::List, syntax) => {
+                rdf::render_entity_list(site, *syntax, &mut out)?
+            }
             Document::Graph(Graph::Dump, syntax) => void::dump(site, *syntax, &mut out)?,
             _ => {
                 let mut bytes = Vec::new();
@@ -488,20 +421,20 @@ impl Document<'_> {
     }
 
     /// Renders the document into `out`, which is cleared first.
-    pub fn render(&self, site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
+    pub fn render(&self, site: &Rendering, out: &mut Vec<u8>) -> Result<(), RenderError> {
         out.clear();
         match self {
             Document::Info => info::render(site, out)?,
             // Rendered as they are streamed, into the buffer.
-            Document::Index
-            | Document::IndexLd
+            Document::List
+            | Document::ListLd
             | Document::All
-            | Document::Graph(Graph::Index | Graph::Dump, _) => {
+            | Document::Graph(Graph::List | Graph::Dump, _) => {
                 return self.render_into(site, out);
             }
             Document::Page(list, number) => match list {
-                pages::Paged::Index => json::index(site, Some(*number), &mut *out)?,
-                pages::Paged::IndexLd => jsonld::index(site, Some(*number), &mut *out)?,
+                pages::Paged::List => json::entity_list(site, Some(*number), &mut *out)?,
+                pages::Paged::ListLd => jsonld::entity_list(site, Some(*number), &mut *out)?,
                 pages::Paged::All => json::all(site, Some(*number), &mut *out)?,
             },
             Document::Context => jsonld::context(site, out)?,
@@ -510,26 +443,18 @@ impl Document<'_> {
             Document::SearchIndex => out.extend_from_slice(&site.search_index.manifest),
             Document::SearchFile(i) => site.search_index.files[*i].1.unpack_into(out)?,
             // Committed source, so the crate builds without npm.
-            Document::SearchClient => {
-                out.extend_from_slice(script::SEARCH_JS.trim_end().as_bytes())
-            }
-            Document::NetlifyEdge => script::host_module(
-                include_str!("../../assets/netlify-edge.js"),
-                &site.aliases,
-                out,
-            ),
-            Document::CloudflareWorker => script::host_module(
-                include_str!("../../assets/cloudflare-worker.js"),
-                &site.aliases,
-                out,
-            ),
-            Document::CloudflareRoutes => host::cloudflare_routes(out)?,
+            Document::SearchClient => out.extend_from_slice(SEARCH_JS.trim_end().as_bytes()),
             Document::NotFound => info::not_found(site, out)?,
             Document::NotFoundPage => info::not_found_page(site, out)?,
-            Document::Headers => host::headers(&site.ontology.meta.downloads, out),
-            Document::Redirects => host::redirects(out),
+            Document::Host(file) => {
+                let input = HostInput {
+                    downloads: &site.ontology.meta.downloads,
+                    aliases: &site.aliases,
+                };
+                (file.write)(&input, out)?
+            }
             Document::Aliases => serde_json::to_writer(&mut *out, &site.aliases)?,
-            Document::Home | Document::HomeAlias => html::index(site, out)?,
+            Document::Home | Document::HomeAlias => html::home(site, out)?,
             Document::Stylesheet => {
                 out.extend_from_slice(site.pages.asset("site.css").trim_end().as_bytes())
             }
@@ -550,8 +475,11 @@ impl Document<'_> {
             Document::DumpGz => return void::dump_gz(site, out),
             Document::VocabularyPage => html::vocabulary(site, out)?,
             Document::TreePage(n) => html::tree(site, *n, out)?,
-            Document::Browse(page) => browse::render(site, *page, out)?,
-            Document::Entity(e, format) => (format.render)(site, e, out)?,
+            Document::Browse(page) => {
+                let (template, context) = browse::view(site, *page);
+                html::page(site, template, "../", context, out)?
+            }
+            Document::Entity(e, format) => entity_document(site, e, format, out)?,
             // The one document copied, not rendered: the source file as
             // the publisher wrote it, byte for byte.
             Document::Source(download) => {
@@ -562,6 +490,24 @@ impl Document<'_> {
         out.push(b'\n');
         Ok(())
     }
+}
+
+/// An entity's document in `format`, without the newline its file ends
+/// with: the renderer each [`Representation`] of the table stands for.
+fn entity_document(
+    site: &Rendering,
+    entity: &Entity,
+    format: &EntityFormat,
+    out: &mut Vec<u8>,
+) -> Result<(), RenderError> {
+    match format.representation {
+        Representation::Json => json::entity(site, entity, out)?,
+        Representation::JsonLd => jsonld::entity(site, entity, out)?,
+        Representation::Turtle => rdf::entity(site, entity, rdf::Syntax::Turtle, out)?,
+        Representation::NTriples => rdf::entity(site, entity, rdf::Syntax::NTriples, out)?,
+        Representation::Html => html::entity(site, entity, out)?,
+    }
+    Ok(())
 }
 
 /// A stream that remembers its last byte, so that a streamed document
@@ -588,7 +534,8 @@ impl Write for EndsLine<'_> {
 /// A graph the site publishes whole, in several syntaxes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Graph {
-    Index,
+    /// The entity list (`index.ttl`, `index.nt`, `index.jsonld`).
+    List,
     Vocabulary,
     DataSet,
     Dump,
@@ -599,9 +546,9 @@ impl Graph {
     pub fn file(self, syntax: rdf::Syntax) -> &'static str {
         use rdf::Syntax::{JsonLd, NTriples, Turtle};
         match (self, syntax) {
-            (Graph::Index, Turtle) => files::INDEX_TTL,
-            (Graph::Index, NTriples) => files::INDEX_NT,
-            (Graph::Index, JsonLd) => files::INDEX_LD,
+            (Graph::List, Turtle) => files::INDEX_TTL,
+            (Graph::List, NTriples) => files::INDEX_NT,
+            (Graph::List, JsonLd) => files::INDEX_LD,
             (Graph::Vocabulary, Turtle) => files::VOCAB_TTL,
             (Graph::Vocabulary, NTriples) => files::VOCAB_NT,
             (Graph::Vocabulary, JsonLd) => files::VOCAB_JSONLD,
@@ -616,7 +563,7 @@ impl Graph {
 
 /// Every document of the site, as a parallel iterator: the site-wide ones,
 /// the search index's files, then each entity in every format.
-pub fn documents<'a>(site: &Site<'a>) -> impl ParallelIterator<Item = Document<'a>> + 'a {
+pub fn documents<'a>(site: &Rendering<'a>) -> impl ParallelIterator<Item = Document<'a>> + 'a {
     let per_entity = site
         .ontology
         .entities
@@ -638,8 +585,10 @@ pub fn documents<'a>(site: &Site<'a>) -> impl ParallelIterator<Item = Document<'
     let list_pages = (1..=pages::count(site.ontology.entities.len()))
         .into_par_iter()
         .flat_map_iter(|n| pages::Paged::EVERY.map(|list| Document::Page(list, n)));
+    let hosts: Vec<Document> = crate::hosts::files().map(Document::Host).collect();
     Document::SITE_WIDE
         .into_par_iter()
+        .chain(hosts)
         .chain(list_pages)
         .chain(tree)
         .chain(browse)
@@ -654,6 +603,7 @@ mod tests {
     use crate::model::{
         GENERATED_FIELDS, OntologyMeta, Origin, RESERVED_SLUGS, Slug, is_term_name,
     };
+    use crate::site::routes::endpoints;
 
     fn ontology() -> Ontology {
         let entity = |id: &str| Entity {
@@ -681,7 +631,7 @@ mod tests {
     #[test]
     fn every_generated_name_is_reserved() {
         let ontology = ontology();
-        let site = Site::new(&ontology).unwrap();
+        let site = Rendering::new(&ontology).unwrap();
         let mut names: Vec<String> = documents(&site)
             .filter(|d| !matches!(d, Document::Entity(..)))
             .map(|d| d.path(&site))
@@ -707,7 +657,7 @@ mod tests {
     #[test]
     fn every_generated_key_is_reserved() {
         let ontology = ontology();
-        let site = Site::new(&ontology).unwrap();
+        let site = Rendering::new(&ontology).unwrap();
         let entity = &ontology.entities[0];
         let mut out = Vec::new();
         let mut keys = Vec::new();
@@ -723,7 +673,7 @@ mod tests {
         Document::Context.render(&site, &mut out).unwrap();
         let context: serde_json::Value = serde_json::from_slice(&out).unwrap();
         keys.extend(context["@context"].as_object().unwrap().keys().cloned());
-        Document::IndexLd.render(&site, &mut out).unwrap();
+        Document::ListLd.render(&site, &mut out).unwrap();
         let index: serde_json::Value = serde_json::from_slice(&out).unwrap();
         keys.extend(index.as_object().unwrap().keys().cloned());
         keys.extend(

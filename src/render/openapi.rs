@@ -4,17 +4,17 @@
 //! documents against these schemas, so the description cannot drift from
 //! what is published.
 
-use super::Site;
-use super::formats::ENTITY_FORMATS;
-use super::negotiation;
-use super::pages::PAGE_ENTITIES;
-use super::routes::{Endpoint, Serves, endpoints, media};
+use super::Rendering;
 use crate::search::query::{DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, MAX_TERMS};
 use crate::search::text::{NAME_CHARS, SUMMARY_CHARS};
+use crate::site::formats::ENTITY_FORMATS;
+use crate::site::negotiation;
+use crate::site::pages::PAGE_ENTITIES;
+use crate::site::routes::{Endpoint, Serves, endpoints, media};
 use serde_json::{Map, Value, json};
 
 /// The schemas, by the name the tests validate documents against.
-fn schemas(site: &Site) -> Value {
+fn schemas(site: &Rendering) -> Value {
     let mut schemas = common_schemas(site);
     if site.own_iris {
         schemas["Entity"]["properties"]["iri"] = json!({
@@ -149,7 +149,7 @@ fn add_term_schemas(schemas: &mut Value) {
     });
 }
 
-fn common_schemas(site: &Site) -> Value {
+fn common_schemas(site: &Rendering) -> Value {
     let entity_type = &site.ontology.meta.entity_type;
     let uri = json!({ "type": "string", "format": "uri" });
     let slug = json!({ "type": "string", "pattern": slug_pattern() });
@@ -540,12 +540,12 @@ fn operation(endpoint: &Endpoint) -> Value {
     json!({ "get": operation })
 }
 
-pub fn render(site: &Site, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+pub fn render(site: &Rendering, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     serde_json::to_writer_pretty(out, &document(site))
 }
 
 /// `openapi.json` as a value; the front page documents the API from it.
-pub fn document(site: &Site) -> Value {
+pub fn document(site: &Rendering) -> Value {
     let meta = &site.ontology.meta;
     let mut paths = Map::new();
     for endpoint in endpoints() {

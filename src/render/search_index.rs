@@ -59,20 +59,19 @@
 //! slug?]`.
 //!
 //! Postings are sorted by entity number (the position in rank order), each
-//! written as one integer: `(entity - previous entity) * 16 + mask`, with
-//! the mask bits of `search::engine::field` and [`EXACT`].
+//! written as its distance from the previous one and the fields it is in
+//! (`search::format::posting`). The file names, the encoding and every
+//! file's shape are `search::format`'s, which `serve` reads with.
 
 use crate::model::{BaseUrl, Slug};
 use crate::search::engine;
+use crate::search::format::{
+    self, EXACT, IndexFile, Manifest, NodeEntry, NodeFile, NumberedRow, PageFile, Row,
+};
 use crate::search::query::DEFAULT_LIMIT;
 use crate::search::{Corpus, Listing, Searchable};
-use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-
-/// The format version; a client refuses an index it does not know.
-pub const VERSION: u32 = 7;
-/// The folder of the node and row files.
-pub const DIR: &str = "search";
 /// A node becomes a leaf when its words and postings take about this many
 /// bytes: small enough to fetch for one term, large enough to keep the
 /// number of files and the manifest small.
@@ -94,23 +93,6 @@ pub const INLINE_NODES_GZIP: usize = 40 * 1024;
 /// Node files past this many bytes are not compressed to decide: they
 /// could not compress under [`INLINE_NODES_GZIP`].
 const INLINE_NODES_RAW_MAX: usize = 1 << 20;
-/// Mask bit of a posting that is not a word of a field but the entity's
-/// folded, joined ID or its slug: it serves the exact tier only.
-pub const EXACT: u8 = 8;
-
-/// A node's key as its files name it: the hexadecimal of its UTF-8 bytes,
-/// so that the name is plain ASCII whatever the script, and stays the same
-/// from build to build as long as the key does. Numbering the nodes in
-/// order would rename every node after a new word, and a rebuild would
-/// write them all again.
-pub fn file_key(key: &str) -> String {
-    use std::fmt::Write as _;
-    key.bytes()
-        .fold(String::with_capacity(key.len() * 2), |mut hex, byte| {
-            let _ = write!(hex, "{byte:02x}");
-            hex
-        })
-}
 
 /// The files of the index, rendered once per build.
 pub struct SearchIndex {
@@ -157,31 +139,29 @@ impl Packed {
 struct Posting(u32);
 
 impl Posting {
-    /// Entities are numbered below this ([`build`] refuses a corpus of
-    /// more): four bits of the posting hold its fields.
-    const ENTITIES: usize = 1 << 28;
-
+    /// [`build`] refuses a corpus of more entities than the format numbers,
+    /// so every posting fits.
     fn new(entity: u32, fields: u8) -> Posting {
-        Posting(entity << 4 | u32::from(fields & 15))
+        Posting(format::posting(entity.into(), fields) as u32)
     }
 
     fn entity(self) -> u32 {
-        self.0 >> 4
+        format::entity(self.0.into()) as u32
     }
 
     fn fields(self) -> u8 {
-        (self.0 & 15) as u8
+        format::fields(self.0.into())
     }
 }
 
 type Postings = Vec<Posting>;
 
 pub fn build(base_url: &BaseUrl, corpus: &Corpus) -> Result<SearchIndex, serde_json::Error> {
-    if corpus.listings().len() >= Posting::ENTITIES {
+    if corpus.listings().len() >= format::ENTITIES {
         return Err(serde::ser::Error::custom(format!(
             "{} entities are more than the search index numbers ({})",
             corpus.listings().len(),
-            Posting::ENTITIES - 1
+            format::ENTITIES - 1
         )));
     }
     let words = words(corpus);
@@ -196,84 +176,46 @@ pub fn build(base_url: &BaseUrl, corpus: &Corpus) -> Result<SearchIndex, serde_j
     let mut files: Vec<(String, Packed)> = Vec::with_capacity(nodes.len());
     let mut keys = Vec::with_capacity(nodes.len());
     for node in nodes {
-        let name = file_key(&node.key);
         if inline.is_none() {
-            files.push((format!("{DIR}/n{name}.json"), node.file));
+            files.push((IndexFile::Node(&node.key).path(), node.file));
         }
         let rows = match node.rows {
             Some((count, bytes)) => {
-                files.push((format!("{DIR}/r{name}.json"), bytes));
+                files.push((IndexFile::Rows(&node.key).path(), bytes));
                 count
             }
             None => 0,
         };
         if let Some(page) = node.page {
-            files.push((format!("{DIR}/p{name}.json"), page));
+            files.push((IndexFile::Page(&node.key).path(), page));
         }
         let mut continued = String::new();
         for (next, group) in node.groups {
             continued.push(next);
             let group_key = format!("{}{next}", node.key);
-            files.push((format!("{DIR}/g{}.json", file_key(&group_key)), group));
+            files.push((IndexFile::Group(&group_key).path(), group));
         }
-        let mut entry: Vec<serde_json::Value> =
-            vec![node.key.into(), u8::from(node.leaf).into(), rows.into()];
-        if !continued.is_empty() {
-            entry.push(continued.into());
-        }
-        keys.push(entry);
+        let leaf = u8::from(node.leaf);
+        keys.push(NodeEntry(node.key.into(), leaf, rows, continued.into()));
     }
     for (j, chunk) in listings.chunks(ROWS_PER_FILE).enumerate() {
-        let chunk: Vec<Vec<serde_json::Value>> = chunk.iter().map(|l| rows.row(l)).collect();
+        let chunk: Vec<Row> = chunk.iter().map(|l| rows.row(l)).collect();
         files.push((
-            format!("{DIR}/d{j}.json"),
+            IndexFile::Chunk(j).path(),
             Packed::new(&serde_json::to_vec(&chunk)?),
         ));
     }
 
-    #[derive(Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Manifest<'a> {
-        version: u32,
-        total: usize,
-        base_url: String,
-        rows_per_file: usize,
-        /// The entity types rows name by number, most frequent first.
-        types: &'a [&'a str],
-        /// The extensions of an entity's documents, in the order of its
-        /// `links` (the table of entity formats).
-        links: Vec<&'static str>,
-        /// `[key, 1 for a leaf or 0, rows]`; a node is `search/n{key}.json`
-        /// ([`file_key`]), and when `rows` is not 0, `search/r{key}.json`
-        /// holds the rows of that many entities: every entity its words
-        /// name. On a site whose nodes are fetched, when `rows` is 0 or
-        /// more than `rowsPerFile`, and the key is not empty,
-        /// `search/p{key}.json` holds its first page, and a leaf's entry has
-        /// a fourth element: the characters `c` that continue its key for
-        /// which `search/g{key}{c}.json` holds the rows of every entity the
-        /// words that start with `{key}{c}` name.
-        nodes: Vec<Vec<serde_json::Value>>,
-        /// The deprecated entities, by number, which rank last; left out
-        /// when there are none.
-        #[serde(skip_serializing_if = "Vec::is_empty")]
-        deprecated: Vec<usize>,
-        /// The stemmer of the site's language (`search::near::stemmer`);
-        /// left out when it has none.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        stem: Option<&'static str>,
-        /// The content of every node file, node `i` at `i`, when they are
-        /// small enough to come with the manifest ([`INLINE_NODES_GZIP`]);
-        /// the files are then not written.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        node_files: Option<Vec<serde_json::Value>>,
-    }
     let manifest = serde_json::to_vec(&Manifest {
-        version: VERSION,
+        version: format::VERSION,
         total: listings.len(),
-        base_url: base_url.join(""),
+        base_url: base_url.join("").into(),
         rows_per_file: ROWS_PER_FILE,
-        types: &kinds.names,
-        links: super::ENTITY_FORMATS.iter().map(|f| f.extension).collect(),
+        types: kinds.names.iter().map(|&name| name.into()).collect(),
+        links: crate::site::formats::ENTITY_FORMATS
+            .iter()
+            .map(|f| f.extension.into())
+            .collect(),
         nodes: keys,
         deprecated: corpus
             .searchables()
@@ -282,7 +224,7 @@ pub fn build(base_url: &BaseUrl, corpus: &Corpus) -> Result<SearchIndex, serde_j
             .filter(|(_, s)| s.deprecated)
             .map(|(n, _)| n)
             .collect(),
-        stem: corpus.stemmer(),
+        stem: corpus.stemmer().map(Cow::Borrowed),
         node_files: inline,
     })?;
     Ok(SearchIndex { manifest, files })
@@ -293,7 +235,7 @@ pub fn build(base_url: &BaseUrl, corpus: &Corpus) -> Result<SearchIndex, serde_j
 /// the files a client fetches beside a node ([`Layout::Fetched`]): on a
 /// small one, the rows are chosen once the page is known, in the same
 /// round.
-type Trie = (Vec<Node>, Option<Vec<serde_json::Value>>);
+type Trie = (Vec<Node>, Option<Vec<NodeFile<'static>>>);
 
 fn trie(rows: &Rows, words: Words) -> Result<Trie, serde_json::Error> {
     // Two files' worth of raw bytes never compress under the limit: the
@@ -328,7 +270,7 @@ fn words_size(words: Words) -> usize {
 
 /// The node files as values for the manifest, when they compress small
 /// enough ([`INLINE_NODES_GZIP`]).
-fn inline_nodes(nodes: &[Node]) -> Result<Option<Vec<serde_json::Value>>, serde_json::Error> {
+fn inline_nodes(nodes: &[Node]) -> Result<Option<Vec<NodeFile<'static>>>, serde_json::Error> {
     use std::io::Write;
     let files = nodes
         .iter()
@@ -359,7 +301,7 @@ fn inline_nodes(nodes: &[Node]) -> Result<Option<Vec<serde_json::Value>>, serde_
 pub fn script_path(json: &str) -> String {
     format!(
         "{}{}.js",
-        super::files::SEARCH_SCRIPTS,
+        crate::site::files::SEARCH_SCRIPTS,
         json.strip_suffix(".json").unwrap_or(json)
     )
 }
@@ -500,7 +442,7 @@ fn node<'w, 's>(
     if leaf || rest.is_empty() || key.chars().count() >= MAX_KEY_CHARS {
         // Counted above when small; an unsplittable large leaf now.
         let leaf_rows = if small { leaf_rows } else { rows.named(words)? };
-        let listed: Vec<(&str, Vec<u64>)> = words.iter().map(|(w, p)| (*w, encode(p))).collect();
+        let listed = words.iter().map(|(w, p)| (Cow::Borrowed(*w), encode(p)));
         let too_many = leaf_rows.as_ref().is_none_or(|(n, _)| *n > ROWS_PER_FILE);
         let (page, groups) = if fetched && too_many {
             // No query has the empty term: a root leaf needs no page.
@@ -514,9 +456,10 @@ fn node<'w, 's>(
         nodes.push(Node {
             key,
             leaf: true,
-            file: Packed::new(&serde_json::to_vec(
-                &serde_json::json!({ "words": listed }),
-            )?),
+            file: Packed::new(&serde_json::to_vec(&NodeFile {
+                all: None,
+                words: listed.collect(),
+            })?),
             rows: leaf_rows,
             page,
             groups,
@@ -524,7 +467,7 @@ fn node<'w, 's>(
         return Ok(Vec::new());
     }
     let all = union(words);
-    let listed: Vec<(&str, Vec<u64>)> = own.iter().map(|(w, p)| (*w, encode(p))).collect();
+    let listed = own.iter().map(|(w, p)| (Cow::Borrowed(*w), encode(p)));
     // No query has the empty term: the root needs no page.
     let page = if fetched && !key.is_empty() {
         Some(rows.page(&all, &exact(&key, own))?)
@@ -534,9 +477,10 @@ fn node<'w, 's>(
     nodes.push(Node {
         key: key.clone(),
         leaf: false,
-        file: Packed::new(&serde_json::to_vec(
-            &serde_json::json!({ "all": encode(&all), "words": listed }),
-        )?),
+        file: Packed::new(&serde_json::to_vec(&NodeFile {
+            all: Some(encode(&all)),
+            words: listed.collect(),
+        })?),
         rows: None,
         page,
         groups: Vec::new(),
@@ -624,12 +568,9 @@ impl Rows<'_> {
     }
 
     /// `[entity, ...row]` for each of `entities`.
-    fn numbered(&self, entities: impl Iterator<Item = u32>) -> Vec<Vec<serde_json::Value>> {
+    fn numbered(&self, entities: impl Iterator<Item = u32>) -> Vec<NumberedRow<'_>> {
         entities
-            .map(|n| {
-                let fields = self.row(&self.listings[n as usize]);
-                std::iter::once(n.into()).chain(fields).collect()
-            })
+            .map(|n| NumberedRow(n, self.row(&self.listings[n as usize])))
             .collect()
     }
 
@@ -656,36 +597,26 @@ impl Rows<'_> {
             }
         }
         let rows = self.numbered(buckets.into_iter().flatten().take(DEFAULT_LIMIT));
-        let page = serde_json::to_vec(&serde_json::json!({ "total": total, "rows": rows }))?;
+        let page = serde_json::to_vec(&PageFile { total, rows })?;
         Ok(Packed::new(&page))
     }
 
     /// An entity's row: `[id, name, type, summary]`, and its slug only
     /// when the slug is not the one derived from the ID (lower-cased,
     /// `a-z0-9` kept), which a client derives itself.
-    fn row(&self, listing: &Listing) -> Vec<serde_json::Value> {
-        let mut row = vec![
-            listing.id.as_ref().into(),
-            listing.name.as_ref().into(),
-            self.kinds.numbers[listing.kind.as_ref()].into(),
-            listing.summary.as_ref().into(),
-        ];
-        if Slug::from_id(&listing.id).as_ref() != Ok(&listing.slug) {
-            row.push(listing.slug.as_str().into());
-        }
-        row
+    fn row<'l>(&self, listing: &'l Listing) -> Row<'l> {
+        let derived = Slug::from_id(&listing.id).as_ref() == Ok(&listing.slug);
+        Row(
+            Cow::Borrowed(&listing.id),
+            Cow::Borrowed(&listing.name),
+            self.kinds.numbers[listing.kind.as_ref()],
+            Cow::Borrowed(&listing.summary),
+            (!derived).then(|| Cow::Borrowed(listing.slug.as_str())),
+        )
     }
 }
 
+/// A node file's postings list ([`format::deltas`]).
 fn encode(postings: &[Posting]) -> Vec<u64> {
-    let mut previous = 0;
-    postings
-        .iter()
-        .map(|posting| {
-            let entity = posting.entity();
-            let delta = u64::from(entity - previous);
-            previous = entity;
-            delta * 16 + u64::from(posting.fields())
-        })
-        .collect()
+    format::deltas(postings.iter().map(|p| u64::from(p.0)))
 }

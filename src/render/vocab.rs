@@ -4,7 +4,8 @@
 //! `ontology.json` fixes (or `{base}/vocab#`).
 
 use super::rdf::{self, OWL, RDFS, iri};
-use super::{RenderError, Site, formats::ENTITY_FORMATS};
+use super::{RenderError, Rendering};
+use crate::site::formats::ENTITY_FORMATS;
 use oxrdf::vocab::rdf as rdf_vocab;
 use oxrdf::{Literal, NamedNode, Triple};
 use serde::Serialize;
@@ -19,13 +20,13 @@ pub struct Term {
 
 /// The vocabulary's own IRI: its namespace without the `#` of a hash
 /// namespace.
-pub fn iri_of(site: &Site) -> String {
+pub fn iri_of(site: &Rendering) -> String {
     let namespace = site.vocabulary();
     namespace.strip_suffix('#').unwrap_or(&namespace).to_owned()
 }
 
 /// Every term, in name order.
-pub fn terms(site: &Site) -> Vec<Term> {
+pub fn terms(site: &Rendering) -> Vec<Term> {
     let meta = &site.ontology.meta;
     let mut terms = vec![(
         "slug".to_owned(),
@@ -74,7 +75,7 @@ pub fn terms(site: &Site) -> Vec<Term> {
 
 /// The vocabulary as RDF: an `owl:Ontology`, and each term an
 /// `rdf:Property` with its label, comment and `rdfs:isDefinedBy`.
-pub fn triples(site: &Site) -> Result<Vec<Triple>, RenderError> {
+pub fn triples(site: &Rendering) -> Result<Vec<Triple>, RenderError> {
     let vocabulary = iri(iri_of(site))?;
     let rdfs = |term: &str| NamedNode::new_unchecked(format!("{RDFS}{term}"));
     let mut triples = vec![
@@ -112,6 +113,6 @@ pub fn triples(site: &Site) -> Result<Vec<Triple>, RenderError> {
     Ok(triples)
 }
 
-pub fn render(site: &Site, syntax: rdf::Syntax, out: &mut Vec<u8>) -> Result<(), RenderError> {
+pub fn render(site: &Rendering, syntax: rdf::Syntax, out: &mut Vec<u8>) -> Result<(), RenderError> {
     rdf::write(site, syntax, &triples(site)?, out)
 }

@@ -9,7 +9,8 @@
 //! vocabulary and every entity's triples, in that order.
 
 use super::rdf::{self, SCHEMA, Syntax, VOID, iri};
-use super::{RenderError, Site, files, media, vocab};
+use super::{RenderError, Rendering, vocab};
+use crate::site::{files, media};
 use oxrdf::vocab::{rdf as rdf_vocab, xsd};
 use oxrdf::{Literal, NamedNode, Triple};
 use rayon::prelude::*;
@@ -37,7 +38,7 @@ fn void(term: &str) -> NamedNode {
 }
 
 /// How many triples all the entities state together, counted once.
-fn entity_triples(site: &Site) -> Result<usize, RenderError> {
+fn entity_triples(site: &Rendering) -> Result<usize, RenderError> {
     if let Some(count) = site.entity_triples.get() {
         return Ok(*count);
     }
@@ -51,7 +52,7 @@ fn entity_triples(site: &Site) -> Result<usize, RenderError> {
 }
 
 /// The description of the data set.
-pub fn triples(site: &Site) -> Result<Vec<Triple>, RenderError> {
+pub fn triples(site: &Rendering) -> Result<Vec<Triple>, RenderError> {
     let meta = &site.ontology.meta;
     let dataset = iri(site.url(""))?;
     let mut triples = Vec::new();
@@ -123,7 +124,7 @@ pub fn triples(site: &Site) -> Result<Vec<Triple>, RenderError> {
     }
     // Every triple of the dump, this one included: the list's own triples
     // are four per entity and three more, and a term's entry two more, its
-    // name and URL (`rdf::index`).
+    // name and URL (`rdf::entity_list`).
     let terms = site
         .ontology
         .entities
@@ -140,13 +141,13 @@ pub fn triples(site: &Site) -> Result<Vec<Triple>, RenderError> {
     Ok(triples)
 }
 
-pub fn render(site: &Site, syntax: Syntax, out: &mut Vec<u8>) -> Result<(), RenderError> {
+pub fn render(site: &Rendering, syntax: Syntax, out: &mut Vec<u8>) -> Result<(), RenderError> {
     rdf::write(site, syntax, &triples(site)?, out)
 }
 
 /// The description as JSON-LD, as a value for the information document
 /// and the front page.
-pub fn json_ld(site: &Site) -> Result<serde_json::Value, RenderError> {
+pub fn json_ld(site: &Rendering) -> Result<serde_json::Value, RenderError> {
     let mut out = Vec::new();
     render(site, Syntax::JsonLd, &mut out)?;
     Ok(serde_json::from_slice(&out)?)
@@ -156,7 +157,7 @@ pub fn json_ld(site: &Site) -> Result<serde_json::Value, RenderError> {
 /// list, each entity.
 /// Every triple of the site, into any stream (`Document::render_into`
 /// ends it with its newline).
-pub fn dump<W: Write>(site: &Site, syntax: Syntax, out: W) -> Result<(), RenderError> {
+pub fn dump<W: Write>(site: &Rendering, syntax: Syntax, out: W) -> Result<(), RenderError> {
     let mut writer = rdf::writer(site, syntax, out)?;
     dump_triples(site, &mut writer)?;
     writer.end()?;
@@ -165,11 +166,14 @@ pub fn dump<W: Write>(site: &Site, syntax: Syntax, out: W) -> Result<(), RenderE
 
 /// Every triple of the site, in the dumps' order: the data set's
 /// description, the vocabulary, the list, each entity.
-fn dump_triples<W: Write>(site: &Site, writer: &mut rdf::Writer<W>) -> Result<(), RenderError> {
+fn dump_triples<W: Write>(
+    site: &Rendering,
+    writer: &mut rdf::Writer<W>,
+) -> Result<(), RenderError> {
     for triple in triples(site)?.iter().chain(&vocab::triples(site)?) {
         writer.triple(triple)?;
     }
-    rdf::index(site, writer, false)?;
+    rdf::entity_list(site, writer, false)?;
     for entity in &site.ontology.entities {
         for triple in &rdf::entity_triples(site, entity)? {
             writer.triple(triple.as_ref())?;
@@ -184,7 +188,7 @@ fn dump_triples<W: Write>(site: &Site, writer: &mut rdf::Writer<W>) -> Result<()
 /// same bytes; at the fastest level: it was the largest single cost of a
 /// build at the default one, and N-Triples, all repetition, still shrinks
 /// more than tenfold.
-pub fn dump_gz(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
+pub fn dump_gz(site: &Rendering, out: &mut Vec<u8>) -> Result<(), RenderError> {
     let encoder = flate2::GzBuilder::new()
         .mtime(0)
         .write(out, flate2::Compression::fast());
@@ -203,7 +207,7 @@ pub fn dump_gz(site: &Site, out: &mut Vec<u8>) -> Result<(), RenderError> {
 /// start of the entities' own IRIs, back to its last `/` or `#`; none
 /// where they share no namespace. A term site's IRIs are the ontology's
 /// own: the base URL was stated, and matched none of them.
-fn uri_space(site: &Site) -> Option<String> {
+fn uri_space(site: &Rendering) -> Option<String> {
     let base = site.url("");
     let entities = &site.ontology.entities;
     // Without an IRI of its own, an entity is named `{base}/{slug}`.

@@ -3,12 +3,14 @@
 //! [`text`] holds the text rules, [`query`] the request, [`engine`] the
 //! matching and order over the entities themselves. The prebuilt index
 //! (`render::search_index`) is derived from the same [`engine::Searchable`]
-//! values, and the JavaScript client is tested against this module.
+//! values in the file format of [`format`], which `serve` reads, and the
+//! JavaScript client is tested against this module.
 //!
 //! Search depends on a [`Corpus`], not on the whole ontology: a build
 //! makes it from the model, a server from the files the build wrote.
 
 pub mod engine;
+pub mod format;
 pub mod near;
 pub mod query;
 pub mod text;

@@ -7,12 +7,13 @@
 //! router around it only moves bytes.
 
 use super::encoding::{self, Coding};
-use super::index::{Reads, Unanswered};
 use super::path::{self, SitePath};
 use super::range;
 use super::rules::Route;
+use super::search_index::{Reads, Unanswered};
 use super::site::Snapshot;
-use crate::render::{self, Serves, endpoints};
+use crate::site::routes::{Serves, endpoints};
+use crate::site::{answers, media, negotiation};
 use axum::body::Body;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, Response, StatusCode, header};
 use bytes::Bytes;
@@ -48,7 +49,7 @@ impl Answer {
 
     fn problem(status: StatusCode, detail: &str) -> Answer {
         let title = status.canonical_reason().unwrap_or("Error");
-        let body = render::problem(status.as_u16(), title, detail).to_string();
+        let body = answers::problem(status.as_u16(), title, detail).to_string();
         Answer::new(status, "application/problem+json", body.into_bytes())
     }
 
@@ -132,12 +133,12 @@ pub fn cache_key(
     let path = path::site_path(uri.path()).ok().filter(|_| runs_code);
     let negotiated = path
         .as_ref()
-        .and_then(|p| render::resource_at(p.as_str(), &site.aliases).map(|f| f.resource));
+        .and_then(|p| negotiation::resource_at(p.as_str(), &site.aliases).map(|f| f.resource));
     if let Some(resource) = negotiated {
         let accept = request.get(header::ACCEPT).and_then(|v| v.to_str().ok());
         key.push_str(&format!(
             "\nAccept: {}",
-            render::choose(accept, &resource.choices)
+            negotiation::choose(accept, &resource.choices)
         ));
     }
     key
@@ -172,7 +173,7 @@ pub fn answer(
             (answer, false)
         }
         Method::GET | Method::HEAD => {
-            match render::resource_at(path.as_str(), &site.aliases).filter(|_| runs_code) {
+            match negotiation::resource_at(path.as_str(), &site.aliases).filter(|_| runs_code) {
                 // Kept by the document `Accept` chooses (`cache_key`).
                 Some(found) => (
                     negotiate(site, &path, uri.query().unwrap_or(""), request, &found),
@@ -238,7 +239,7 @@ fn get(site: &Snapshot, path: &SitePath, query: &str) -> Answer {
     }
 }
 
-/// A negotiated IRI (`render::negotiation`): the document the client's
+/// A negotiated IRI (`site::negotiation`): the document the client's
 /// `Accept` prefers, by a `303 See Other` to its URL, or in place where it
 /// lives at the IRI itself; whatever is at the IRI where that is a 404.
 fn negotiate(
@@ -246,11 +247,11 @@ fn negotiate(
     path: &SitePath,
     query: &str,
     request: &HeaderMap,
-    found: &render::Found,
+    found: &negotiation::Found,
 ) -> Answer {
     let accept = request.get(header::ACCEPT).and_then(|v| v.to_str().ok());
     let choices = &found.resource.choices;
-    let choice = &choices[render::choose(accept, choices)];
+    let choice = &choices[negotiation::choose(accept, choices)];
     let see_other = |location: String| {
         let mut answer = Answer::empty(StatusCode::SEE_OTHER);
         answer.headers.push(("Location".into(), location));
@@ -260,7 +261,7 @@ fn negotiate(
     // Nothing lives at an alias: every document, the page too, is at the
     // slug.
     if found.alias
-        && let Some(location) = render::location(choice, found)
+        && let Some(location) = negotiation::location(choice, found)
     {
         return see_other(location);
     }
@@ -269,17 +270,17 @@ fn negotiate(
     // path a redirect rule sends elsewhere, or no entity at all, answers
     // as it would without negotiation. The type it comes with is the
     // file's before the header rules (`prepare`), which may type a page
-    // wrongly (`render::negotiation::is_page`); its own is kept.
+    // wrongly (`site::negotiation::is_page`); its own is kept.
     let is_page = |slug: &str| {
         at_iri
             .content_type
             .as_deref()
-            .is_some_and(|t| render::is_page(slug, t))
+            .is_some_and(|t| negotiation::is_page(slug, t))
     };
     if at_iri.status == StatusCode::NOT_FOUND || found.slug.is_some_and(|s| !is_page(s)) {
         return at_iri;
     }
-    match render::location(choice, found) {
+    match negotiation::location(choice, found) {
         Some(location) => see_other(location),
         None => {
             let mut answer = at_iri;
@@ -348,7 +349,7 @@ fn search(site: &Snapshot, query: &str, reads: Reads) -> Option<Answer> {
         params.first("offset"),
     );
     Some(
-        match render::respond(q, limit, offset, |query| site.index.answer(query, reads)) {
+        match answers::respond(q, limit, offset, |query| site.index.answer(query, reads)) {
             Ok((200, body)) => Answer::new(StatusCode::OK, "application/json", body),
             Ok((status, body)) => Answer::new(
                 StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST),
@@ -459,9 +460,9 @@ fn prepare(site: &Snapshot, rules_path: &str, answer: Answer, cacheable: bool) -
     }
     // Every error is a problem document, as openapi.json says, whatever a
     // rule for the requested path types its files as. (Netlify applies
-    // that rule to a 404 too: the README lists the difference.)
+    // that rule to a 404 too: docs/serve.md lists the difference.)
     if answer.status.is_client_error() && answer.content_type.is_some() {
-        insert(&mut headers, "Content-Type", render::media::PROBLEM);
+        insert(&mut headers, "Content-Type", media::PROBLEM);
     }
     // A See Other has no body, so no type, whatever a rule for its path
     // says (`/.well-known/void` is typed Turtle).

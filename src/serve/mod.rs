@@ -10,11 +10,11 @@
 mod connections;
 pub mod encoding;
 pub mod handler;
-pub mod index;
 pub mod path;
 mod postings;
 mod range;
 pub mod rules;
+pub mod search_index;
 pub mod site;
 
 use crate::build::{self, BuildReport};

@@ -99,7 +99,7 @@ pub fn is_private(path: &SitePath) -> bool {
         .strip_prefix("/.well-known/")
         .map_or(path.as_str(), |rest| rest);
     hidden.split('/').any(|s| s.starts_with('.'))
-        || crate::render::UNPUBLISHED.iter().any(unpublished)
+        || crate::site::routes::UNPUBLISHED.iter().any(unpublished)
 }
 
 /// An open site directory.

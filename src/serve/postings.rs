@@ -1,15 +1,13 @@
 //! Postings as `serve` searches them: made absolute once when a node file
 //! is read, merged, and looked up in entity order. The build writes them
-//! (`render::search_index`); `search.js` reads the same files.
+//! in the encoding of `search::format`; `search.js` reads the same files.
 
-use crate::render::search_index::EXACT;
-use serde::Deserialize;
+use crate::search::format::{EXACT, entity, fields, posting};
 
-/// Postings: each `entity * 16 + fields`. In a file, each entity is the
-/// step from the one before; in memory ([`Postings::absolute`]), the
-/// entity itself, in increasing order, each once.
-#[derive(Deserialize, Default)]
-#[serde(transparent)]
+/// Postings ([`posting`]). In a file, each entity is the step from the
+/// one before; in memory ([`Postings::absolute`]), the entity itself, in
+/// increasing order, each once.
+#[derive(Default)]
 pub struct Postings(pub Vec<u64>);
 
 impl Postings {
@@ -19,14 +17,13 @@ impl Postings {
         let mut entity = 0u64;
         let mut out: Vec<u64> = Vec::with_capacity(self.0.len());
         for n in self.0 {
-            entity = entity.saturating_add(n / 16);
-            let fields = n % 16;
+            entity = entity.saturating_add(self::entity(n));
             if entity > u64::from(u32::MAX) {
                 break;
             }
             match out.last_mut() {
-                Some(last) if *last / 16 == entity => *last |= fields,
-                _ => out.push(entity * 16 + fields),
+                Some(last) if self::entity(*last) == entity => *last |= u64::from(fields(n)),
+                _ => out.push(posting(entity, fields(n))),
             }
         }
         Postings(out)
@@ -50,7 +47,7 @@ impl<'a> Cursor<'a> {
     /// than the one asked before.
     pub fn fields(&mut self, entity: u32) -> u8 {
         let rest = &self.postings[self.at..];
-        let below = |n: &u64| *n / 16 < u64::from(entity);
+        let below = |n: &u64| self::entity(*n) < u64::from(entity);
         // Exponential steps to a posting not below the entity, then a
         // binary search within the last step.
         let mut step = 1;
@@ -60,7 +57,7 @@ impl<'a> Cursor<'a> {
         let end = (step + 1).min(rest.len());
         self.at += rest[..end].partition_point(below);
         match self.postings.get(self.at) {
-            Some(&n) if n / 16 == u64::from(entity) => (n % 16) as u8 & !EXACT,
+            Some(&n) if self::entity(n) == u64::from(entity) => fields(n) & !EXACT,
             _ => 0,
         }
     }
@@ -83,11 +80,11 @@ pub fn union<'a>(lists: impl IntoIterator<Item = &'a [u64]>) -> Vec<u64> {
         if let Some(&next) = lists[list].get(at + 1) {
             heads.push(Reverse((next, list, at + 1)));
         }
-        if (n % 16) as u8 & !EXACT == 0 {
+        if fields(n) & !EXACT == 0 {
             continue;
         }
         match merged.last_mut() {
-            Some(last) if *last / 16 == n / 16 => *last |= n % 16,
+            Some(last) if entity(*last) == entity(n) => *last |= u64::from(fields(n)),
             _ => merged.push(n),
         }
     }
@@ -97,10 +94,6 @@ pub fn union<'a>(lists: impl IntoIterator<Item = &'a [u64]>) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn posting(entity: u64, fields: u64) -> u64 {
-        entity * 16 + fields
-    }
 
     /// Steps become entities, each once, a damaged file's repeats joined.
     #[test]
@@ -121,7 +114,9 @@ mod tests {
     /// its term does not name.
     #[test]
     fn a_cursor_finds_what_it_is_asked_in_order() {
-        let postings: Vec<u64> = (0..1000).map(|e| posting(e * 3, 1 + e % 7)).collect();
+        let postings: Vec<u64> = (0..1000)
+            .map(|e| posting(e * 3, (1 + e % 7) as u8))
+            .collect();
         let mut cursor = Cursor::new(&postings);
         for entity in [0u32, 1, 3, 4, 6, 300, 301, 303, 2997, 2998, 5000] {
             let expected = if entity % 3 == 0 && entity < 3000 {
@@ -138,8 +133,8 @@ mod tests {
     /// postings left out.
     #[test]
     fn a_union_joins_fields_and_leaves_exact_alone_out() {
-        let a = [posting(1, 1), posting(4, EXACT as u64), posting(9, 2)];
-        let b = [posting(1, 2), posting(5, 4), posting(9, EXACT as u64)];
+        let a = [posting(1, 1), posting(4, EXACT), posting(9, 2)];
+        let b = [posting(1, 2), posting(5, 4), posting(9, EXACT)];
         let c: [u64; 0] = [];
         assert_eq!(
             union([&a[..], &b[..], &c[..]]),

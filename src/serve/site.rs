@@ -4,10 +4,11 @@
 //! A snapshot is read once and never changes; `--watch` swaps in a new one
 //! after a rebuild, so every request is answered from one site.
 
-use super::index::PublishedIndex;
 use super::path::SiteDir;
 use super::rules::{HeaderRules, RedirectRules, RuleError};
-use crate::render::{Aliases, files};
+use super::search_index::PublishedIndex;
+use crate::site::files;
+use crate::site::negotiation::Aliases;
 use std::path::{Path, PathBuf};
 
 /// A site directory that cannot be served.

@@ -6,10 +6,24 @@
 //! `links`, the pages' `<link rel="alternate">`, the search index's link
 //! templates (which `search.js` reads), and content negotiation in `serve`
 //! and in the hosts' handlers. Adding a representation is one row here and
-//! its renderer.
+//! one arm in `render::Document::render` (a `Representation` the compiler
+//! then asks for).
 
-use super::{RenderError, Site, html, json, jsonld, rdf};
-use crate::model::{Entity, Slug};
+use super::media;
+use crate::model::{BaseUrl, Entity, Slug};
+use serde::Serialize;
+
+/// What an entity's document is, which `render` turns into the renderer
+/// that writes it: data, not a function pointer, so that the contract
+/// never points back into the code that renders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Representation {
+    Json,
+    JsonLd,
+    Turtle,
+    NTriples,
+    Html,
+}
 
 /// One representation of every entity: a file `{slug}.{extension}`.
 #[derive(Debug)]
@@ -31,7 +45,7 @@ pub struct EntityFormat {
     pub schema: Option<&'static str>,
     /// Whether it states the entity's RDF description.
     pub rdf: bool,
-    pub render: fn(&Site, &Entity, &mut Vec<u8>) -> Result<(), RenderError>,
+    pub representation: Representation,
 }
 
 impl EntityFormat {
@@ -47,6 +61,43 @@ impl EntityFormat {
     /// The same file name, written where it is displayed.
     pub fn file_name<'a>(&'a self, slug: &'a Slug) -> impl std::fmt::Display + 'a {
         FileName(slug, self.extension)
+    }
+}
+
+/// The file of an entity's plain JSON, which its other documents link.
+pub fn json_file(entity: &Entity) -> String {
+    format!("{}.json", entity.slug)
+}
+
+/// The absolute URLs of an entity's documents, one per entity format,
+/// keyed by extension, as an entity's `links` and a search answer's items
+/// state them.
+pub struct Links<'a> {
+    base_url: &'a BaseUrl,
+    slug: &'a Slug,
+}
+
+impl<'a> Links<'a> {
+    pub fn of(base_url: &'a BaseUrl, entity: &'a Entity) -> Links<'a> {
+        Links::at(base_url, &entity.slug)
+    }
+
+    pub fn at(base_url: &'a BaseUrl, slug: &'a Slug) -> Links<'a> {
+        Links { base_url, slug }
+    }
+}
+
+impl Serialize for Links<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        // Written straight into the output: a search answer has a hundred
+        // entities of five links each, and `serve` makes one per request.
+        let mut map = serializer.serialize_map(Some(ENTITY_FORMATS.len()))?;
+        for format in ENTITY_FORMATS {
+            let url = self.base_url.url_of(format.file_name(self.slug));
+            map.serialize_entry(format.extension, &format_args!("{url}"))?;
+        }
+        map.end()
     }
 }
 
@@ -66,55 +117,55 @@ pub const ENTITY_FORMATS: &[EntityFormat] = &[
         extension: "json",
         path: "/{slug}.json",
         summary: "One entity, JSON",
-        media_type: super::media::JSON,
+        media_type: media::JSON,
         declare_type: false,
         title: "JSON",
         schema: Some("Entity"),
         rdf: false,
-        render: |site, entity, out| Ok(json::entity(site, entity, out)?),
+        representation: Representation::Json,
     },
     EntityFormat {
         extension: "jsonld",
         path: "/{slug}.jsonld",
         summary: "One entity, JSON-LD",
-        media_type: super::media::JSON_LD,
+        media_type: media::JSON_LD,
         declare_type: true,
         title: "JSON-LD",
         schema: None,
         rdf: true,
-        render: |site, entity, out| jsonld::entity(site, entity, out),
+        representation: Representation::JsonLd,
     },
     EntityFormat {
         extension: "ttl",
         path: "/{slug}.ttl",
         summary: "One entity, Turtle",
-        media_type: super::media::TURTLE,
+        media_type: media::TURTLE,
         declare_type: true,
         title: "Turtle",
         schema: None,
         rdf: true,
-        render: |site, entity, out| rdf::entity(site, entity, rdf::Syntax::Turtle, out),
+        representation: Representation::Turtle,
     },
     EntityFormat {
         extension: "nt",
         path: "/{slug}.nt",
         summary: "One entity, N-Triples",
-        media_type: super::media::N_TRIPLES,
+        media_type: media::N_TRIPLES,
         declare_type: true,
         title: "N-Triples",
         schema: None,
         rdf: true,
-        render: |site, entity, out| rdf::entity(site, entity, rdf::Syntax::NTriples, out),
+        representation: Representation::NTriples,
     },
     EntityFormat {
         extension: "html",
         path: "/{slug}.html",
         summary: "One entity, HTML (the entity page)",
-        media_type: super::media::HTML,
+        media_type: media::HTML,
         declare_type: false,
         title: "HTML",
         schema: None,
         rdf: false,
-        render: html::entity,
+        representation: Representation::Html,
     },
 ];

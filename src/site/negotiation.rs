@@ -313,7 +313,7 @@ fn qvalue(text: &str) -> Option<u16> {
 /// a page typed by a rule its slug's tail matches is a page too.
 pub fn is_page(slug: &str, content_type: &str) -> bool {
     content_type.starts_with(media::HTML)
-        || super::host::splat_types()
+        || super::routes::splat_types()
             .iter()
             .any(|(extension, media_type)| {
                 slug.len() > extension.len()
@@ -328,7 +328,7 @@ pub fn table(aliases: &Aliases) -> serde_json::Value {
         "slugPattern": crate::model::slug::pattern(),
         "resources": resources(),
         "aliases": aliases,
-        "splatTypes": super::host::splat_types(),
+        "splatTypes": super::routes::splat_types(),
     })
 }
 

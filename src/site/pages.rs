@@ -23,22 +23,22 @@ pub const PAGE_ENTITIES: usize = page_entities!();
 /// A list that is also offered in pages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Paged {
-    /// `index.json`.
-    Index,
-    /// `index.jsonld`.
-    IndexLd,
+    /// `index.json`, the entity list.
+    List,
+    /// `index.jsonld`, the entity list as an `ItemList`.
+    ListLd,
     /// `/all`.
     All,
 }
 
 impl Paged {
-    pub const EVERY: [Paged; 3] = [Paged::Index, Paged::IndexLd, Paged::All];
+    pub const EVERY: [Paged; 3] = [Paged::List, Paged::ListLd, Paged::All];
 
     /// The whole list's file.
     pub fn whole(self) -> &'static str {
         match self {
-            Paged::Index => files::INDEX,
-            Paged::IndexLd => files::INDEX_LD,
+            Paged::List => files::INDEX,
+            Paged::ListLd => files::INDEX_LD,
             Paged::All => files::ALL,
         }
     }
@@ -46,8 +46,8 @@ impl Paged {
     /// The file of page `number` (from 1), relative to the site root.
     pub fn file(self, number: usize) -> String {
         match self {
-            Paged::Index => format!("pages/index/{number}.json"),
-            Paged::IndexLd => format!("pages/index/{number}.jsonld"),
+            Paged::List => format!("pages/index/{number}.json"),
+            Paged::ListLd => format!("pages/index/{number}.jsonld"),
             Paged::All => format!("pages/all/{number}.json"),
         }
     }
@@ -55,8 +55,8 @@ impl Paged {
     /// The endpoint's path as the API documents it.
     pub const fn path(self) -> &'static str {
         match self {
-            Paged::Index => "/pages/index/{page}.json",
-            Paged::IndexLd => "/pages/index/{page}.jsonld",
+            Paged::List => "/pages/index/{page}.json",
+            Paged::ListLd => "/pages/index/{page}.jsonld",
             Paged::All => "/pages/all/{page}.json",
         }
     }

@@ -68,15 +68,15 @@ pub fn endpoints() -> &'static [Endpoint] {
         let pages = Paged::EVERY.map(|list| Endpoint {
             path: list.path(),
             summary: match list {
-                Paged::Index => concat!("A page of /index.json: at most ", page_entities!(), " of its entries, in its order, with links to the first, previous, next and last pages and the whole list"),
-                Paged::IndexLd => concat!("A page of /index.jsonld: the ItemList with at most ", page_entities!(), " of its items, and a Hydra view linking the first, previous, next and last pages"),
+                Paged::List => concat!("A page of /index.json: at most ", page_entities!(), " of its entries, in its order, with links to the first, previous, next and last pages and the whole list"),
+                Paged::ListLd => concat!("A page of /index.jsonld: the ItemList with at most ", page_entities!(), " of its items, and a Hydra view linking the first, previous, next and last pages"),
                 Paged::All => concat!("A page of /all: at most ", page_entities!(), " entities with their full data, in its order, with links to the first, previous, next and last pages and the whole list"),
             },
             serves: Serves::Pages(list),
-            content_type: (list == Paged::IndexLd).then_some(media::JSON_LD),
+            content_type: (list == Paged::ListLd).then_some(media::JSON_LD),
             schema: match list {
-                Paged::Index => Some("ListPage"),
-                Paged::IndexLd => None,
+                Paged::List => Some("ListPage"),
+                Paged::ListLd => None,
                 Paged::All => Some("AllPage"),
             },
         });
@@ -331,3 +331,20 @@ pub const EVERY_RESPONSE: &[(&str, &str)] = &[
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'",
     ),
 ];
+
+/// The `(extension, type)` of each rule `/*.{extension}` that `_headers`
+/// types entity files with.
+pub fn splat_types() -> &'static [(&'static str, &'static str)] {
+    static SPLATS: std::sync::LazyLock<Vec<(&str, &str)>> = std::sync::LazyLock::new(|| {
+        endpoints()
+            .iter()
+            .filter_map(|e| match (e.serves, e.content_type) {
+                (Serves::EntityFiles(format), Some(media_type)) => {
+                    Some((format.extension, media_type))
+                }
+                _ => None,
+            })
+            .collect()
+    });
+    &SPLATS
+}

@@ -73,7 +73,7 @@ impl Diagnostic {
                 serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
                     "fix the JSON syntax at that place (a missing comma, quote or bracket is the usual cause)"
                 }
-                _ => "give the field the type and value described in the README's input format",
+                _ => "give the field the type and value described in docs/input.md",
             }
         };
         let at_line = line.unwrap_or(error.line());

@@ -48,9 +48,4 @@ impl Graph {
             .get(at.saturating_sub(1))
             .map_or(Path::new(""), |(_, path)| path)
     }
-
-    /// The source files, in the order read.
-    pub fn files(&self) -> impl Iterator<Item = &Path> {
-        self.files.iter().map(|(_, path)| path.as_path())
-    }
 }

@@ -17,8 +17,8 @@ mod fuzz_tests;
 mod graph;
 mod guard;
 mod json;
-mod manifest;
 mod obo;
+mod ontology_file;
 mod rdf;
 mod siblings;
 mod table;
@@ -28,7 +28,7 @@ mod text;
 pub use advice::advice;
 pub use diagnostic::{Diagnostic, Diagnostics, REPORT_CAP};
 pub use entities::DIR_NAME as ENTITIES_DIR;
-pub use manifest::FILE_NAME as MANIFEST_FILE;
+pub use ontology_file::FILE_NAME as ONTOLOGY_FILE;
 pub use siblings::check_links as check_sibling_links;
 
 use crate::model::{BaseUrl, Entity, Ontology, OntologyMeta, RESERVED_SLUGS};
@@ -42,7 +42,7 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<Ontology, Diagno
     let mut problems = Vec::new();
     let (found_sources, outside) = ontology_files(input);
     problems.extend(outside);
-    let (mut meta, sources) = match manifest::load(input, base_url, &found_sources) {
+    let (mut meta, sources) = match ontology_file::load(input, base_url, &found_sources) {
         Ok((meta, sources)) => (Some(meta), Some(sources)),
         Err(d) => {
             problems.extend(d);
@@ -50,11 +50,16 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<Ontology, Diagno
         }
     };
     let mut terms = Vec::new();
-    if let (Some(meta), Some(sources)) = (&mut meta, &sources) {
-        let read = read_sources(meta, sources);
+    if let (Some(stated), Some(sources)) = (meta.take(), &sources) {
+        let read = read_sources(&stated, sources);
         problems.extend(read.problems);
         terms = read.entities;
-        meta.header = read.header;
+        meta = Some(OntologyMeta {
+            header: read.header,
+            prefixes: read.prefixes,
+            downloads: read.downloads,
+            ..read.said.fill(stated, sources)
+        });
     }
 
     let dir = input.join(entities::DIR_NAME);
@@ -84,7 +89,7 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<Ontology, Diagno
             Some(first) => Diagnostic::new(
                 first,
                 "the ontology sources hold no term of the ontology's own: a term is a subject typed as a class, property, individual or concept (`rdf:type`) with something more said of it (one only declared is taken as used from elsewhere)",
-                "type each term (`a owl:Class`, `a skos:Concept`, ...) and give it a label; other types are named in ontology.json's `terms.types` (see the README)",
+                "type each term (`a owl:Class`, `a skos:Concept`, ...) and give it a label; other types are named in ontology.json's `terms.types` (see docs/input.md)",
             ),
             None => Diagnostic::new(
                 &dir,
@@ -176,15 +181,74 @@ fn ontology_files(input: &Path) -> (Vec<std::path::PathBuf>, Vec<Diagnostic>) {
 struct Read {
     entities: Vec<Entity>,
     header: Option<crate::model::Header>,
+    /// What the header says of the ontology that `ontology.json` may not.
+    said: Said,
+    prefixes: Vec<(String, String)>,
+    downloads: Vec<crate::model::Download>,
     problems: Vec<Diagnostic>,
 }
 
-/// Reads every source file into one graph, and makes entities of its terms.
-/// Fills what the header says and `ontology.json` does not (description,
-/// license, version), and the downloads.
-fn read_sources(meta: &mut OntologyMeta, sources: &manifest::Sources) -> Read {
+/// What an ontology's header says of it, for what `ontology.json` leaves
+/// out.
+#[derive(Default)]
+struct Said {
+    description: Option<String>,
+    license: Option<String>,
+    version: Option<String>,
+}
+
+impl Said {
+    fn of(header: &crate::model::Header) -> Said {
+        Said {
+            description: header.description.clone().or_else(|| header.title.clone()),
+            license: header.license.clone(),
+            version: header
+                .version
+                .clone()
+                .or_else(|| header.version_iri.clone()),
+        }
+    }
+
+    /// `meta` as `ontology.json` states it, with what it leaves out taken
+    /// from the header; an ontology that does not describe itself gets a
+    /// description naming its files (documented).
+    fn fill(self, meta: OntologyMeta, sources: &ontology_file::Sources) -> OntologyMeta {
+        let mut description = meta.description;
+        if description.is_empty() {
+            description = self.description.unwrap_or_default();
+        }
+        if description.is_empty() && !sources.files.is_empty() {
+            description = format!(
+                "The terms of {}, published from {}.",
+                meta.name,
+                sources
+                    .files
+                    .iter()
+                    .map(|p| p
+                        .file_name()
+                        .unwrap_or_default()
+                        .to_string_lossy()
+                        .into_owned())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+        OntologyMeta {
+            description,
+            license: meta.license.or(self.license),
+            version: meta.version.or(self.version),
+            ..meta
+        }
+    }
+}
+
+/// Reads every source file into one graph, and makes entities of its terms;
+/// what the header says, the prefixes and the downloads come back beside
+/// them for `load` to put into the ontology's description.
+fn read_sources(meta: &OntologyMeta, sources: &ontology_file::Sources) -> Read {
     let mut graph = graph::Graph::default();
     let mut problems = Vec::new();
+    let mut downloads = Vec::new();
     let base = meta.base_url.join("");
     for path in &sources.files {
         graph.start_file(path);
@@ -198,7 +262,7 @@ fn read_sources(meta: &mut OntologyMeta, sources: &manifest::Sources) -> Read {
                 None => problems.push(Diagnostic::new(
                     path,
                     "a table needs a column mapping",
-                    "add `table` to ontology.json: the IRI column, the type, and a predicate for every column (see the README)",
+                    "add `table` to ontology.json: the IRI column, the type, and a predicate for every column (see docs/input.md)",
                 )),
             },
             None => problems.push(Diagnostic::new(
@@ -207,7 +271,7 @@ fn read_sources(meta: &mut OntologyMeta, sources: &manifest::Sources) -> Read {
                 SOURCE_FORMATS_HELP,
             )),
         }
-        meta.downloads.push(crate::model::Download {
+        downloads.push(crate::model::Download {
             path: path.clone(),
             // A hyphen: no slug has one, so no entity's files collide.
             name: format!(
@@ -230,10 +294,12 @@ fn read_sources(meta: &mut OntologyMeta, sources: &manifest::Sources) -> Read {
         return Read {
             entities: Vec::new(),
             header: None,
+            said: Said::default(),
+            prefixes: Vec::new(),
+            downloads,
             problems,
         };
     }
-    meta.prefixes = std::mem::take(&mut graph.prefixes);
     let made = terms::terms(
         &graph,
         &sources.rules,
@@ -241,43 +307,12 @@ fn read_sources(meta: &mut OntologyMeta, sources: &manifest::Sources) -> Read {
         &meta.resolved_namespace(),
     );
     problems.extend(made.problems);
-    if let Some(header) = &made.header {
-        if meta.description.is_empty() {
-            meta.description = header
-                .description
-                .clone()
-                .or_else(|| header.title.clone())
-                .unwrap_or_default();
-        }
-        if meta.license.is_none() {
-            meta.license = header.license.clone();
-        }
-        if meta.version.is_none() {
-            meta.version = header
-                .version
-                .clone()
-                .or_else(|| header.version_iri.clone());
-        }
-    }
-    if meta.description.is_empty() && !sources.files.is_empty() {
-        // Documented: an ontology that does not describe itself gets this.
-        meta.description = format!(
-            "The terms of {}, published from {}.",
-            meta.name,
-            graph
-                .files()
-                .map(|p| p
-                    .file_name()
-                    .unwrap_or_default()
-                    .to_string_lossy()
-                    .into_owned())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    }
     Read {
         entities: made.entities,
+        said: made.header.as_ref().map(Said::of).unwrap_or_default(),
         header: made.header,
+        prefixes: graph.prefixes,
+        downloads,
         problems,
     }
 }
@@ -290,7 +325,7 @@ fn labelled_fields(input: &Path, meta: &OntologyMeta, found: &[Entity]) -> Vec<D
         .filter(|key| !found.iter().any(|e| e.extra.contains_key(key.as_str())))
         .map(|key| {
             Diagnostic::new(
-                &input.join(MANIFEST_FILE),
+                &input.join(ONTOLOGY_FILE),
                 format!("`fieldLabels` labels the field `{key}`, which no entity has"),
                 "correct the field's name, or remove its label",
             )

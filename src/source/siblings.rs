@@ -74,7 +74,7 @@ pub fn check_links(ontology: &Ontology, given: &[(String, PathBuf)]) -> Result<(
 /// The slugs a sibling publishes, from its input or its built site; its
 /// base URL must be the one this ontology links to.
 fn published_slugs(sibling: &Sibling, path: &Path) -> Result<HashSet<String>, Vec<Diagnostic>> {
-    let (base_url, slugs) = if path.join(super::MANIFEST_FILE).is_file() {
+    let (base_url, slugs) = if path.join(super::ONTOLOGY_FILE).is_file() {
         let ontology = super::load(path, None).map_err(|d| d.0)?;
         let slugs = ontology
             .entities

@@ -144,51 +144,11 @@ fn read_rows(path: &Path, mapping: &TableMapping, graph: &mut Graph) -> Vec<Diag
         Ok(headers) => headers.clone(),
         Err(e) => return vec![csv_error(path, &e)],
     };
-    let mut problems = Vec::new();
-    let Some(iri_column) = headers.iter().position(|h| h == mapping.iri) else {
-        return vec![
-            Diagnostic::new(
-                path,
-                format!("the IRI column `{}` is not in the header", mapping.iri),
-                format!(
-                    "name one of the columns ({}) in `table.iri`",
-                    headers.iter().collect::<Vec<_>>().join(", ")
-                ),
-            )
-            .at(Some(1), None),
-        ];
+    let (iri_column, rules) = match column_rules(path, mapping, &headers) {
+        Ok(found) => found,
+        Err(problems) => return problems,
     };
-    // Each column's rule, by position; every column must have one.
-    let mut rules: Vec<Option<Column>> = Vec::new();
-    for (i, header) in headers.iter().enumerate() {
-        let rule = mapping.columns.get(header).map(ColumnRule::column);
-        if rule.is_none() && i != iri_column && !mapping.ignore.iter().any(|c| c == header) {
-            problems.push(
-                Diagnostic::new(
-                    path,
-                    format!("the column `{header}` is not mapped"),
-                    "give it a predicate in `table.columns`, or list it in `table.ignore` to leave it out",
-                )
-                .at(Some(1), Some(i + 1)),
-            );
-        }
-        rules.push(rule);
-    }
-    for name in mapping.columns.keys() {
-        if !headers.iter().any(|h| h == name) {
-            problems.push(
-                Diagnostic::new(
-                    path,
-                    format!("`table.columns` maps `{name}`, which is not a column of this file"),
-                    "check the spelling against the header line",
-                )
-                .at(Some(1), None),
-            );
-        }
-    }
-    if !problems.is_empty() {
-        return problems;
-    }
+    let mut problems = Vec::new();
     let kind = NamedNode::new_unchecked(
         expand(mapping.kind.as_deref().unwrap_or("owl:Class")).expect("checked"),
     );
@@ -241,31 +201,95 @@ fn read_rows(path: &Path, mapping: &TableMapping, graph: &mut Graph) -> Vec<Diag
                 None => vec![cell],
             };
             for value in values.into_iter().map(str::trim).filter(|v| !v.is_empty()) {
-                let object: Term = if rule.iri {
-                    match iri_of(value) {
-                        Ok(iri) => iri.into(),
-                        Err(e) => {
-                            problems.push(at(i, e, "write IRIs in this column, or leave `iri` out of its rule to read text"));
-                            continue;
-                        }
+                match cell_object(rule, value, &iri_of) {
+                    Ok(object) => {
+                        graph.push(Triple::new(subject.clone(), predicate.clone(), object))
                     }
-                } else if let Some(language) = &rule.language {
-                    Literal::new_language_tagged_literal_unchecked(
-                        value,
-                        language.to_ascii_lowercase(),
-                    )
-                    .into()
-                } else if let Some(datatype) = &rule.datatype {
-                    let datatype = NamedNode::new_unchecked(expand(datatype).expect("checked"));
-                    Literal::new_typed_literal(boolean_or(value, &datatype), datatype).into()
-                } else {
-                    Literal::new_simple_literal(value).into()
-                };
-                graph.push(Triple::new(subject.clone(), predicate.clone(), object));
+                    Err(e) => problems.push(at(
+                        i,
+                        e,
+                        "write IRIs in this column, or leave `iri` out of its rule to read text",
+                    )),
+                }
             }
         }
     }
     problems
+}
+
+/// The position of the IRI column and each column's rule, by position,
+/// from the header line; every column but the IRI and the ignored ones
+/// must have a rule, and every rule a column.
+fn column_rules(
+    path: &Path,
+    mapping: &TableMapping,
+    headers: &csv::StringRecord,
+) -> Result<(usize, Vec<Option<Column>>), Vec<Diagnostic>> {
+    let mut problems = Vec::new();
+    let Some(iri_column) = headers.iter().position(|h| h == mapping.iri) else {
+        return Err(vec![
+            Diagnostic::new(
+                path,
+                format!("the IRI column `{}` is not in the header", mapping.iri),
+                format!(
+                    "name one of the columns ({}) in `table.iri`",
+                    headers.iter().collect::<Vec<_>>().join(", ")
+                ),
+            )
+            .at(Some(1), None),
+        ]);
+    };
+    // Each column's rule, by position; every column must have one.
+    let mut rules: Vec<Option<Column>> = Vec::new();
+    for (i, header) in headers.iter().enumerate() {
+        let rule = mapping.columns.get(header).map(ColumnRule::column);
+        if rule.is_none() && i != iri_column && !mapping.ignore.iter().any(|c| c == header) {
+            problems.push(
+                Diagnostic::new(
+                    path,
+                    format!("the column `{header}` is not mapped"),
+                    "give it a predicate in `table.columns`, or list it in `table.ignore` to leave it out",
+                )
+                .at(Some(1), Some(i + 1)),
+            );
+        }
+        rules.push(rule);
+    }
+    for name in mapping.columns.keys() {
+        if !headers.iter().any(|h| h == name) {
+            problems.push(
+                Diagnostic::new(
+                    path,
+                    format!("`table.columns` maps `{name}`, which is not a column of this file"),
+                    "check the spelling against the header line",
+                )
+                .at(Some(1), None),
+            );
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    Ok((iri_column, rules))
+}
+
+/// A cell's value as its column's rule reads it: an IRI, a literal in the
+/// column's language or datatype, or plain text.
+fn cell_object(
+    rule: &Column,
+    value: &str,
+    iri_of: &dyn Fn(&str) -> Result<NamedNode, String>,
+) -> Result<Term, String> {
+    Ok(if rule.iri {
+        iri_of(value)?.into()
+    } else if let Some(language) = &rule.language {
+        Literal::new_language_tagged_literal_unchecked(value, language.to_ascii_lowercase()).into()
+    } else if let Some(datatype) = &rule.datatype {
+        let datatype = NamedNode::new_unchecked(expand(datatype).expect("checked"));
+        Literal::new_typed_literal(boolean_or(value, &datatype), datatype).into()
+    } else {
+        Literal::new_simple_literal(value).into()
+    })
 }
 
 /// Booleans as spreadsheets write them (`TRUE`, `False`), in the form

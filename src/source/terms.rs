@@ -134,45 +134,199 @@ const HEADER_TYPES: [&str; 2] = [
 
 /// `namespace` is the one whose IRIs resolve through the site.
 pub fn terms(graph: &Graph, rules: &TermRules, language: &str, namespace: &str) -> Terms {
-    let triples = &graph.triples;
-    let rdf_type = format!("{RDF}type");
-    let mut by_subject: HashMap<&NamedOrBlankNode, Vec<usize>> = HashMap::new();
-    let mut annotations: HashMap<&str, Vec<&NamedOrBlankNode>> = HashMap::new();
-    let annotated_source = format!("{OWL}annotatedSource");
-    for (i, triple) in triples.iter().enumerate() {
-        by_subject.entry(&triple.subject).or_default().push(i);
-        if triple.predicate.as_str() == annotated_source
-            && let (NamedOrBlankNode::BlankNode(_), Node::NamedNode(source)) =
-                (&triple.subject, &triple.object)
-        {
-            annotations
-                .entry(source.as_str())
-                .or_default()
-                .push(&triple.subject);
-        }
+    let index = Index::of(&graph.triples);
+    let types = Types::of(&graph.triples);
+    let header_iri = types.header(&index);
+    let chosen = types.terms(rules, header_iri, &index);
+    let mut entities: Vec<Entity> = chosen
+        .iter()
+        .map(|iri| term_entity(iri, graph, &index, &types, rules, language))
+        .collect();
+    let problems = assign_slugs(&mut entities, namespace);
+    let header =
+        header_iri.map(|iri| header(iri, &index.statements_of(iri), &graph.triples, language));
+    Terms {
+        entities,
+        header,
+        problems,
     }
-    // Types by subject, in source order, and the classes the graph defines.
-    let class_types = [format!("{RDFS}Class"), format!("{OWL}Class")];
-    let mut types: Vec<(&str, &str)> = Vec::new();
-    let mut classes: HashSet<&str> = HashSet::new();
-    for triple in triples.iter().filter(|t| t.predicate.as_str() == rdf_type) {
-        if let (NamedOrBlankNode::NamedNode(s), Node::NamedNode(o)) =
-            (&triple.subject, &triple.object)
-        {
-            types.push((s.as_str(), o.as_str()));
-            if class_types.iter().any(|c| c == o.as_str()) {
-                classes.insert(s.as_str());
+}
+
+/// The graph's triples by subject, and the `owl:Axiom`s about each IRI.
+struct Index<'g> {
+    triples: &'g [Triple],
+    by_subject: HashMap<&'g NamedOrBlankNode, Vec<usize>>,
+    annotations: HashMap<&'g str, Vec<&'g NamedOrBlankNode>>,
+}
+
+impl<'g> Index<'g> {
+    fn of(triples: &'g [Triple]) -> Index<'g> {
+        let mut by_subject: HashMap<&NamedOrBlankNode, Vec<usize>> = HashMap::new();
+        let mut annotations: HashMap<&str, Vec<&NamedOrBlankNode>> = HashMap::new();
+        let annotated_source = format!("{OWL}annotatedSource");
+        for (i, triple) in triples.iter().enumerate() {
+            by_subject.entry(&triple.subject).or_default().push(i);
+            if triple.predicate.as_str() == annotated_source
+                && let (NamedOrBlankNode::BlankNode(_), Node::NamedNode(source)) =
+                    (&triple.subject, &triple.object)
+            {
+                annotations
+                    .entry(source.as_str())
+                    .or_default()
+                    .push(&triple.subject);
             }
         }
+        Index {
+            triples,
+            by_subject,
+            annotations,
+        }
     }
-    // `owl:inverseOf` relates object properties (OWL 2's RDF mapping):
-    // both ends are published as such even where the source declares
-    // neither (DCAT 3 has six), not dropped.
-    let object_property = format!("{OWL}ObjectProperty");
+
+    /// The positions of the triples whose subject is `iri`.
+    fn of_subject(&self, iri: &str) -> Option<&Vec<usize>> {
+        self.by_subject
+            .get(&NamedOrBlankNode::NamedNode(NamedNode::new_unchecked(iri)))
+    }
+
+    /// Whether the source says more of `iri` than its type. A term that
+    /// the source only declares (`ex:Term a owl:Class .`, and nothing
+    /// else) is one it uses from elsewhere: OWL declares imported terms
+    /// so. It is not published as the source's own.
+    fn describes(&self, iri: &str) -> bool {
+        let rdf_type = format!("{RDF}type");
+        self.of_subject(iri).is_some_and(|found| {
+            found
+                .iter()
+                .any(|&i| self.triples[i].predicate.as_str() != rdf_type)
+        })
+    }
+
+    /// The term's own triples in source order, then each blank node under
+    /// it (through objects, and the axioms about it), breadth first: so
+    /// that a Turtle document lists the term first, then its structures.
+    fn statements_of(&self, iri: &str) -> Vec<usize> {
+        let mut found: Vec<usize> = self.of_subject(iri).cloned().unwrap_or_default();
+        let mut queue: std::collections::VecDeque<&NamedOrBlankNode> = self
+            .annotations
+            .get(iri)
+            .cloned()
+            .unwrap_or_default()
+            .into();
+        let mut visited: HashSet<&NamedOrBlankNode> = queue.iter().copied().collect();
+        let mut at = 0;
+        loop {
+            while at < found.len() {
+                if let Node::BlankNode(node) = &self.triples[found[at]].object
+                    && let Some((key, _)) = self
+                        .by_subject
+                        .get_key_value(&NamedOrBlankNode::BlankNode(node.clone()))
+                    && visited.insert(*key)
+                {
+                    queue.push_back(*key);
+                }
+                at += 1;
+            }
+            let Some(node) = queue.pop_front() else { break };
+            found.extend(self.by_subject.get(node).into_iter().flatten());
+        }
+        found
+    }
+}
+
+/// The graph's `rdf:type` statements about IRIs.
+struct Types<'g> {
+    /// `(subject, type)` in source order, and the object properties that
+    /// `owl:inverseOf` implies after them.
+    stated: Vec<(&'g str, &'g str)>,
+    /// The classes the graph defines.
+    classes: HashSet<&'g str>,
+    /// Each subject's types, each once, in order.
+    of: HashMap<&'g str, Vec<String>>,
+}
+
+impl<'g> Types<'g> {
+    fn of(triples: &'g [Triple]) -> Types<'g> {
+        let rdf_type = format!("{RDF}type");
+        let class_types = [format!("{RDFS}Class"), format!("{OWL}Class")];
+        let mut stated: Vec<(&str, &str)> = Vec::new();
+        let mut classes: HashSet<&str> = HashSet::new();
+        for triple in triples.iter().filter(|t| t.predicate.as_str() == rdf_type) {
+            if let (NamedOrBlankNode::NamedNode(s), Node::NamedNode(o)) =
+                (&triple.subject, &triple.object)
+            {
+                stated.push((s.as_str(), o.as_str()));
+                if class_types.iter().any(|c| c == o.as_str()) {
+                    classes.insert(s.as_str());
+                }
+            }
+        }
+        stated.extend(
+            implied_object_properties(triples, &stated)
+                .into_iter()
+                .map(|p| (p, OBJECT_PROPERTY)),
+        );
+        let mut of: HashMap<&str, Vec<String>> = HashMap::new();
+        for (subject, kind) in &stated {
+            let list = of.entry(subject).or_default();
+            if !list.iter().any(|t| t == kind) {
+                list.push((*kind).to_owned());
+            }
+        }
+        Types {
+            stated,
+            classes,
+            of,
+        }
+    }
+
+    /// The ontology's header: where a file declares several (PROV-O has an
+    /// empty `prov:` beside its real `prov-o#`), the one that says most,
+    /// the first of equals.
+    fn header(&self, index: &Index) -> Option<&'g str> {
+        self.stated
+            .iter()
+            .filter(|(_, o)| HEADER_TYPES.contains(o))
+            .map(|(s, _)| *s)
+            .max_by_key(|s| {
+                let said = index.of_subject(s).map_or(0, Vec::len);
+                // `max_by_key` keeps the last of equals; the first is meant.
+                let first = self.stated.iter().position(|(t, _)| t == s).unwrap_or(0);
+                (said, std::cmp::Reverse(first))
+            })
+    }
+
+    /// The source's own terms, in source order: subjects of a type the
+    /// rules publish or of a class the graph defines, described, not the
+    /// header.
+    fn terms(&self, rules: &TermRules, header: Option<&str>, index: &Index) -> Vec<&'g str> {
+        let entity_types: HashSet<&str> = rules.types.iter().map(String::as_str).collect();
+        let mut chosen: Vec<&str> = Vec::new();
+        let mut seen = HashSet::new();
+        for (subject, kind) in &self.stated {
+            if (entity_types.contains(kind) || self.classes.contains(kind))
+                && Some(*subject) != header
+                && seen.insert(*subject)
+                && index.describes(subject)
+            {
+                chosen.push(subject);
+            }
+        }
+        chosen
+    }
+}
+
+const OBJECT_PROPERTY: &str = "http://www.w3.org/2002/07/owl#ObjectProperty";
+
+/// `owl:inverseOf` relates object properties (OWL 2's RDF mapping): both
+/// ends are published as such even where the source declares neither
+/// (DCAT 3 has six), not dropped. The ends no type is stated for, each
+/// once, in source order.
+fn implied_object_properties<'g>(triples: &'g [Triple], stated: &[(&str, &str)]) -> Vec<&'g str> {
     let inverse_of = format!("{OWL}inverseOf");
-    let typed: HashSet<&str> = types.iter().map(|(s, _)| *s).collect();
+    let typed: HashSet<&str> = stated.iter().map(|(s, _)| *s).collect();
     let mut implied: Vec<&str> = Vec::new();
-    let mut seen_implied: HashSet<&str> = HashSet::new();
+    let mut seen: HashSet<&str> = HashSet::new();
     for triple in triples
         .iter()
         .filter(|t| t.predicate.as_str() == inverse_of)
@@ -181,173 +335,99 @@ pub fn terms(graph: &Graph, rules: &TermRules, language: &str, namespace: &str) 
             (&triple.subject, &triple.object)
         {
             for end in [s.as_str(), o.as_str()] {
-                if !typed.contains(end) && seen_implied.insert(end) {
+                if !typed.contains(end) && seen.insert(end) {
                     implied.push(end);
                 }
             }
         }
     }
-    types.extend(implied.into_iter().map(|p| (p, object_property.as_str())));
-    let entity_types: HashSet<&str> = rules.types.iter().map(String::as_str).collect();
-    let mut types_of: HashMap<&str, Vec<String>> = HashMap::new();
-    for (subject, kind) in &types {
-        let list = types_of.entry(subject).or_default();
-        if !list.iter().any(|t| t == kind) {
-            list.push((*kind).to_owned());
-        }
-    }
-    // The ontology's header: where a file declares several (PROV-O has an
-    // empty `prov:` beside its real `prov-o#`), the one that says most,
-    // the first of equals.
-    let header_iri = types
-        .iter()
-        .filter(|(_, o)| HEADER_TYPES.contains(o))
-        .map(|(s, _)| *s)
-        .max_by_key(|s| {
-            let subject = NamedOrBlankNode::NamedNode(NamedNode::new_unchecked(*s));
-            let said = by_subject.get(&subject).map_or(0, Vec::len);
-            // `max_by_key` keeps the last of equals; the first is meant.
-            let first = types.iter().position(|(t, _)| t == s).unwrap_or(0);
-            (said, std::cmp::Reverse(first))
-        });
-    // A term that the source only declares (`ex:Term a owl:Class .`, and
-    // nothing else) is one it uses from elsewhere: OWL declares imported
-    // terms so. It is not published as the source's own.
-    let described = |iri: &str| {
-        by_subject
-            .get(&NamedOrBlankNode::NamedNode(NamedNode::new_unchecked(iri)))
-            .is_some_and(|found| {
-                found
-                    .iter()
-                    .any(|&i| triples[i].predicate.as_str() != rdf_type)
-            })
-    };
-    let mut chosen: Vec<&str> = Vec::new();
-    let mut seen = HashSet::new();
-    for (subject, kind) in &types {
-        if (entity_types.contains(kind) || classes.contains(kind))
-            && Some(*subject) != header_iri
-            && seen.insert(*subject)
-            && described(subject)
-        {
-            chosen.push(subject);
-        }
-    }
+    implied
+}
 
-    // The term's own triples in source order, then each blank node under
-    // it (through objects, and the axioms about it), breadth first: so
-    // that a Turtle document lists the term first, then its structures.
-    let statements_of = |iri: &str| -> Vec<usize> {
-        let subject = NamedOrBlankNode::NamedNode(NamedNode::new_unchecked(iri));
-        let mut found: Vec<usize> = by_subject.get(&subject).cloned().unwrap_or_default();
-        let mut queue: std::collections::VecDeque<&NamedOrBlankNode> =
-            annotations.get(iri).cloned().unwrap_or_default().into();
-        let mut visited: HashSet<&NamedOrBlankNode> = queue.iter().copied().collect();
-        let mut at = 0;
-        loop {
-            while at < found.len() {
-                if let Node::BlankNode(node) = &triples[found[at]].object
-                    && let Some((key, _)) =
-                        by_subject.get_key_value(&NamedOrBlankNode::BlankNode(node.clone()))
-                    && visited.insert(*key)
-                {
-                    queue.push_back(*key);
-                }
-                at += 1;
+/// The entity of the term `iri`: its statements, names, descriptions,
+/// synonyms, parents, genus and deprecation, by the rules. Its slug is
+/// assigned once every term's is known ([`assign_slugs`]).
+fn term_entity(
+    iri: &str,
+    graph: &Graph,
+    index: &Index,
+    types: &Types,
+    rules: &TermRules,
+    language: &str,
+) -> Entity {
+    let triples = &graph.triples;
+    let positions = index.statements_of(iri);
+    let statements: Vec<Triple> = positions.iter().map(|&i| triples[i].clone()).collect();
+    let own = |rule: &[String]| -> Vec<&Triple> {
+        // By rule order, then source order.
+        rule.iter()
+            .flat_map(|predicate| {
+                statements.iter().filter(move |t| {
+                    t.predicate.as_str() == predicate
+                        && matches!(&t.subject, NamedOrBlankNode::NamedNode(s) if s.as_str() == iri)
+                })
+            })
+            .collect()
+    };
+    let texts = |rule: &[String]| -> Vec<Text> { own(rule).into_iter().filter_map(text).collect() };
+    let iris = |rule: &[String]| -> Vec<String> {
+        let mut found: Vec<String> = Vec::new();
+        for triple in own(rule) {
+            if let Node::NamedNode(node) = &triple.object
+                && !found.iter().any(|f| f == node.as_str())
+            {
+                found.push(node.as_str().to_owned());
             }
-            let Some(node) = queue.pop_front() else { break };
-            found.extend(by_subject.get(node).into_iter().flatten());
         }
         found
     };
-
-    let alternative_id = format!("{OBO_IN_OWL}hasAlternativeId");
-    let mut entities = Vec::with_capacity(chosen.len());
-    for iri in &chosen {
-        let positions = statements_of(iri);
-        let statements: Vec<Triple> = positions.iter().map(|&i| triples[i].clone()).collect();
-        let own = |rule: &[String]| -> Vec<&Triple> {
-            // By rule order, then source order.
-            rule.iter()
-                .flat_map(|predicate| {
-                    statements.iter().filter(move |t| {
-                        t.predicate.as_str() == predicate
-                            && matches!(&t.subject, NamedOrBlankNode::NamedNode(s) if s.as_str() == *iri)
-                    })
-                })
-                .collect()
-        };
-        let texts =
-            |rule: &[String]| -> Vec<Text> { own(rule).into_iter().filter_map(text).collect() };
-        let iris = |rule: &[String]| -> Vec<String> {
-            let mut found: Vec<String> = Vec::new();
-            for triple in own(rule) {
-                if let Node::NamedNode(node) = &triple.object
-                    && !found.iter().any(|f| f == node.as_str())
-                {
-                    found.push(node.as_str().to_owned());
-                }
-            }
-            found
-        };
-        let labels = texts(&rules.name);
-        let descriptions = texts(&rules.description);
-        let replaced_by = iris(&rules.replaced_by);
-        let deprecated = !replaced_by.is_empty()
-            || own(&rules.deprecated).into_iter().any(
-                |t| matches!(&t.object, Node::Literal(l) if matches!(l.value(), "true" | "1")),
-            );
-        let name = pick(&labels, language).unwrap_or_else(|| local_name(iri).to_owned());
-        let description = pick(&descriptions, language).unwrap_or_default();
-        let parents = iris(&rules.parents);
-        let stated: HashSet<&str> = parents.iter().map(String::as_str).collect();
-        let genus = genus_of(iri, &statements)
+    let labels = texts(&rules.name);
+    let descriptions = texts(&rules.description);
+    let replaced_by = iris(&rules.replaced_by);
+    let deprecated = !replaced_by.is_empty()
+        || own(&rules.deprecated)
             .into_iter()
-            .filter(|g| !stated.contains(g.as_str()) && g != iri)
-            .collect();
-        let term = Term {
-            types: types_of.get(iri).cloned().unwrap_or_default(),
-            labels,
-            descriptions,
-            synonyms: synonyms_of(iri, &own(&rules.synonyms), &statements),
-            alternative_ids: texts(std::slice::from_ref(&alternative_id))
-                .into_iter()
-                .map(|t| t.value)
-                .collect(),
-            parents,
-            genus,
-            deprecated,
-            replaced_by,
-            statements,
-        };
-        entities.push((
-            Entity {
-                id: identifier(iri),
-                // Assigned below, once every entity's is known.
-                slug: Slug::parse("x").expect("a slug"),
-                name,
-                description,
-                iri: Some((*iri).to_owned()),
-                extra: Default::default(),
-                link_names: Default::default(),
-                term: Some(Box::new(term)),
-                origin: Origin {
-                    path: graph
-                        .file_of(positions.first().copied().unwrap_or(0))
-                        .into(),
-                    line: None,
-                },
-            },
-            positions.first().copied().unwrap_or(0),
-        ));
-    }
-    let mut entities: Vec<Entity> = entities.into_iter().map(|(e, _)| e).collect();
-    let problems = assign_slugs(&mut entities, namespace);
-    let header = header_iri.map(|iri| header(iri, &statements_of(iri), triples, language));
-    Terms {
-        entities,
-        header,
-        problems,
+            .any(|t| matches!(&t.object, Node::Literal(l) if matches!(l.value(), "true" | "1")));
+    let name = pick(&labels, language).unwrap_or_else(|| local_name(iri).to_owned());
+    let description = pick(&descriptions, language).unwrap_or_default();
+    let parents = iris(&rules.parents);
+    let stated: HashSet<&str> = parents.iter().map(String::as_str).collect();
+    let genus = genus_of(iri, &statements)
+        .into_iter()
+        .filter(|g| !stated.contains(g.as_str()) && g != iri)
+        .collect();
+    let alternative_id = format!("{OBO_IN_OWL}hasAlternativeId");
+    let term = Term {
+        types: types.of.get(iri).cloned().unwrap_or_default(),
+        labels,
+        descriptions,
+        synonyms: synonyms_of(iri, &own(&rules.synonyms), &statements),
+        alternative_ids: texts(std::slice::from_ref(&alternative_id))
+            .into_iter()
+            .map(|t| t.value)
+            .collect(),
+        parents,
+        genus,
+        deprecated,
+        replaced_by,
+        statements,
+    };
+    Entity {
+        id: identifier(iri),
+        // Assigned once every entity's is known.
+        slug: Slug::parse("x").expect("a slug"),
+        name,
+        description,
+        iri: Some(iri.to_owned()),
+        extra: Default::default(),
+        link_names: Default::default(),
+        term: Some(Box::new(term)),
+        origin: Origin {
+            path: graph
+                .file_of(positions.first().copied().unwrap_or(0))
+                .into(),
+            line: None,
+        },
     }
 }
 
@@ -695,5 +775,16 @@ fn header(iri: &str, positions: &[usize], triples: &[Triple], language: &str) ->
         creators: value(&refs(&[dcterms("creator"), dc("creator")])),
         imports: value(&[&format!("{OWL}imports")]),
         statements,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Spelt out for the `'static` borrow the types hold; OWL's IRI.
+    #[test]
+    fn the_object_property_type_is_owls() {
+        assert_eq!(OBJECT_PROPERTY, format!("{OWL}ObjectProperty"));
     }
 }

@@ -1,4 +1,4 @@
-//! What one term's input can make the site hold (README, "Bounds"): a deep
+//! What one term's input can make the site hold (docs/input.md, "Bounds"): a deep
 //! hierarchy, a term with many children and a huge label each keep the
 //! site proportional to the input, their own documents whole.
 

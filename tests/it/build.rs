@@ -79,7 +79,7 @@ fn shipped_ontology_builds_every_file_and_they_agree() {
         .collect();
     assert_eq!(
         entity_files.len(),
-        ontosite::render::ENTITY_FORMATS.len() * 2258
+        ontosite::site::formats::ENTITY_FORMATS.len() * 2258
     );
     assert!(files.contains_key(".well-known/void"));
     for name in SITE_WIDE {
@@ -102,7 +102,7 @@ fn shipped_ontology_builds_every_file_and_they_agree() {
     assert!(files.contains_key(ontosite::output::RECORD));
     assert_eq!(
         files.len(),
-        ontosite::render::ENTITY_FORMATS.len() * 2258
+        ontosite::site::formats::ENTITY_FORMATS.len() * 2258
             + SITE_WIDE.len()
             + search_files
             + search_scripts

@@ -139,7 +139,7 @@ fn every_jsonld_document_expands_offline_to_absolute_allowed_triples_and_back() 
     }
 
     // The plain JSON, read with the context its Link header names, states
-    // the same as the JSON-LD but for what README's "Linked data" names:
+    // the same as the JSON-LD but for what docs/linked-data.md names:
     // a blank subject, the entity type instead of the subtype, no
     // entity-wide properties, and the URL of its JSON-LD document.
     let plain: Vec<String> = report["plain"]["airbnbcreateitem"]

@@ -1,6 +1,7 @@
 //! Integration tests: the real `ontosite` binary on the shipped input and
 //! on small fixtures. One test binary, as ripgrep does, so it links once.
 
+mod architecture;
 mod bad_input;
 mod bounds;
 mod browse;

@@ -7,7 +7,6 @@
 use crate::serve::{owl_site, shipped_site};
 use crate::util::*;
 use jsonschema::Validator;
-use ontosite::render;
 use ontosite::search::Searcher;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -121,7 +120,8 @@ fn every_json_document_validates_against_its_schema() {
         (Some("-"), None, None),
         (Some("a"), Some("0"), None),
     ] {
-        let (status, body) = render::search_response(&searcher, q, limit, offset).unwrap();
+        let (status, body) =
+            ontosite::site::answers::search_response(&searcher, q, limit, offset).unwrap();
         let body: Value = serde_json::from_slice(&body).unwrap();
         let validator = if status == 200 { &answer } else { &problem };
         assert_valid(
@@ -356,7 +356,7 @@ fn schemathesis_finds_no_answer_that_departs_from_openapi_json() {
 /// operation against `serve` (`tests/openapi/call_every_operation.py`):
 /// each answers 200 (a negotiated IRI 303), and the client parses every
 /// answer but those whose media types it does not read, N-Triples and
-/// gzip, whose bytes it still returns (README, "Clients generated").
+/// gzip, whose bytes it still returns (docs/api.md, "Clients generated").
 #[test]
 fn a_generated_python_client_calls_every_operation() {
     needs!(OPENAPI_PYTHON);

@@ -124,7 +124,7 @@ fn very_long_words_build_and_are_found() {
     let searcher = ontosite::search::Searcher::new(&ontology);
     for q in ["aaaa", &word[..5000], "語語語"] {
         let (status, body) =
-            ontosite::render::search_response(&searcher, Some(q), None, None).unwrap();
+            ontosite::site::answers::search_response(&searcher, Some(q), None, None).unwrap();
         let answer: Value = serde_json::from_slice(&body).unwrap();
         assert_eq!(
             (status, answer["items"][0]["slug"].as_str()),

@@ -390,7 +390,7 @@ fn cloudflare_pages_in_workerd_answers_as_serve() {
     crate::linked_data::assert_jsonld_js_dereferences(site, &host.url, "workerd");
     crate::dereference::assert_crawl_gathers_the_dump(site, &host.url, "workerd");
 
-    // What Pages does on its own, as the README's host matrix says. It
+    // What Pages does on its own, as docs/hosts.md's matrix says. It
     // redirects a page's `.html` name to the pretty URL...
     let page = answer(&host.url, "/abbcreateitem.html");
     assert_eq!(page.status, 308);
@@ -536,7 +536,9 @@ fn the_handlers_load_and_lint_on_their_own() {
     }
     std::fs::write(
         assets.path().join("negotiation.js"),
-        ontosite::render::negotiation_module(&ontosite::render::Aliases::default()),
+        ontosite::hosts::script::negotiation_module(
+            &ontosite::site::negotiation::Aliases::default(),
+        ),
     )
     .unwrap();
     let committed = [

@@ -4,7 +4,6 @@
 
 use crate::util::*;
 use ontosite::model::Ontology;
-use ontosite::render;
 use ontosite::search::{Searcher, text};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
@@ -220,9 +219,13 @@ pub(crate) fn golden_queries(ontology: &Ontology) -> Vec<Params> {
 
 /// The reference answer: status and body.
 fn reference(searcher: &Searcher, (q, limit, offset): &Params) -> (u16, Value) {
-    let (status, body) =
-        render::search_response(searcher, q.as_deref(), limit.as_deref(), offset.as_deref())
-            .unwrap();
+    let (status, body) = ontosite::site::answers::search_response(
+        searcher,
+        q.as_deref(),
+        limit.as_deref(),
+        offset.as_deref(),
+    )
+    .unwrap();
     (status, serde_json::from_slice(&body).unwrap())
 }
 
@@ -296,18 +299,18 @@ fn search_js_answers_exactly_as_the_rust_reference() {
 }
 
 /// `serve`'s search, which answers from the index files the build wrote
-/// (`ontosite::serve::index`), answers every golden query as the Rust
+/// (`ontosite::serve::search_index`), answers every golden query as the Rust
 /// reference does.
 fn assert_index_parity(site: &Path, golden: &Path) {
-    let index = ontosite::serve::index::PublishedIndex::open(site).unwrap();
+    let index = ontosite::serve::search_index::PublishedIndex::open(site).unwrap();
     let golden: Vec<Value> = serde_json::from_slice(&std::fs::read(golden).unwrap()).unwrap();
     let mut differences = Vec::new();
     for case in &golden {
         let params = &case["params"];
         let get = |name: &str| params[name].as_str();
         let (status, body) =
-            ontosite::render::respond(get("q"), get("limit"), get("offset"), |query| {
-                index.answer(query, ontosite::serve::index::Reads::Allowed)
+            ontosite::site::answers::respond(get("q"), get("limit"), get("offset"), |query| {
+                index.answer(query, ontosite::serve::search_index::Reads::Allowed)
             })
             .unwrap();
         let body: Value = serde_json::from_slice(&body).unwrap();

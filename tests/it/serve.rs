@@ -333,7 +333,8 @@ fn search_answers_with_the_reference_results_and_errors() {
         ("q=%C3%A9lan", Some("élan"), None, None),
         ("q=item&q=airtable", Some("item"), None, None),
     ] {
-        let (_, expected) = ontosite::render::search_response(&searcher, q, limit, offset).unwrap();
+        let (_, expected) =
+            ontosite::site::answers::search_response(&searcher, q, limit, offset).unwrap();
         let expected: Value = serde_json::from_slice(&expected).unwrap();
         // The first time from the files (the blocking pool), again from
         // what the first one cached (on the connection's thread).
@@ -392,7 +393,7 @@ fn search_needs_neither_all_nor_its_bytes() {
             let response = server.get(&format!("/search?q={}", q.replace(' ', "%20")));
             assert_eq!(response.status(), 200, "{q}: {}", server.stderr());
             let (_, expected) =
-                ontosite::render::search_response(&searcher, Some(q), None, None).unwrap();
+                ontosite::site::answers::search_response(&searcher, Some(q), None, None).unwrap();
             let expected: Value = serde_json::from_slice(&expected).unwrap();
             let answer = json_of(response);
             assert!(answer["total"].as_u64().unwrap() > 0, "{q}");

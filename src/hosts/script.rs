@@ -7,7 +7,7 @@
 //! declarations in it. A page opened from disk cannot load modules at
 //! all, so there the client becomes a classic script.
 
-use super::negotiation::Aliases;
+use crate::site::negotiation::Aliases;
 
 /// The search client's source.
 pub const SEARCH_JS: &str = include_str!("../../assets/search.js");
@@ -27,8 +27,8 @@ const INLINED: [&str; 3] = [
 /// negotiate with (`negotiation::table`), with the paths no host may
 /// publish.
 pub fn negotiation_module(aliases: &Aliases) -> String {
-    let mut table = super::negotiation::table(aliases);
-    table["unpublished"] = serde_json::json!(super::UNPUBLISHED);
+    let mut table = crate::site::negotiation::table(aliases);
+    table["unpublished"] = serde_json::json!(crate::site::routes::UNPUBLISHED);
     format!("export const NEGOTIATION = {table};\n")
 }
 
@@ -66,8 +66,8 @@ pub fn host_module(handler: &str, aliases: &Aliases, out: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::routes::EVERY_RESPONSE;
     use crate::search::query::{DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, MAX_TERMS};
+    use crate::site::routes::EVERY_RESPONSE;
 
     /// The value of `export const NAME = ...;` in search.js, up to the `;`
     /// that ends the line (values may hold `;`).
@@ -96,33 +96,6 @@ mod tests {
             .map(|(name, value)| ((*name).to_owned(), (*value).into()))
             .collect();
         assert_eq!(headers, expected);
-    }
-
-    /// The Netlify Edge Function's `config.pattern` is a literal (Netlify
-    /// reads it without running the module): it must take every path the
-    /// table negotiates and `/search`, and no file of the site.
-    #[test]
-    fn the_netlify_pattern_takes_the_negotiated_paths_and_no_file() {
-        let source = include_str!("../../assets/netlify-edge.js");
-        let start = source.find("pattern: \"").unwrap() + "pattern: \"".len();
-        let literal = &source[start..start + source[start..].find('"').unwrap()];
-        let pattern = regex::Regex::new(&literal.replace("\\\\", "\\")).unwrap();
-        for path in ["/", "/search", "/vocab", "/.well-known/void", "/abc123"] {
-            assert!(pattern.is_match(path), "{path}");
-        }
-        for resource in crate::render::negotiation::resources() {
-            assert!(
-                pattern.is_match(&resource.path.replace("{slug}", "abc")),
-                "{}",
-                resource.path
-            );
-        }
-        for extension in super::super::host::published_extensions() {
-            for file in [format!("/abc.{extension}"), format!("/ui/abc.{extension}")] {
-                assert!(!pattern.is_match(&file), "{file}");
-            }
-        }
-        assert!(!pattern.is_match("/search/n0.json"));
     }
 
     #[test]

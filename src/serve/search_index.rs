@@ -10,10 +10,9 @@
 use super::path::{SiteDir, site_path};
 use super::postings::{self, Cursor, Postings};
 use crate::model::{BaseUrl, Slug};
-use crate::render::search_index::{self, EXACT};
 use crate::search::engine::{self, Tier};
+use crate::search::format::{self, EXACT, IndexFile, Manifest, NodeEntry, PageFile};
 use crate::search::{Listing, Query, near};
-use serde::Deserialize;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -81,93 +80,31 @@ impl From<serde_json::Error> for IndexError {
     }
 }
 
-/// A node's entry in the manifest: `[key, leaf, rows, groups?]`. serve
-/// reads rows from the chunks: the group letters only say which files a
-/// client fetches beside a node.
-#[derive(Deserialize)]
-struct NodeEntry(
-    String,
-    u8,
-    usize,
-    #[serde(default)]
-    #[allow(dead_code)]
-    String,
-);
-
-/// A page file: the first page of a key searched alone, ranked by the
-/// build, and how many entities it matches. Rows are `[entity, ...row]`;
-/// serve reads only the entity, and the row from its chunk.
-#[derive(Deserialize)]
-struct PageFile {
-    total: usize,
-    rows: Vec<PageRow>,
-}
-
-/// A page file's row: its entity number; the rest is skipped unparsed.
-struct PageRow(u32);
-
-impl<'de> Deserialize<'de> for PageRow {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<PageRow, D::Error> {
-        struct Visit;
-        impl<'de> serde::de::Visitor<'de> for Visit {
-            type Value = PageRow;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a row that begins with an entity number")
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<PageRow, A::Error> {
-                let entity = seq
-                    .next_element()?
-                    .ok_or_else(|| serde::de::Error::invalid_length(0, &self))?;
-                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
-                Ok(PageRow(entity))
-            }
-        }
-        deserializer.deserialize_seq(Visit)
-    }
-}
-
 /// What serve keeps of a page file.
 struct Page {
     total: usize,
     entities: Vec<u32>,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Manifest {
-    version: u32,
-    total: usize,
-    base_url: String,
-    rows_per_file: usize,
-    types: Vec<String>,
-    nodes: Vec<NodeEntry>,
-    #[serde(default)]
-    deprecated: Vec<usize>,
-    stem: Option<String>,
-    node_files: Option<Vec<NodeFile>>,
-}
-
 /// A node file: a leaf's words, or an inner node's union of postings and
 /// its own words. The file's postings are deltas; once read they are
 /// made absolute ([`Postings`]), so a query looks entities up in them
 /// without decoding a list per request.
-#[derive(Deserialize)]
 struct NodeFile {
-    #[serde(default)]
     all: Postings,
     words: Vec<(String, Postings)>,
 }
 
-impl NodeFile {
-    fn absolute(mut self) -> NodeFile {
-        self.all = self.all.absolute();
-        for (_, postings) in &mut self.words {
-            *postings = std::mem::take(postings).absolute();
+impl From<format::NodeFile<'_>> for NodeFile {
+    fn from(file: format::NodeFile) -> NodeFile {
+        NodeFile {
+            all: Postings(file.all.unwrap_or_default()).absolute(),
+            words: file
+                .words
+                .into_iter()
+                .map(|(word, postings)| (word.into_owned(), Postings(postings).absolute()))
+                .collect(),
         }
-        self
     }
 }
 
@@ -210,16 +147,8 @@ impl Matches {
     }
 }
 
-/// A row of the chunks: `[id, name, type, summary, slug?]`, the type a
-/// number in the manifest's list, the slug absent when it is the ID's.
-#[derive(Deserialize)]
-struct Row(
-    String,
-    String,
-    usize,
-    String,
-    #[serde(default)] Option<String>,
-);
+/// A row of the chunks, as read.
+type Row = format::Row<'static>;
 
 struct Node {
     key: String,
@@ -281,20 +210,20 @@ impl PublishedIndex {
 
     /// Opens the index of an open site: reads its manifest.
     pub fn in_site(site: SiteDir) -> Result<PublishedIndex, IndexError> {
-        let path = site.path().join(crate::render::files::SEARCH_INDEX);
+        let path = site.path().join(crate::site::files::SEARCH_INDEX);
         let bad = |what: String| IndexError {
             path: path.clone(),
             what,
         };
-        let bytes = read_beneath(&site, crate::render::files::SEARCH_INDEX)
+        let bytes = read_beneath(&site, crate::site::files::SEARCH_INDEX)
             .ok_or_else(|| bad("it is missing, not a file, or outside the site".into()))?;
         let manifest: Manifest =
             serde_json::from_slice(&bytes).map_err(|e| bad(format!("it is not an index: {e}")))?;
-        if manifest.version != search_index::VERSION {
+        if manifest.version != format::VERSION {
             return Err(bad(format!(
                 "its format is {}, not {}",
                 manifest.version,
-                search_index::VERSION
+                format::VERSION
             )));
         }
         if manifest.total > MAX_ENTITIES {
@@ -320,7 +249,7 @@ impl PublishedIndex {
             .nodes
             .into_iter()
             .map(|NodeEntry(key, leaf, rows, _)| Node {
-                key,
+                key: key.into_owned(),
                 leaf: leaf == 1,
                 rows,
             })
@@ -342,13 +271,13 @@ impl PublishedIndex {
         }
         let inline = manifest
             .node_files
-            .map(|files| files.into_iter().map(|f| Arc::new(f.absolute())).collect());
+            .map(|files| files.into_iter().map(|f| Arc::new(f.into())).collect());
         Ok(PublishedIndex {
             site,
             base_url,
             total: manifest.total,
             rows_per_file: manifest.rows_per_file.max(1),
-            types: manifest.types,
+            types: manifest.types.into_iter().map(Cow::into_owned).collect(),
             nodes,
             by_key,
             children,
@@ -397,26 +326,22 @@ impl PublishedIndex {
         if let Some(inline) = &self.inline {
             return inline.get(i).cloned().ok_or_else(|| {
                 Unanswered::Bad(IndexError {
-                    path: self.site.path().join(crate::render::files::SEARCH_INDEX),
+                    path: self.site.path().join(crate::site::files::SEARCH_INDEX),
                     what: format!("it has no node file {i}"),
                 })
             });
         }
-        let name = format!(
-            "{}/n{}.json",
-            search_index::DIR,
-            search_index::file_key(&self.nodes[i].key)
-        );
+        let name = IndexFile::Node(&self.nodes[i].key).path();
         cached(&self.nodes_cache, name, reads, |name| {
-            let (file, len): (NodeFile, usize) = self.read(name)?;
-            Ok((Arc::new(file.absolute()), len))
+            let (file, len): (format::NodeFile, usize) = self.read(name)?;
+            Ok((Arc::new(file.into()), len))
         })
     }
 
     /// A chunk of rows, parsed once when it is read; a listing is made
     /// of a row only when an answer shows it.
     fn rows(&self, chunk: usize, reads: Reads) -> Result<Arc<Vec<Row>>, Unanswered> {
-        let name = format!("{}/d{chunk}.json", search_index::DIR);
+        let name = IndexFile::Chunk(chunk).path();
         cached(&self.rows_cache, name, reads, |name| {
             let (rows, len) = self.read(name)?;
             Ok((Arc::new(rows), len))
@@ -427,14 +352,13 @@ impl PublishedIndex {
     fn listing<'a>(&'a self, entity: u32, chunk: &'a [Row]) -> Result<Listing<'a>, IndexError> {
         let at = entity as usize;
         let bad = |what: String| IndexError {
-            path: self.site.path().join(format!(
-                "{}/d{}.json",
-                search_index::DIR,
-                at / self.rows_per_file
-            )),
+            path: self
+                .site
+                .path()
+                .join(IndexFile::Chunk(at / self.rows_per_file).path()),
             what: format!("row of entity {entity}: {what}"),
         };
-        let Row(id, name, kind, summary, slug) = chunk
+        let format::Row(id, name, kind, summary, slug) = chunk
             .get(at % self.rows_per_file)
             .ok_or_else(|| bad("missing".into()))?;
         let slug = match slug {
@@ -559,8 +483,8 @@ impl PublishedIndex {
                 continue;
             }
             for &n in &postings.0 {
-                if (n % 16) as u8 & EXACT != 0 {
-                    found.insert((n / 16) as u32);
+                if format::fields(n) & EXACT != 0 {
+                    found.insert(format::entity(n) as u32);
                 }
             }
         }
@@ -591,10 +515,10 @@ impl PublishedIndex {
             .map(|matches| Cursor::new(matches.postings()))
             .collect();
         for &n in smallest.postings() {
-            if n / 16 >= self.total as u64 {
+            if format::entity(n) >= self.total as u64 {
                 break;
             }
-            let entity = (n / 16) as u32;
+            let entity = format::entity(n) as u32;
             let masks = cursors.iter_mut().map(|cursor| cursor.fields(entity));
             let exact = !exact.is_empty() && exact.contains(&entity);
             let Some(tier) = engine::tier(masks, exact) else {
@@ -628,18 +552,10 @@ impl PublishedIndex {
         if self.inline.is_some() || node.key != term || small_rows {
             return Ok(None);
         }
-        let name = format!(
-            "{}/p{}.json",
-            search_index::DIR,
-            search_index::file_key(&node.key)
-        );
+        let name = IndexFile::Page(&node.key).path();
         cached(&self.pages_cache, name, reads, |name| {
             let (file, len): (PageFile, usize) = self.read(name)?;
-            let entities = file
-                .rows
-                .into_iter()
-                .map(|PageRow(entity)| entity)
-                .collect();
+            let entities = file.rows.into_iter().map(|row| row.0).collect();
             let page = Page {
                 total: file.total,
                 entities,
@@ -722,7 +638,7 @@ impl PublishedIndex {
         let listed: Vec<&Listing> = listings.iter().collect();
         let end = query.offset.saturating_add(query.limit).min(total);
         let next = (end < total).then_some(end);
-        Ok(crate::render::answer_page(
+        Ok(crate::site::answers::answer_page(
             &self.base_url,
             query,
             total,

@@ -1,5 +1,5 @@
-//! `_headers` and `_redirects`: the host configuration, one file each that
-//! both Netlify and Cloudflare Pages read.
+//! `_headers` and `_redirects`: the rule files, one each that both Netlify
+//! and Cloudflare Pages read (and `serve` applies as Netlify does).
 //!
 //! Netlify takes the first rule that matches a path; Cloudflare Pages skips
 //! the lines it does not understand (a forced `200!`, a rewrite with status
@@ -8,9 +8,11 @@
 //! reaches and Cloudflare takes. Cloudflare applies redirects before static
 //! files, so the plain line is enough there.
 
-use super::files;
-use super::routes::{EVERY_RESPONSE, Endpoint, NOT_FOUND, Serves, UNPUBLISHED, endpoints};
-use crate::model::Download;
+use super::{HostFile, HostInput};
+use crate::site::files;
+use crate::site::routes::{
+    EVERY_RESPONSE, Endpoint, NOT_FOUND, Serves, UNPUBLISHED, endpoints, splat_types,
+};
 use std::io::Write;
 
 const GENERATED: &str =
@@ -37,7 +39,7 @@ fn header_pattern(endpoint: &Endpoint) -> Option<String> {
 /// information document and the 404 document too, and those would read
 /// as false triples (`_:b a schema:Action`). `json-context.jsonld` stays
 /// published for clients that apply it to an entity's plain JSON.
-pub fn headers(downloads: &[Download], out: &mut Vec<u8>) {
+fn headers(input: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     out.extend_from_slice(GENERATED.as_bytes());
     out.extend_from_slice(b"/*\n");
     for (name, value) in EVERY_RESPONSE {
@@ -48,7 +50,7 @@ pub fn headers(downloads: &[Download], out: &mut Vec<u8>) {
     let splats = splat_types();
     // Nor a page: every host types `.html` as HTML itself.
     let typed_by_splat = |pattern: &str, media_type: &str| {
-        (media_type == super::routes::media::HTML && pattern.ends_with(".html"))
+        (media_type == crate::site::routes::media::HTML && pattern.ends_with(".html"))
             || !pattern.contains('*')
                 && splats
                     .iter()
@@ -65,7 +67,7 @@ pub fn headers(downloads: &[Download], out: &mut Vec<u8>) {
     // `.obo` nor, everywhere, `.owl`. A name a rule path cannot carry as
     // it is (`:` and `*` are placeholders, a space ends the path) is left
     // to the host's guess.
-    for download in downloads {
+    for download in input.downloads {
         let pattern = format!("/{}", download.name);
         let plain = pattern
             .chars()
@@ -75,75 +77,16 @@ pub fn headers(downloads: &[Download], out: &mut Vec<u8>) {
         }
     }
     out.pop(); // `render` ends every file with one newline.
+    Ok(())
 }
 
-/// The `(extension, type)` of each rule `/*.{extension}` that `_headers`
-/// types entity files with.
-pub fn splat_types() -> &'static [(&'static str, &'static str)] {
-    static SPLATS: std::sync::LazyLock<Vec<(&str, &str)>> = std::sync::LazyLock::new(|| {
-        endpoints()
-            .iter()
-            .filter_map(|e| match (e.serves, e.content_type) {
-                (Serves::EntityFiles(format), Some(media_type)) => {
-                    Some((format.extension, media_type))
-                }
-                _ => None,
-            })
-            .collect()
-    });
-    &SPLATS
-}
-
-/// The extensions of the files a site publishes: each entity format's,
-/// the scripts and stylesheet, the gzipped dump. (A test checks every
-/// file the build writes against it.)
-pub fn published_extensions() -> Vec<&'static str> {
-    let mut extensions: Vec<&str> = super::ENTITY_FORMATS.iter().map(|f| f.extension).collect();
-    extensions.extend(["js", "css", "gz"]);
-    extensions
-}
-
-/// The files the build writes for the hosts, which `UNPUBLISHED` covers.
-const PRIVATE_FILES: [&str; 6] = [
-    files::ALIASES,
-    files::HEADERS,
-    files::REDIRECTS,
-    files::CLOUDFLARE_ROUTES,
-    files::CLOUDFLARE_WORKER,
-    files::NETLIFY_EDGE,
-];
-
-/// `_routes.json`: Cloudflare Pages runs the worker for extensionless
-/// paths (`/search` and the IRIs it negotiates) and for the files it must
-/// not publish (the worker answers those 404); every other path is a
-/// static file that no code sees. An exclude rule wins over an include,
-/// and `*` crosses `/`, so an extension that a private file shares
-/// (`_routes.json`, `_worker.js`) is excluded only after each first
-/// character a published name can have (`/a*.json` ... `/9*.json`); the
-/// private files start with `_` or `.`.
-pub fn cloudflare_routes(out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
-    let mut exclude = Vec::new();
-    for extension in published_extensions() {
-        let suffix = format!(".{extension}");
-        if PRIVATE_FILES.iter().any(|p| p.ends_with(&suffix)) {
-            for first in ('a'..='z').chain('0'..='9') {
-                exclude.push(format!("/{first}*{suffix}"));
-            }
-        } else {
-            exclude.push(format!("/*{suffix}"));
-        }
-    }
-    serde_json::to_writer_pretty(
-        out,
-        &serde_json::json!({ "version": 1, "include": ["/*"], "exclude": exclude }),
-    )
-}
-
-pub fn redirects(out: &mut Vec<u8>) {
+/// `_redirects`: the files the build writes for the hosts and itself
+/// answered 404, then each endpoint served by a rewrite.
+fn redirects(_: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     out.extend_from_slice(GENERATED.as_bytes());
     // Forced, so that the files exist but are never served.
     for path in UNPUBLISHED {
-        let _ = writeln!(out, "{path}  /{}  404!", super::files::NOT_FOUND);
+        let _ = writeln!(out, "{path}  /{}  404!", files::NOT_FOUND);
     }
     for endpoint in endpoints().iter().chain([&NOT_FOUND]) {
         let Serves::Rewrite {
@@ -160,4 +103,17 @@ pub fn redirects(out: &mut Vec<u8>) {
         let _ = writeln!(out, "{}  /{file}  {status}", endpoint.path);
     }
     out.pop();
+    Ok(())
 }
+
+/// The rule files, which both hosts read.
+pub const FILES: &[HostFile] = &[
+    HostFile {
+        path: files::HEADERS,
+        write: headers,
+    },
+    HostFile {
+        path: files::REDIRECTS,
+        write: redirects,
+    },
+];

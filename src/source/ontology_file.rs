@@ -15,7 +15,7 @@ pub const FILE_NAME: &str = "ontology.json";
 
 /// `ontology.json` as written, each field read on its own so that every
 /// problem of the file is reported at once, not the first only.
-struct ManifestFile {
+struct OntologyFile {
     /// The required three: `None` when missing or mistyped (and reported).
     name: Option<String>,
     description: Option<String>,
@@ -125,178 +125,113 @@ const FIELDS: [&str; 17] = [
     "fieldLabels",
 ];
 
-impl ManifestFile {
+impl OntologyFile {
     /// The file's fields and the problems found in them; an error only
     /// when it is no JSON object at all.
     fn read(
         path: &Path,
         text: &str,
         found_sources: &[std::path::PathBuf],
-    ) -> Result<(ManifestFile, Vec<Diagnostic>), Vec<Diagnostic>> {
+    ) -> Result<(OntologyFile, Vec<Diagnostic>), Vec<Diagnostic>> {
         let value: serde_json::Value = super::json::parse(text)
             .map_err(|e| vec![Diagnostic::from_json(path, text, None, &e)])?;
-        let serde_json::Value::Object(mut fields) = value else {
+        let serde_json::Value::Object(fields) = value else {
             return Err(vec![Diagnostic::new(
                 path,
                 "the ontology description must be a JSON object",
                 "write `{\"name\": ..., \"description\": ..., \"entityType\": ..., \"baseUrl\": ...}`",
             )]);
         };
-        let mut problems = Vec::new();
-        for key in fields.keys() {
-            if !FIELDS.contains(&key.as_str()) {
-                let (line, column) = field_place(text, key);
-                problems.push(
-                    Diagnostic::new(
-                        path,
-                        format!("unknown field `{key}`"),
-                        format!("the fields are {}; check the spelling", FIELDS.join(", ")),
-                    )
-                    .at(line, column),
-                );
-            }
-        }
-        fn typed<T: serde::de::DeserializeOwned>(
-            path: &Path,
-            text: &str,
-            key: &str,
-            value: Option<serde_json::Value>,
-            problems: &mut Vec<Diagnostic>,
-        ) -> Option<T> {
-            let value = value?;
-            serde_json::from_value(value)
-                .map_err(|e| {
-                    let (line, column) = field_place(text, key);
-                    problems.push(
-                        Diagnostic::new(
-                            path,
-                            format!("`{key}`: {e}"),
-                            "give the field the type and value described in the README's input format",
-                        )
-                        .at(line, column),
-                    )
-                })
-                .ok()
-        }
+        let at = Fields { path, text };
+        let problems = fields
+            .keys()
+            .filter(|key| !FIELDS.contains(&key.as_str()))
+            .map(|key| {
+                at.problem(
+                    key,
+                    format!("unknown field `{key}`"),
+                    &format!("the fields are {}; check the spelling", FIELDS.join(", ")),
+                )
+            })
+            .collect();
         // An ontology source says what it is and what its terms are: with
         // one, only the name is required.
         let has_sources = !found_sources.is_empty()
             || fields
                 .get("sources")
                 .is_some_and(|v| v.as_array().is_some_and(|a| !a.is_empty()));
-        let mut required =
-            |key: &str, needed: bool, problems: &mut Vec<Diagnostic>| -> Option<String> {
-                match fields.remove(key).filter(|v| !v.is_null()) {
-                    Some(value) => typed(path, text, key, Some(value), problems),
-                    None if !needed => None,
-                    None => {
-                        problems.push(Diagnostic::new(
-                            path,
-                            format!("the required field `{key}` is missing"),
-                            format!("add `{key}` (see the README's input format)"),
-                        ));
-                        None
-                    }
-                }
-            };
-        let name = required("name", true, &mut problems);
-        let description = required("description", !has_sources, &mut problems);
-        let entity_type = required("entityType", !has_sources, &mut problems);
-        let file = ManifestFile {
-            name,
-            description,
-            entity_type,
-            entity_type_iri: typed(
-                path,
-                text,
-                "entityTypeIri",
-                fields.remove("entityTypeIri"),
-                &mut problems,
-            ),
-            base_url: typed(
-                path,
-                text,
-                "baseUrl",
-                fields.remove("baseUrl"),
-                &mut problems,
-            ),
-            license: typed(
-                path,
-                text,
-                "license",
-                fields.remove("license"),
-                &mut problems,
-            ),
-            version: typed(
-                path,
-                text,
-                "version",
-                fields.remove("version"),
-                &mut problems,
-            ),
-            siblings: typed(
-                path,
-                text,
-                "siblings",
-                fields.remove("siblings"),
-                &mut problems,
-            )
-            .unwrap_or_default(),
-            subtypes: typed(
-                path,
-                text,
-                "subtypes",
-                fields.remove("subtypes"),
-                &mut problems,
-            ),
-            entity_properties: typed(
-                path,
-                text,
-                "entityProperties",
-                fields.remove("entityProperties"),
-                &mut problems,
-            )
-            .unwrap_or_default(),
-            vocabulary: typed(
-                path,
-                text,
-                "vocabulary",
-                fields.remove("vocabulary"),
-                &mut problems,
-            ),
-            namespace: typed(
-                path,
-                text,
-                "namespace",
-                fields.remove("namespace"),
-                &mut problems,
-            ),
-            sources: typed(
-                path,
-                text,
-                "sources",
-                fields.remove("sources"),
-                &mut problems,
-            ),
-            language: typed(
-                path,
-                text,
-                "language",
-                fields.remove("language"),
-                &mut problems,
-            ),
-            terms: typed(path, text, "terms", fields.remove("terms"), &mut problems),
-            table: typed(path, text, "table", fields.remove("table"), &mut problems),
-            field_labels: typed(
-                path,
-                text,
-                "fieldLabels",
-                fields.remove("fieldLabels"),
-                &mut problems,
-            )
-            .unwrap_or_default(),
+        let mut reading = Reading {
+            path,
+            text,
+            fields,
+            problems,
         };
-        Ok((file, problems))
+        let file = OntologyFile {
+            name: reading.required("name", true),
+            description: reading.required("description", !has_sources),
+            entity_type: reading.required("entityType", !has_sources),
+            entity_type_iri: reading.take("entityTypeIri"),
+            base_url: reading.take("baseUrl"),
+            license: reading.take("license"),
+            version: reading.take("version"),
+            siblings: reading.take("siblings").unwrap_or_default(),
+            subtypes: reading.take("subtypes"),
+            entity_properties: reading.take("entityProperties").unwrap_or_default(),
+            vocabulary: reading.take("vocabulary"),
+            namespace: reading.take("namespace"),
+            sources: reading.take("sources"),
+            language: reading.take("language"),
+            terms: reading.take("terms"),
+            table: reading.take("table"),
+            field_labels: reading.take("fieldLabels").unwrap_or_default(),
+        };
+        Ok((file, reading.problems))
+    }
+}
+
+/// `ontology.json`'s fields as they are taken one by one into their
+/// types, and the problems found so far.
+struct Reading<'a> {
+    path: &'a Path,
+    text: &'a str,
+    fields: serde_json::Map<String, serde_json::Value>,
+    problems: Vec<Diagnostic>,
+}
+
+impl Reading<'_> {
+    /// The field `key` in its type, if it is there; a problem at its place
+    /// if it is not of that type.
+    fn take<T: serde::de::DeserializeOwned>(&mut self, key: &str) -> Option<T> {
+        let value = self.fields.remove(key)?;
+        serde_json::from_value(value)
+            .map_err(|e| {
+                let (line, column) = field_place(self.text, key);
+                self.problems.push(
+                    Diagnostic::new(
+                        self.path,
+                        format!("`{key}`: {e}"),
+                        "give the field the type and value described in docs/input.md",
+                    )
+                    .at(line, column),
+                )
+            })
+            .ok()
+    }
+
+    /// A text field, a problem if it is `needed` and missing (or null).
+    fn required(&mut self, key: &str, needed: bool) -> Option<String> {
+        if self.fields.get(key).is_some_and(|v| !v.is_null()) {
+            return self.take(key);
+        }
+        self.fields.remove(key);
+        if needed {
+            self.problems.push(Diagnostic::new(
+                self.path,
+                format!("the required field `{key}` is missing"),
+                format!("add `{key}` (see docs/input.md)"),
+            ));
+        }
+        None
     }
 }
 
@@ -327,60 +262,12 @@ pub fn load(
     found_sources: &[std::path::PathBuf],
 ) -> Result<(OntologyMeta, Sources), Vec<Diagnostic>> {
     let path = input.join(FILE_NAME);
-    // Looked at before reading: reading a FIFO would wait forever.
-    match std::fs::metadata(&path) {
-        Ok(metadata) if metadata.is_file() => {}
-        Ok(metadata) => {
-            let what = if metadata.is_dir() {
-                "a directory"
-            } else {
-                "not a regular file (a FIFO, socket or device)"
-            };
-            return Err(vec![Diagnostic::new(
-                &path,
-                format!("the ontology description is {what}"),
-                "make ontology.json a JSON file with at least `name`, `description`, `entityType` and `baseUrl` (see the README)",
-            )]);
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(vec![Diagnostic::new(
-                &path,
-                "the ontology description is missing",
-                format!(
-                    "create {} with at least `name`, `description`, `entityType` and `baseUrl` (see the README)",
-                    path.display()
-                ),
-            )]);
-        }
-        Err(e) => {
-            return Err(vec![Diagnostic::new(
-                &path,
-                format!("cannot be read: {e}"),
-                "check that the file and its folders are readable",
-            )]);
-        }
-    }
+    is_a_file(&path)?;
     let source = text::read(&path).map_err(|d| vec![d])?;
     let text = text::strip_bom(&source);
-    let (file, mut problems) = ManifestFile::read(&path, text, found_sources)?;
-    // A problem with a top-level field, at its place in the file.
-    let field = |key: &str, message: String, help: &str| {
-        let (line, column) = field_place(text, key);
-        Diagnostic::new(&path, message, help).at(line, column)
-    };
-
-    let mut require = |name: &str, value: &Option<String>| {
-        if value.as_ref().is_some_and(|v| v.trim().is_empty()) {
-            problems.push(field(
-                name,
-                format!("`{name}` is empty"),
-                &format!("give `{name}` a value"),
-            ));
-        }
-    };
-    require("name", &file.name);
-    require("description", &file.description);
-    require("entityType", &file.entity_type);
+    let (file, mut problems) = OntologyFile::read(&path, text, found_sources)?;
+    let at = Fields { path: &path, text };
+    check_required(&file, &at, &mut problems);
     let sources = sources(input, &path, text, &file, found_sources, &mut problems);
     let has_sources = !sources.files.is_empty();
     let entity_type = file.entity_type.clone().unwrap_or_else(|| {
@@ -391,60 +278,7 @@ pub fn load(
             String::new()
         }
     });
-    if !entity_type.is_empty() && !is_term_name(&entity_type) {
-        problems.push(field(
-            "entityType",
-            format!("`entityType` `{entity_type}` is not a type name"),
-            "use letters, digits and `_`, starting with a letter (for example `Action`)",
-        ));
-    }
-
-    if let Some(iri) = &file.entity_type_iri
-        && !is_absolute_iri(iri)
-    {
-        problems.push(field(
-            "entityTypeIri",
-            format!("`entityTypeIri` `{iri}` is not an absolute IRI"),
-            "give the full IRI of the type, such as `http://schema.org/Action`, or leave it out",
-        ));
-    }
-    if let Some(license) = &file.license {
-        let spdx_id = !license.is_empty()
-            && license
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "-.+".contains(c));
-        if let Some(scheme) = crate::model::active_scheme(license) {
-            problems.push(field(
-                "license",
-                format!("`license` uses the scheme `{scheme}:`, which a browser runs or opens instead of following"),
-                "give an SPDX identifier such as `CC0-1.0`, or the license's http(s) IRI",
-            ));
-        } else if !(spdx_id || (license.contains(':') && is_absolute_iri(license))) {
-            problems.push(field(
-                "license",
-                format!("`license` `{license}` is neither an SPDX identifier nor an IRI"),
-                "give an SPDX identifier such as `CC0-1.0` or `CC-BY-4.0` (https://spdx.org/licenses/), or the license's IRI",
-            ));
-        }
-    }
-    if let Some(namespace) = &file.vocabulary
-        && !(is_absolute_iri(namespace) && (namespace.ends_with('#') || namespace.ends_with('/')))
-    {
-        problems.push(field(
-            "vocabulary",
-            format!("`vocabulary` `{namespace}` is not a namespace IRI"),
-            "give an absolute IRI ending in `#` or `/`, such as `https://w3id.org/my-ontology/vocab#`, or leave it out for `{baseUrl}/vocab#`",
-        ));
-    }
-    if let Some(namespace) = &file.namespace
-        && !(is_absolute_iri(namespace) && namespace.ends_with('/'))
-    {
-        problems.push(field(
-            "namespace",
-            format!("`namespace` `{namespace}` is not a namespace IRI ending in `/`"),
-            "give the namespace that redirects to the base URL, such as `https://w3id.org/my-ontology/` (w3id.org sends `{namespace}{rest}` to `{baseUrl}/{rest}`), or leave it out for `{baseUrl}/`",
-        ));
-    }
+    check_values(&file, &entity_type, &at, &mut problems);
     let base_url = match (base_url, &file.base_url) {
         (Some(given), _) => Some(given.clone()),
         (None, Some(url)) => check_url(
@@ -463,60 +297,8 @@ pub fn load(
             None
         }
     };
-    let mut term = |key: &str, what: String, name: &str| {
-        if !is_term_name(name) {
-            problems.push(field(
-                key,
-                format!("{what} `{name}` is not a schema.org term name"),
-                "use letters, digits and `_`, starting with a letter (for example `CreateAction`)",
-            ));
-        }
-    };
-    if let Some(subtypes) = &file.subtypes {
-        term("subtypes", "`subtypes.field`".into(), &subtypes.field);
-        for (value, name) in &subtypes.types {
-            term("subtypes", format!("the subtype for `{value}`"), name);
-        }
-    }
-    for (property, value) in &file.entity_properties {
-        term("entityProperties", "the entity property".into(), property);
-        term(
-            "entityProperties",
-            format!("the value of `{property}`"),
-            value,
-        );
-    }
-    for property in file.entity_properties.keys() {
-        if GENERATED_FIELDS.contains(&property.as_str()) {
-            problems.push(field(
-                "entityProperties",
-                format!("`entityProperties.{property}` is a key ontosite writes itself"),
-                "remove it; ontosite states it already",
-            ));
-        }
-    }
-    let mut linked: Vec<&str> = Vec::new();
-    for sibling in &file.siblings {
-        for linked_field in &sibling.linked_by {
-            if !is_term_name(linked_field) || GENERATED_FIELDS.contains(&linked_field.as_str()) {
-                problems.push(field(
-                    "siblings",
-                    format!(
-                        "`siblings[{}].linkedBy` names `{linked_field}`, which cannot be an entity field",
-                        sibling.name
-                    ),
-                    "name a field that entities carry, such as `vendor`",
-                ));
-            } else if linked.contains(&linked_field.as_str()) {
-                problems.push(field(
-                    "siblings",
-                    format!("the field `{linked_field}` is linked into two siblings"),
-                    "link each field into one sibling",
-                ));
-            }
-            linked.push(linked_field);
-        }
-    }
+    check_term_names(&file, &at, &mut problems);
+    check_links(&file.siblings, &at, &mut problems);
     let mut siblings = Vec::new();
     for sibling in file.siblings {
         let name = format!("siblings[{}].baseUrl", sibling.name);
@@ -568,6 +350,199 @@ pub fn load(
     }
 }
 
+/// `ontology.json` is a regular file, looked at before it is read: reading
+/// a FIFO would wait forever.
+fn is_a_file(path: &Path) -> Result<(), Vec<Diagnostic>> {
+    let problem = match std::fs::metadata(path) {
+        Ok(metadata) if metadata.is_file() => return Ok(()),
+        Ok(metadata) => {
+            let what = if metadata.is_dir() {
+                "a directory"
+            } else {
+                "not a regular file (a FIFO, socket or device)"
+            };
+            Diagnostic::new(
+                path,
+                format!("the ontology description is {what}"),
+                "make ontology.json a JSON file with at least `name`, `description`, `entityType` and `baseUrl` (see docs/input.md)",
+            )
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Diagnostic::new(
+            path,
+            "the ontology description is missing",
+            format!(
+                "create {} with at least `name`, `description`, `entityType` and `baseUrl` (see docs/input.md)",
+                path.display()
+            ),
+        ),
+        Err(e) => Diagnostic::new(
+            path,
+            format!("cannot be read: {e}"),
+            "check that the file and its folders are readable",
+        ),
+    };
+    Err(vec![problem])
+}
+
+/// `ontology.json` as read, for problems placed at a top-level field.
+struct Fields<'a> {
+    path: &'a Path,
+    text: &'a str,
+}
+
+impl Fields<'_> {
+    /// A problem with the top-level field `key`, at its place in the file.
+    fn problem(&self, key: &str, message: String, help: &str) -> Diagnostic {
+        let (line, column) = field_place(self.text, key);
+        Diagnostic::new(self.path, message, help).at(line, column)
+    }
+}
+
+/// No empty name, description or type.
+fn check_required(file: &OntologyFile, at: &Fields, problems: &mut Vec<Diagnostic>) {
+    for (name, value) in [
+        ("name", &file.name),
+        ("description", &file.description),
+        ("entityType", &file.entity_type),
+    ] {
+        if value.as_ref().is_some_and(|v| v.trim().is_empty()) {
+            problems.push(at.problem(
+                name,
+                format!("`{name}` is empty"),
+                &format!("give `{name}` a value"),
+            ));
+        }
+    }
+}
+
+/// The values of the top-level fields that are not names of terms: a type
+/// name, IRIs where IRIs go, a license that is an SPDX identifier or an
+/// IRI, namespaces that end as namespaces do.
+fn check_values(
+    file: &OntologyFile,
+    entity_type: &str,
+    at: &Fields,
+    problems: &mut Vec<Diagnostic>,
+) {
+    if !entity_type.is_empty() && !is_term_name(entity_type) {
+        problems.push(at.problem(
+            "entityType",
+            format!("`entityType` `{entity_type}` is not a type name"),
+            "use letters, digits and `_`, starting with a letter (for example `Action`)",
+        ));
+    }
+    if let Some(iri) = &file.entity_type_iri
+        && !is_absolute_iri(iri)
+    {
+        problems.push(at.problem(
+            "entityTypeIri",
+            format!("`entityTypeIri` `{iri}` is not an absolute IRI"),
+            "give the full IRI of the type, such as `http://schema.org/Action`, or leave it out",
+        ));
+    }
+    if let Some(license) = &file.license {
+        let spdx_id = !license.is_empty()
+            && license
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-.+".contains(c));
+        if let Some(scheme) = crate::model::active_scheme(license) {
+            problems.push(at.problem(
+                "license",
+                format!("`license` uses the scheme `{scheme}:`, which a browser runs or opens instead of following"),
+                "give an SPDX identifier such as `CC0-1.0`, or the license's http(s) IRI",
+            ));
+        } else if !(spdx_id || (license.contains(':') && is_absolute_iri(license))) {
+            problems.push(at.problem(
+                "license",
+                format!("`license` `{license}` is neither an SPDX identifier nor an IRI"),
+                "give an SPDX identifier such as `CC0-1.0` or `CC-BY-4.0` (https://spdx.org/licenses/), or the license's IRI",
+            ));
+        }
+    }
+    if let Some(namespace) = &file.vocabulary
+        && !(is_absolute_iri(namespace) && (namespace.ends_with('#') || namespace.ends_with('/')))
+    {
+        problems.push(at.problem(
+            "vocabulary",
+            format!("`vocabulary` `{namespace}` is not a namespace IRI"),
+            "give an absolute IRI ending in `#` or `/`, such as `https://w3id.org/my-ontology/vocab#`, or leave it out for `{baseUrl}/vocab#`",
+        ));
+    }
+    if let Some(namespace) = &file.namespace
+        && !(is_absolute_iri(namespace) && namespace.ends_with('/'))
+    {
+        problems.push(at.problem(
+            "namespace",
+            format!("`namespace` `{namespace}` is not a namespace IRI ending in `/`"),
+            "give the namespace that redirects to the base URL, such as `https://w3id.org/my-ontology/` (w3id.org sends `{namespace}{rest}` to `{baseUrl}/{rest}`), or leave it out for `{baseUrl}/`",
+        ));
+    }
+}
+
+/// The schema.org term names `subtypes` and `entityProperties` give, and
+/// no entity property that ontosite writes itself.
+fn check_term_names(file: &OntologyFile, at: &Fields, problems: &mut Vec<Diagnostic>) {
+    let mut term = |key: &str, what: String, name: &str| {
+        if !is_term_name(name) {
+            problems.push(at.problem(
+                key,
+                format!("{what} `{name}` is not a schema.org term name"),
+                "use letters, digits and `_`, starting with a letter (for example `CreateAction`)",
+            ));
+        }
+    };
+    if let Some(subtypes) = &file.subtypes {
+        term("subtypes", "`subtypes.field`".into(), &subtypes.field);
+        for (value, name) in &subtypes.types {
+            term("subtypes", format!("the subtype for `{value}`"), name);
+        }
+    }
+    for (property, value) in &file.entity_properties {
+        term("entityProperties", "the entity property".into(), property);
+        term(
+            "entityProperties",
+            format!("the value of `{property}`"),
+            value,
+        );
+    }
+    for property in file.entity_properties.keys() {
+        if GENERATED_FIELDS.contains(&property.as_str()) {
+            problems.push(at.problem(
+                "entityProperties",
+                format!("`entityProperties.{property}` is a key ontosite writes itself"),
+                "remove it; ontosite states it already",
+            ));
+        }
+    }
+}
+
+/// Each field a sibling is linked by is one entities can carry, and links
+/// into one sibling only.
+fn check_links(siblings: &[SiblingFile], at: &Fields, problems: &mut Vec<Diagnostic>) {
+    let mut linked: Vec<&str> = Vec::new();
+    for sibling in siblings {
+        for linked_field in &sibling.linked_by {
+            if !is_term_name(linked_field) || GENERATED_FIELDS.contains(&linked_field.as_str()) {
+                problems.push(at.problem(
+                    "siblings",
+                    format!(
+                        "`siblings[{}].linkedBy` names `{linked_field}`, which cannot be an entity field",
+                        sibling.name
+                    ),
+                    "name a field that entities carry, such as `vendor`",
+                ));
+            } else if linked.contains(&linked_field.as_str()) {
+                problems.push(at.problem(
+                    "siblings",
+                    format!("the field `{linked_field}` is linked into two siblings"),
+                    "link each field into one sibling",
+                ));
+            }
+            linked.push(linked_field);
+        }
+    }
+}
+
 /// Whether `iri` is an absolute IRI that RDF accepts (RFC 3987, as the
 /// RDF libraries that read the site check it).
 fn is_absolute_iri(iri: &str) -> bool {
@@ -602,7 +577,7 @@ fn sources(
     input: &Path,
     path: &Path,
     text: &str,
-    file: &ManifestFile,
+    file: &OntologyFile,
     found: &[std::path::PathBuf],
     problems: &mut Vec<Diagnostic>,
 ) -> Sources {

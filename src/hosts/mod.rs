@@ -1,0 +1,55 @@
+//! The hosts a site is deployed to, one module each: the files it reads
+//! and the handler it runs, generated from the site's contract. A host is
+//! one module and one row of [`HOSTS`]; `render` writes every host's files
+//! into the site without knowing which host they are for.
+
+pub mod cloudflare;
+pub mod netlify;
+pub mod rules;
+pub mod script;
+
+use crate::model::Download;
+use crate::site::negotiation::Aliases;
+
+/// What a host's files are made from.
+pub struct HostInput<'a> {
+    /// The ontology's source files as published, which the rules type.
+    pub downloads: &'a [Download],
+    /// The paths of the entities' own IRIs, which the handlers carry.
+    pub aliases: &'a Aliases,
+}
+
+/// One file the build writes for a host.
+#[derive(Debug)]
+pub struct HostFile {
+    /// Its path from the site's root.
+    pub path: &'static str,
+    /// Writes it, without the newline every file ends with.
+    pub write: fn(&HostInput, &mut Vec<u8>) -> Result<(), serde_json::Error>,
+}
+
+/// A host and the files it reads besides the rule files.
+pub struct Host {
+    pub name: &'static str,
+    pub files: &'static [HostFile],
+}
+
+/// Every host ontosite writes files for.
+pub const HOSTS: &[Host] = &[
+    Host {
+        name: "netlify",
+        files: netlify::FILES,
+    },
+    Host {
+        name: "cloudflare",
+        files: cloudflare::FILES,
+    },
+];
+
+/// Every file the build writes for the hosts: the rule files, which both
+/// read, then each host's own.
+pub fn files() -> impl Iterator<Item = &'static HostFile> {
+    rules::FILES
+        .iter()
+        .chain(HOSTS.iter().flat_map(|host| host.files))
+}

@@ -1,0 +1,54 @@
+//! Netlify: the Edge Function that answers `/search` and negotiates the
+//! IRIs (`netlify.toml` at the repository's root points Netlify at its
+//! folder). It reads the rule files too (`rules`).
+
+use super::{HostFile, HostInput, script};
+
+/// The Edge Function, in the folder `netlify.toml` names.
+pub const EDGE_FUNCTION: &str = "_edge/netlify/search.js";
+
+/// The committed handler, which the generated module wraps.
+const HANDLER: &str = include_str!("../../assets/netlify-edge.js");
+
+fn edge_function(input: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+    script::host_module(HANDLER, input.aliases, out);
+    Ok(())
+}
+
+/// The files the build writes for Netlify.
+pub const FILES: &[HostFile] = &[HostFile {
+    path: EDGE_FUNCTION,
+    write: edge_function,
+}];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The Netlify Edge Function's `config.pattern` is a literal (Netlify
+    /// reads it without running the module): it must take every path the
+    /// table negotiates and `/search`, and no file of the site.
+    #[test]
+    fn the_netlify_pattern_takes_the_negotiated_paths_and_no_file() {
+        let source = HANDLER;
+        let start = source.find("pattern: \"").unwrap() + "pattern: \"".len();
+        let literal = &source[start..start + source[start..].find('"').unwrap()];
+        let pattern = regex::Regex::new(&literal.replace("\\\\", "\\")).unwrap();
+        for path in ["/", "/search", "/vocab", "/.well-known/void", "/abc123"] {
+            assert!(pattern.is_match(path), "{path}");
+        }
+        for resource in crate::site::negotiation::resources() {
+            assert!(
+                pattern.is_match(&resource.path.replace("{slug}", "abc")),
+                "{}",
+                resource.path
+            );
+        }
+        for extension in super::super::cloudflare::published_extensions() {
+            for file in [format!("/abc.{extension}"), format!("/ui/abc.{extension}")] {
+                assert!(!pattern.is_match(&file), "{file}");
+            }
+        }
+        assert!(!pattern.is_match("/search/n0.json"));
+    }
+}

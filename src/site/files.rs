@@ -1,0 +1,66 @@
+//! File names of the site-wide documents, relative to the site root.
+
+/// The information document that `/` answers.
+pub const INFO: &str = "api.json";
+pub const INDEX: &str = "index.json";
+pub const INDEX_LD: &str = "index.jsonld";
+/// Every entity with its full data; extensionless, as the API names it.
+pub const ALL: &str = "all";
+pub const CONTEXT: &str = "context.jsonld";
+/// The context the `Link` header names for plain JSON: the site's
+/// context, plus the plain documents' own keys.
+pub const JSON_CONTEXT: &str = "json-context.jsonld";
+/// The API described in OpenAPI 3.1, with JSON Schemas.
+pub const OPENAPI: &str = "openapi.json";
+/// The search index's manifest (`search::format`).
+pub const SEARCH_INDEX: &str = crate::search::format::MANIFEST;
+/// The search client, an ES module that answers queries from the index.
+pub const SEARCH_CLIENT: &str = "search.js";
+/// The RFC 9457 problem document for an unknown path.
+pub const NOT_FOUND: &str = "404.json";
+/// Cloudflare Pages serves `index.html` with status 200 for unknown
+/// paths unless this file exists.
+pub const NOT_FOUND_PAGE: &str = "404.html";
+pub const HEADERS: &str = "_headers";
+pub const REDIRECTS: &str = "_redirects";
+/// The paths at which entities' own IRIs arrive and the slug each
+/// names (`{"/path": "slug"}`), which the host modules carry built in
+/// and `serve` reads at start, instead of every page of `/all`. A
+/// leading `_`: no slug can take the name.
+pub const ALIASES: &str = "_aliases.json";
+/// The human front page. `/` keeps answering the information document
+/// where the host can rewrite it; this page is at `/index.html`.
+pub const HOME: &str = "index.html";
+/// The same page again: Cloudflare Pages redirects `/index.html` to
+/// `/`, which answers the information document there; `/home` reaches
+/// this copy.
+pub const HOME_ALIAS: &str = "home.html";
+pub const STYLESHEET: &str = "ui/site.css";
+/// The search client as a classic script, and the page script.
+pub const PAGE_SCRIPT: &str = "ui/site.js";
+/// Where the search index's files are repeated as scripts, for pages
+/// opened from disk: `search-index.json` as `ui/search-index.js`,
+/// `search/n0.json` as `ui/search/n0.js`.
+pub const SEARCH_SCRIPTS: &str = "ui/";
+/// The vocabulary of ontosite's terms, which `/vocab` answers.
+pub const VOCAB_TTL: &str = "vocab.ttl";
+pub const VOCAB_NT: &str = "vocab.nt";
+pub const VOCAB_JSONLD: &str = "vocab.jsonld";
+pub const VOCAB_PAGE: &str = "vocab.html";
+/// The hierarchy of an ontology's terms, from its roots.
+pub const TREE_PAGE: &str = "tree.html";
+/// The data set's description (VoID and schema.org), which `/`
+/// answers to linked-data clients.
+pub const VOID_TTL: &str = "void.ttl";
+pub const VOID_NT: &str = "void.nt";
+pub const VOID_JSONLD: &str = "void.jsonld";
+/// Where the VoID specification says a site describes its data sets;
+/// Turtle, as the specification's examples.
+pub const WELL_KNOWN_VOID: &str = ".well-known/void";
+/// Every triple of the site.
+pub const DUMP_NT: &str = "dump.nt";
+pub const DUMP_NT_GZ: &str = "dump.nt.gz";
+pub const DUMP_TTL: &str = "dump.ttl";
+/// The entity list as RDF.
+pub const INDEX_TTL: &str = "index.ttl";
+pub const INDEX_NT: &str = "index.nt";
