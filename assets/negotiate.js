@@ -1,5 +1,5 @@
 // Content negotiation for the IRIs an ontosite site mints, for the hosts'
-// handlers: the same choices as ontosite's Rust (src/render/negotiation.rs,
+// handlers: the same choices as ontosite's Rust (src/site/negotiation.rs,
 // which documents the rules); the tests run both on the same requests.
 //
 // `table` is what the build generates from its table of formats:

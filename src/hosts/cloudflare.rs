@@ -3,7 +3,6 @@
 //! no static file answers. It reads the rule files too (`rules`).
 
 use super::{HostFile, HostInput, script};
-use crate::site::files;
 
 /// Cloudflare Pages' advanced-mode worker.
 pub const WORKER: &str = "_worker.js";
@@ -19,28 +18,6 @@ fn worker(input: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error>
     Ok(())
 }
 
-/// The extensions of the files a site publishes: each entity format's,
-/// the scripts and stylesheet, the gzipped dump. (A test checks every
-/// file the build writes against it.)
-pub fn published_extensions() -> Vec<&'static str> {
-    let mut extensions: Vec<&str> = crate::site::formats::ENTITY_FORMATS
-        .iter()
-        .map(|f| f.extension)
-        .collect();
-    extensions.extend(["js", "css", "gz"]);
-    extensions
-}
-
-/// The files the build writes for the hosts, which `UNPUBLISHED` covers.
-const PRIVATE_FILES: [&str; 6] = [
-    files::ALIASES,
-    files::HEADERS,
-    files::REDIRECTS,
-    ROUTES,
-    WORKER,
-    super::netlify::EDGE_FUNCTION,
-];
-
 /// `_routes.json`: Cloudflare Pages runs the worker for extensionless
 /// paths (`/search` and the IRIs it negotiates) and for the files it must
 /// not publish (the worker answers those 404); every other path is a
@@ -51,9 +28,9 @@ const PRIVATE_FILES: [&str; 6] = [
 /// private files start with `_` or `.`.
 fn routes(_: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     let mut exclude = Vec::new();
-    for extension in published_extensions() {
+    for extension in super::published_extensions() {
         let suffix = format!(".{extension}");
-        if PRIVATE_FILES.iter().any(|p| p.ends_with(&suffix)) {
+        if super::private_files().any(|p| p.ends_with(&suffix)) {
             for first in ('a'..='z').chain('0'..='9') {
                 exclude.push(format!("/{first}*{suffix}"));
             }

@@ -53,3 +53,24 @@ pub fn files() -> impl Iterator<Item = &'static HostFile> {
         .iter()
         .chain(HOSTS.iter().flat_map(|host| host.files))
 }
+
+/// The files the build writes for the hosts and for `serve`, which no host
+/// may publish (`site::routes::UNPUBLISHED` covers them): every host's,
+/// and the aliases.
+pub fn private_files() -> impl Iterator<Item = &'static str> {
+    files()
+        .map(|file| file.path)
+        .chain([crate::site::files::ALIASES])
+}
+
+/// The extensions of the files a site publishes: each entity format's,
+/// the scripts and stylesheet, the gzipped dump (`render`'s tests check
+/// every file the build writes against it).
+pub fn published_extensions() -> Vec<&'static str> {
+    let mut extensions: Vec<&str> = crate::site::formats::ENTITY_FORMATS
+        .iter()
+        .map(|f| f.extension)
+        .collect();
+    extensions.extend(["js", "css", "gz"]);
+    extensions
+}

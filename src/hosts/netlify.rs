@@ -44,7 +44,7 @@ mod tests {
                 resource.path
             );
         }
-        for extension in super::super::cloudflare::published_extensions() {
+        for extension in crate::hosts::published_extensions() {
             for file in [format!("/abc.{extension}"), format!("/ui/abc.{extension}")] {
                 assert!(!pattern.is_match(&file), "{file}");
             }

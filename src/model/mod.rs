@@ -357,30 +357,6 @@ pub fn active_scheme(iri: &str) -> Option<&str> {
         .then_some(scheme)
 }
 
-/// Slugs that cannot name an entity because the site uses the name itself:
-/// `{slug}.json` or `/{slug}` would collide with a generated file or an
-/// endpoint. The render stage's tests check that every file it generates is
-/// covered here.
-pub const RESERVED_SLUGS: &[&str] = &[
-    "404",
-    "all",
-    "api",
-    "browse",
-    "context",
-    "dump",
-    "functions",
-    "home",
-    "index",
-    "openapi",
-    "pages",
-    "search",
-    "searchindex",
-    "tree",
-    "ui",
-    "vocab",
-    "void",
-];
-
 /// Field names an entity cannot carry through, because the published
 /// documents use them for what ontosite generates: the entity type, the
 /// links, and the JSON-LD terms of schema.org that entity documents and

@@ -25,20 +25,6 @@ pub enum SlugError {
     BadCharacter { slug: String, bad: char },
 }
 
-/// The pattern (ECMAScript and JSON Schema regex) of every path segment
-/// that names an entity: a slug that is not reserved.
-pub fn pattern() -> String {
-    format!(
-        "^(?!(?:{})$)[a-z0-9]{{1,{MAX_LEN}}}$",
-        super::RESERVED_SLUGS.join("|"),
-    )
-}
-
-/// Whether `text` is a slug an entity can have: well-formed, not reserved.
-pub fn names_entity(text: &str) -> bool {
-    Slug::parse(text).is_ok() && !super::RESERVED_SLUGS.contains(&text)
-}
-
 impl Slug {
     /// Checks `text` as an explicit slug.
     pub fn parse(text: &str) -> Result<Slug, SlugError> {

@@ -121,14 +121,14 @@ pub fn example_search_answer(
 
 /// Every operation of `openapi.json`, in its order.
 pub fn operations(site: &Rendering) -> Result<Vec<Operation>, RenderError> {
-    let openapi = openapi::document(site);
     let first = site.ontology.entities.first();
     let query = info::example_query(site.ontology);
     let mut operations = Vec::new();
     for endpoint in endpoints() {
-        let Some(get) = openapi["paths"][endpoint.path].get("get") else {
-            continue;
-        };
+        // The operation as `openapi.json` states it, made for this
+        // endpoint alone.
+        let operation = openapi::operation(endpoint);
+        let get = &operation["get"];
         let relative = endpoint.path.trim_start_matches('/');
         let example_path = match (endpoint.serves, first) {
             (Serves::Search, _) => format!("{relative}?q={query}"),

@@ -12,7 +12,7 @@ pub const PAGE_ENTRIES: usize = 500;
 /// Rows of the tree a page holds, its ancestors' rows aside.
 pub const TREE_ROWS: usize = 1000;
 /// The folder of the browsing pages.
-pub const DIR: &str = "browse";
+pub const DIR: &str = crate::site::files::BROWSE;
 
 /// The orders the pages list the entities in, made once per site.
 pub struct Browse {

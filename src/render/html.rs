@@ -31,17 +31,17 @@ pub const TEMPLATES: [(&str, &str); 9] = [
 ];
 
 /// The page templates, compiled once per site.
-pub struct Pages {
+pub struct Templates {
     env: Environment<'static>,
     /// The stylesheet and the page script, which are copied, not rendered.
     assets: BTreeMap<&'static str, String>,
 }
 
-impl Pages {
+impl Templates {
     /// Compiles the templates, a user's `overrides` (name → source) in
     /// place of the built-in ones. A syntax error names the template and
     /// its line.
-    pub fn new(overrides: &BTreeMap<String, String>) -> Result<Pages, RenderError> {
+    pub fn new(overrides: &BTreeMap<String, String>) -> Result<Templates, RenderError> {
         if let Some(unknown) = overrides
             .keys()
             .find(|name| !TEMPLATES.iter().any(|(n, _)| n == name))
@@ -86,7 +86,7 @@ impl Pages {
                 assets.insert(name, source);
             }
         }
-        Ok(Pages { env, assets })
+        Ok(Templates { env, assets })
     }
 
     pub fn asset(&self, name: &str) -> &str {
@@ -417,13 +417,13 @@ pub fn home(site: &Rendering, out: &mut Vec<u8>) -> Result<(), RenderError> {
         operations => minijinja::Value::from(minijinja::value::Serde(super::api_docs::operations(site)?)),
         tree => site.relations.has_hierarchy(),
     };
-    page(site, "index.html", "", context, out)
+    render_template(site, "index.html", "", context, out)
 }
 
 /// Renders the page template `name` into `out`. Every page sees `info`
 /// and `root`, the way back to the site root from the page's folder
 /// (`../` from `browse/`), which keeps links relative for `file://`.
-pub fn page(
+pub fn render_template(
     site: &Rendering,
     name: &str,
     root: &str,
@@ -437,7 +437,7 @@ pub fn page(
         ..context
     };
     let template = site
-        .pages
+        .templates
         .env
         .get_template(name)
         .map_err(RenderError::Template)?;
@@ -512,7 +512,7 @@ pub fn entity(site: &Rendering, entity: &Entity, out: &mut Vec<u8>) -> Result<()
     };
     let entity = minijinja::Value::from(minijinja::value::Serde(&view));
     let context = context! { entity => entity, jsonld => ld };
-    page(site, "entity.html", "", context, out)
+    render_template(site, "entity.html", "", context, out)
 }
 
 /// One term in the hierarchy's page.
@@ -585,7 +585,7 @@ pub fn tree(site: &Rendering, n: usize, out: &mut Vec<u8>) -> Result<(), RenderE
         loose => minijinja::Value::from(minijinja::value::Serde(&listed)),
         outside => outside_page,
     };
-    page(site, "tree.html", "", context, out)
+    render_template(site, "tree.html", "", context, out)
 }
 
 /// `vocab.html`: the vocabulary's terms, for people.
@@ -595,7 +595,7 @@ pub fn vocabulary(site: &Rendering, out: &mut Vec<u8>) -> Result<(), RenderError
         namespace => site.vocabulary(),
         terms => minijinja::Value::from(minijinja::value::Serde(super::vocab::terms(site))),
     };
-    page(site, "vocab.html", "", context, out)
+    render_template(site, "vocab.html", "", context, out)
 }
 
 /// `ui/site.js`: the search client as a classic script (a page opened from
@@ -604,7 +604,7 @@ pub fn script(site: &Rendering, out: &mut Vec<u8>) {
     out.extend_from_slice(b"// The search client (search.js) as a classic script, then the page script.\nvar ontositeSearch = (function () {\n\"use strict\";\n");
     crate::hosts::script::private(crate::hosts::script::SEARCH_JS, out);
     out.extend_from_slice(b"return { openIndex: openIndex, parseQuery: parseQuery, SearchError: SearchError };\n})();\n\n");
-    out.extend_from_slice(site.pages.asset("site.js").trim_end().as_bytes());
+    out.extend_from_slice(site.templates.asset("site.js").trim_end().as_bytes());
 }
 
 /// A JSON value as templates see it. Not through serde_json's own

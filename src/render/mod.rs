@@ -97,7 +97,7 @@ pub struct Rendering<'a> {
     /// corpus is at hand.
     example_search_answer: Option<Vec<u8>>,
     /// The page templates, compiled.
-    pages: html::Pages,
+    templates: html::Templates,
     /// The information document, which every page shows parts of, as the
     /// templates read it.
     info: std::sync::OnceLock<minijinja::Value>,
@@ -177,7 +177,7 @@ impl<'a> Rendering<'a> {
         ontology: &'a Ontology,
         templates: &BTreeMap<String, String>,
     ) -> Result<Rendering<'a>, PrepareError> {
-        let pages = html::Pages::new(templates).map_err(PrepareError::Templates)?;
+        let compiled = html::Templates::new(templates).map_err(PrepareError::Templates)?;
         let mut extra_terms: BTreeMap<&str, bool> = BTreeMap::new();
         for entity in &ontology.entities {
             for (key, value) in &entity.extra {
@@ -195,7 +195,7 @@ impl<'a> Rendering<'a> {
             extra_terms,
             search_index,
             example_search_answer,
-            pages,
+            templates: compiled,
             info: std::sync::OnceLock::new(),
             entity_triples: std::sync::OnceLock::new(),
             relations: relations::Relations::of(ontology),
@@ -456,7 +456,7 @@ impl Document<'_> {
             Document::Aliases => serde_json::to_writer(&mut *out, &site.aliases)?,
             Document::Home | Document::HomeAlias => html::home(site, out)?,
             Document::Stylesheet => {
-                out.extend_from_slice(site.pages.asset("site.css").trim_end().as_bytes())
+                out.extend_from_slice(site.templates.asset("site.css").trim_end().as_bytes())
             }
             Document::PageScript => html::script(site, out),
             Document::SearchScript(file) => match file {
@@ -477,7 +477,7 @@ impl Document<'_> {
             Document::TreePage(n) => html::tree(site, *n, out)?,
             Document::Browse(page) => {
                 let (template, context) = browse::view(site, *page);
-                html::page(site, template, "../", context, out)?
+                html::render_template(site, template, "../", context, out)?
             }
             Document::Entity(e, format) => entity_document(site, e, format, out)?,
             // The one document copied, not rendered: the source file as
@@ -600,9 +600,7 @@ pub fn documents<'a>(site: &Rendering<'a>) -> impl ParallelIterator<Item = Docum
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{
-        GENERATED_FIELDS, OntologyMeta, Origin, RESERVED_SLUGS, Slug, is_term_name,
-    };
+    use crate::model::{GENERATED_FIELDS, OntologyMeta, Origin, Slug, is_term_name};
     use crate::site::routes::endpoints;
 
     fn ontology() -> Ontology {
@@ -646,9 +644,30 @@ mod tests {
             let stem = first.split('.').next().unwrap_or(first);
             if Slug::parse(stem).is_ok() {
                 assert!(
-                    RESERVED_SLUGS.contains(&stem),
+                    crate::site::reserved::reserved_slugs().contains(&stem),
                     "`{stem}` (from {name}) is not reserved"
                 );
+            }
+        }
+    }
+
+    /// Cloudflare's `_routes.json` keeps the worker off every published
+    /// extension, so every file the build writes (but the ontology's own
+    /// sources, published as they came) has one of them, or none.
+    #[test]
+    fn every_written_extension_is_a_published_one() {
+        let ontology = ontology();
+        let site = Rendering::new(&ontology).unwrap();
+        let published = crate::hosts::published_extensions();
+        for document in documents(&site).collect::<Vec<_>>() {
+            let path = document.path(&site);
+            let name = path.rsplit('/').next().unwrap_or(&path);
+            if matches!(document, Document::Source(_)) || name.starts_with(['_', '.']) {
+                continue;
+            }
+            if let Some((_, extension)) = name.split_once('.') {
+                let last = extension.rsplit('.').next().unwrap();
+                assert!(published.contains(&last), "{path}");
             }
         }
     }

@@ -373,7 +373,7 @@ const BAD_REQUEST: &str = "A malformed request: a path with a control character,
 /// never match `/{slug}.json` (a generated client would then expect an
 /// entity there).
 fn slug_pattern() -> String {
-    crate::model::slug::pattern()
+    crate::site::reserved::slug_pattern()
 }
 
 /// What an answer without a schema of its own holds: a JSON-LD document
@@ -428,7 +428,8 @@ fn tag(endpoint: &Endpoint) -> &'static str {
     }
 }
 
-fn operation(endpoint: &Endpoint) -> Value {
+/// The path item of `endpoint`: its one GET operation.
+pub(super) fn operation(endpoint: &Endpoint) -> Value {
     let schema = match endpoint.schema {
         Some(name) => json!({ "$ref": format!("#/components/schemas/{name}") }),
         None => opaque_schema(endpoint),

@@ -4,7 +4,7 @@
 //! count, the base URL, the stemmer of the site's language and the keys of
 //! a trie over every word suffix (see `search::text`). Each trie node is
 //! one file, `search/n{key}.json` (`{key}` the hexadecimal of the key's
-//! UTF-8 bytes, [`file_key`]), or, on a small site, an entry of the
+//! UTF-8 bytes, `search::format::file_key`), or, on a small site, an entry of the
 //! manifest's `nodeFiles` ([`INLINE_NODES_GZIP`]):
 //!
 //! - a leaf holds every word under its key with the word's postings, so a

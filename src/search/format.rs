@@ -107,7 +107,9 @@ pub struct Manifest<'a> {
     /// The entity types rows name by number, most frequent first.
     pub types: Vec<Cow<'a, str>>,
     /// The extensions of an entity's documents, in the order of its
-    /// `links` (the table of entity formats).
+    /// `links` (the table of entity formats); the clients build links
+    /// with them, `serve` does not read them.
+    #[serde(default)]
     pub links: Vec<Cow<'a, str>>,
     /// Every node of the trie, in depth-first order.
     pub nodes: Vec<NodeEntry<'a>>,
@@ -164,7 +166,8 @@ pub struct Row<'a>(
 );
 
 /// A row with its entity's number first, as row, group and page files
-/// hold them: `[entity, id, name, type, summary, slug?]`.
+/// hold them: `[entity, id, name, type, summary, slug?]`. Read whole:
+/// a row of another shape is a damaged file.
 #[derive(Debug, Clone)]
 pub struct NumberedRow<'a>(pub u32, pub Row<'a>);
 

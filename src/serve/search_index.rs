@@ -90,14 +90,14 @@ struct Page {
 /// its own words. The file's postings are deltas; once read they are
 /// made absolute ([`Postings`]), so a query looks entities up in them
 /// without decoding a list per request.
-struct NodeFile {
+struct OpenNode {
     all: Postings,
     words: Vec<(String, Postings)>,
 }
 
-impl From<format::NodeFile<'_>> for NodeFile {
-    fn from(file: format::NodeFile) -> NodeFile {
-        NodeFile {
+impl From<format::NodeFile<'_>> for OpenNode {
+    fn from(file: format::NodeFile) -> OpenNode {
+        OpenNode {
             all: Postings(file.all.unwrap_or_default()).absolute(),
             words: file
                 .words
@@ -114,8 +114,8 @@ impl From<format::NodeFile<'_>> for NodeFile {
 /// of a leaf that matches (`Word`); several lists are merged into one
 /// (`Merged`).
 enum Matches {
-    All(Arc<NodeFile>),
-    Word(Arc<NodeFile>, usize),
+    All(Arc<OpenNode>),
+    Word(Arc<OpenNode>, usize),
     Merged(Vec<u64>),
 }
 
@@ -130,7 +130,7 @@ impl Matches {
 
     /// The matching words of a leaf: the one word's list as read, or the
     /// union of several.
-    fn words(file: Arc<NodeFile>, matching: impl Fn(&str) -> bool) -> Matches {
+    fn words(file: Arc<OpenNode>, matching: impl Fn(&str) -> bool) -> Matches {
         let found: Vec<usize> = (0..file.words.len())
             .filter(|&i| matching(&file.words[i].0))
             .collect();
@@ -174,8 +174,8 @@ pub struct PublishedIndex {
     /// matches everything asks.
     deprecated: Vec<bool>,
     stem: bool,
-    inline: Option<Vec<Arc<NodeFile>>>,
-    nodes_cache: Mutex<Cache<Arc<NodeFile>>>,
+    inline: Option<Vec<Arc<OpenNode>>>,
+    nodes_cache: Mutex<Cache<Arc<OpenNode>>>,
     rows_cache: Mutex<Cache<Arc<Vec<Row>>>>,
     pages_cache: Mutex<Cache<Arc<Page>>>,
 }
@@ -322,7 +322,7 @@ impl PublishedIndex {
         }
     }
 
-    fn file(&self, i: usize, reads: Reads) -> Result<Arc<NodeFile>, Unanswered> {
+    fn file(&self, i: usize, reads: Reads) -> Result<Arc<OpenNode>, Unanswered> {
         if let Some(inline) = &self.inline {
             return inline.get(i).cloned().ok_or_else(|| {
                 Unanswered::Bad(IndexError {

@@ -64,3 +64,56 @@ pub const DUMP_TTL: &str = "dump.ttl";
 /// The entity list as RDF.
 pub const INDEX_TTL: &str = "index.ttl";
 pub const INDEX_NT: &str = "index.nt";
+/// The folder of the browsing pages.
+pub const BROWSE: &str = "browse";
+/// The folder of the big lists' pages.
+pub const PAGES: &str = "pages";
+/// The folder the ontology's source files are published in, as they came.
+/// A hyphen: no slug has one, so no entity's files collide.
+pub const SOURCE_FILES: &str = "source-files";
+
+/// The published path of the ontology source file `name`.
+pub fn source_file(name: &str) -> String {
+    format!("{SOURCE_FILES}/{name}")
+}
+
+/// Every site-wide file above, for the names they reserve
+/// (`site::reserved`).
+pub const SITE_WIDE: &[&str] = &[
+    INFO,
+    INDEX,
+    INDEX_LD,
+    ALL,
+    CONTEXT,
+    JSON_CONTEXT,
+    OPENAPI,
+    SEARCH_INDEX,
+    SEARCH_CLIENT,
+    NOT_FOUND,
+    NOT_FOUND_PAGE,
+    HEADERS,
+    REDIRECTS,
+    ALIASES,
+    HOME,
+    HOME_ALIAS,
+    STYLESHEET,
+    PAGE_SCRIPT,
+    SEARCH_SCRIPTS,
+    VOCAB_TTL,
+    VOCAB_NT,
+    VOCAB_JSONLD,
+    VOCAB_PAGE,
+    TREE_PAGE,
+    VOID_TTL,
+    VOID_NT,
+    VOID_JSONLD,
+    WELL_KNOWN_VOID,
+    DUMP_NT,
+    DUMP_NT_GZ,
+    DUMP_TTL,
+    INDEX_TTL,
+    INDEX_NT,
+];
+
+/// Every folder of the site.
+pub const FOLDERS: &[&str] = &[BROWSE, PAGES, crate::search::format::DIR, SOURCE_FILES];

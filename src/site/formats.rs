@@ -6,7 +6,7 @@
 //! `links`, the pages' `<link rel="alternate">`, the search index's link
 //! templates (which `search.js` reads), and content negotiation in `serve`
 //! and in the hosts' handlers. Adding a representation is one row here and
-//! one arm in `render::Document::render` (a `Representation` the compiler
+//! one arm in `render::entity_document` (a `Representation` the compiler
 //! then asks for).
 
 use super::media;

@@ -10,6 +10,7 @@ pub mod files;
 pub mod formats;
 pub mod negotiation;
 pub mod pages;
+pub mod reserved;
 pub mod routes;
 
 pub use routes::media;

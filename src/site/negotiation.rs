@@ -167,7 +167,7 @@ impl Aliases {
                 continue;
             };
             let old = old.as_str();
-            if old == slug || taken(old) || !crate::model::slug::names_entity(old) {
+            if old == slug || taken(old) || !crate::site::reserved::names_entity(old) {
                 continue;
             }
             self.0
@@ -206,7 +206,7 @@ pub fn resource_at<'a>(path: &'a str, aliases: &'a Aliases) -> Option<Found<'a>>
         });
     }
     let slug = path.strip_prefix('/')?;
-    crate::model::slug::names_entity(slug).then_some(Found {
+    crate::site::reserved::names_entity(slug).then_some(Found {
         resource: entity,
         slug: Some(slug),
         alias: false,
@@ -325,7 +325,7 @@ pub fn is_page(slug: &str, content_type: &str) -> bool {
 /// The table the hosts' handlers negotiate with, as JSON.
 pub fn table(aliases: &Aliases) -> serde_json::Value {
     json!({
-        "slugPattern": crate::model::slug::pattern(),
+        "slugPattern": crate::site::reserved::slug_pattern(),
         "resources": resources(),
         "aliases": aliases,
         "splatTypes": super::routes::splat_types(),

@@ -46,9 +46,9 @@ impl Paged {
     /// The file of page `number` (from 1), relative to the site root.
     pub fn file(self, number: usize) -> String {
         match self {
-            Paged::List => format!("pages/index/{number}.json"),
-            Paged::ListLd => format!("pages/index/{number}.jsonld"),
-            Paged::All => format!("pages/all/{number}.json"),
+            Paged::List => format!("{}/index/{number}.json", files::PAGES),
+            Paged::ListLd => format!("{}/index/{number}.jsonld", files::PAGES),
+            Paged::All => format!("{}/all/{number}.json", files::PAGES),
         }
     }
 

@@ -31,7 +31,8 @@ pub use entities::DIR_NAME as ENTITIES_DIR;
 pub use ontology_file::FILE_NAME as ONTOLOGY_FILE;
 pub use siblings::check_links as check_sibling_links;
 
-use crate::model::{BaseUrl, Entity, Ontology, OntologyMeta, RESERVED_SLUGS};
+use crate::model::{BaseUrl, Entity, Ontology, OntologyMeta};
+use crate::site::reserved::reserved_slugs;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -273,10 +274,8 @@ fn read_sources(meta: &OntologyMeta, sources: &ontology_file::Sources) -> Read {
         }
         downloads.push(crate::model::Download {
             path: path.clone(),
-            // A hyphen: no slug has one, so no entity's files collide.
-            name: format!(
-                "source-files/{}",
-                path.file_name().unwrap_or_default().to_string_lossy()
+            name: crate::site::files::source_file(
+                &path.file_name().unwrap_or_default().to_string_lossy(),
             ),
             media_type: match reader_of(path) {
                 Some(Reader::Rdf(format)) => format.media_type(),
@@ -467,13 +466,13 @@ fn cross_checks(found: &mut [Entity]) -> Vec<Diagnostic> {
     }
     for entity in found
         .iter()
-        .filter(|e| RESERVED_SLUGS.contains(&e.slug.as_str()))
+        .filter(|e| reserved_slugs().contains(&e.slug.as_str()))
     {
         problems.push(
             Diagnostic::new(
                 &entity.origin.path,
                 format!("the slug `{}` is reserved: the site uses that name for a file or endpoint of its own", entity.slug),
-                format!("give the entity another `slug`; reserved are: {}", RESERVED_SLUGS.join(", ")),
+                format!("give the entity another `slug`; reserved are: {}", reserved_slugs().join(", ")),
             )
             .at(entity.origin.line, None)
             .entity(Some(&entity.id)),

@@ -272,7 +272,7 @@ fn the_vocabulary_namespace_can_be_fixed() {
 /// agree with each other; the list and the page name it too.
 #[test]
 fn an_entity_file_may_give_the_entity_its_own_iri() {
-    needs!(JSONLD_JS, PYOXIGRAPH);
+    needs!(JSONLD_JS, PYOXIGRAPH, OPENAPI_VALIDATOR);
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("input");
     copy_tree(&tiny_input(), &input);

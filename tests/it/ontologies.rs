@@ -630,7 +630,7 @@ fn two_iris_with_one_slug_are_an_error_naming_both() {
 
 #[test]
 fn pato_obo_gives_the_terms_of_its_owl_release() {
-    needs!(Need::SharedOntologies, Need::Slow);
+    needs!(Need::SharedOntologies, Need::Slow, NETLIFY);
     let dir = tempfile::tempdir().unwrap();
     let obo = built(
         &dir.path().join("obo"),

@@ -170,7 +170,7 @@ fn the_slug_parameter_matches_entities_and_no_site_file() {
         entities += usize::from(is_entity);
     }
     assert_eq!(entities, 2258);
-    for reserved in ontosite::model::RESERVED_SLUGS {
+    for reserved in ontosite::site::reserved::reserved_slugs() {
         assert!(!slug.is_valid(&json!(reserved)), "{reserved}");
     }
     assert!(slug.is_valid(&json!("indexes")) && slug.is_valid(&json!("all1")));

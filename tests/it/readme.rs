@@ -74,7 +74,7 @@ fn the_readme_examples_hold_for_the_shipped_data() {
         .unwrap_or_else(|| panic!("no shipped entity {}", example["id"]));
     assert_eq!(
         example, shipped,
-        "the README's example entity is not as shipped"
+        "the documentation's example entity is not as shipped"
     );
     let named = Regex::new(r"type `Action` \(`([^`]+)`").unwrap();
     let name = &named.captures(&text).expect("an example name")[1];
@@ -91,7 +91,7 @@ fn the_readme_examples_hold_for_the_shipped_data() {
         }
         assert!(
             search(&searcher, q).0 > 0,
-            "the README's query `{q}` finds nothing"
+            "the documentation's query `{q}` finds nothing"
         );
         seen += 1;
     }
@@ -147,7 +147,7 @@ fn the_readme_examples_hold_for_the_shipped_data() {
         .as_str()
         .split_whitespace()
         .collect();
-    assert_eq!(listed, ontosite::model::RESERVED_SLUGS);
+    assert_eq!(listed, ontosite::site::reserved::reserved_slugs());
 }
 
 /// Every image and local link of the README and of `docs/` exists: its

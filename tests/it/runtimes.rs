@@ -379,7 +379,7 @@ fn assert_negotiates_at(host: &Host, server: &Server, name: &str, paths: &[&str]
 
 #[test]
 fn cloudflare_pages_in_workerd_answers_as_serve() {
-    needs!(WORKERD);
+    needs!(WORKERD, JSONLD_JS, PYOXIGRAPH);
     let site = shipped_site();
     let server = Server::dir(site);
     let host = Host::cloudflare(site);
@@ -432,7 +432,7 @@ fn cloudflare_pages_in_workerd_answers_as_serve() {
 
 #[test]
 fn netlify_edge_function_in_deno_answers_as_serve() {
-    needs!(DENO);
+    needs!(DENO, SEARCH_JS, JSONLD_JS, PYOXIGRAPH);
     let site = shipped_site();
     let server = Server::dir(site);
     // Netlify's static side runs no code: the function does.

@@ -377,7 +377,7 @@ fn pato_input(dir: &Path) -> PathBuf {
 /// every label, and the last word with the first's first three letters.
 #[test]
 fn a_fresh_client_shows_first_results_in_one_round_after_the_manifest() {
-    needs!(SEARCH_JS);
+    needs!(Need::SharedOntologies, Need::Slow, SEARCH_JS);
     let dir = tempfile::tempdir().unwrap();
     let input = pato_input(dir.path());
     let out = dir.path().join("dist");

@@ -197,6 +197,14 @@ pub const DENO: Need = Need::Installed("tests/runtimes/node_modules/.bin/deno");
 /// A real browser.
 pub const CHROMIUM: Need = Need::Chromium;
 
+/// The real ontologies the tests read, beside the checkout.
+const SHARED_ONTOLOGIES: [&str; 4] = [
+    "pato.obo",
+    "pato-base.owl",
+    "envo.obo",
+    "schemaorg-30.0-current-https.ttl",
+];
+
 /// The environment variable that selects the full tier.
 pub const TIER: &str = "ONTOSITE_TEST_TIER";
 
@@ -228,7 +236,9 @@ impl Need {
                     .or_else(|| (!Path::new(&chromium).is_file()).then_some(chromium))
             }
             Need::Installed(program) => path(program),
-            Need::SharedOntologies => path("../shared/ontologies/pato.obo")
+            Need::SharedOntologies => SHARED_ONTOLOGIES
+                .iter()
+                .find_map(|name| path(&format!("../shared/ontologies/{name}")))
                 .map(|_| "the real ontologies in ../shared/ontologies".into()),
             Need::Slow => (!full_tier()).then(|| "the full tier".into()),
         }
