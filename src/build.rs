@@ -106,52 +106,12 @@ pub fn build_keeping_previous(
     progress.phase(phase::PREPARING, None);
     // --force writes every file anew; otherwise unchanged ones are linked.
     let staging = Staging::begin(&config.out, !config.force)?;
-    let templates = match &config.templates {
-        Some(dir) => source::templates(dir)?,
-        None => Default::default(),
-    };
-    let site = Rendering::with_templates(&ontology, &templates).map_err(|error| match error {
-        render::PrepareError::Templates(source) => Error::Render {
-            path: match &config.templates {
-                Some(dir) => dir.display().to_string(),
-                None => "the built-in templates".to_owned(),
-            },
-            source,
-        },
-        render::PrepareError::Document { file, source } => Error::Render {
-            path: file.to_owned(),
-            source,
-        },
-    })?;
+    let site = prepare(config, &ontology)?;
     progress.phase(
         &format!("{} of {} entities", phase::WRITING, ontology.entities.len()),
         Some(render::documents(&site).count() as u64),
     );
-    let written: Vec<(String, usize, Written)> = render::documents(&site)
-        .map_init(Vec::new, |buffer, document| {
-            if interrupted.load(Ordering::Relaxed) {
-                return Err(Error::Interrupted);
-            }
-            let path = document.path(&site);
-            let failed = |source| Error::Render {
-                path: path.clone(),
-                source,
-            };
-            // The documents that grow with the ontology as one file go
-            // straight into it; the rest through the thread's buffer.
-            let (how, len) = if document.streams() {
-                let mut file = staging.create(&path)?;
-                document.render_into(&site, &mut file).map_err(failed)?;
-                let (how, len) = staging.finish(file)?;
-                (how, len as usize)
-            } else {
-                document.render(&site, buffer).map_err(failed)?;
-                (staging.write(&path, buffer)?, buffer.len())
-            };
-            progress.advance(1, len as u64);
-            Ok((path, len, how))
-        })
-        .collect::<Result<_, Error>>()?;
+    let written = write_documents(&site, &staging, interrupted, progress)?;
     let bytes = written.iter().map(|(_, len, _)| *len as u64).sum();
     let files = written.len();
     let kept = written
@@ -181,6 +141,64 @@ pub fn build_keeping_previous(
         kept,
     };
     Ok((report, previous))
+}
+
+/// The site prepared for rendering with the templates of `--templates`,
+/// an error naming the file it was preparing.
+fn prepare<'a>(config: &BuildConfig, ontology: &'a Ontology) -> Result<Rendering<'a>, Error> {
+    let templates = match &config.templates {
+        Some(dir) => source::templates(dir)?,
+        None => Default::default(),
+    };
+    Rendering::with_templates(ontology, &templates).map_err(|error| match error {
+        render::PrepareError::Templates(source) => Error::Render {
+            path: match &config.templates {
+                Some(dir) => dir.display().to_string(),
+                None => "the built-in templates".to_owned(),
+            },
+            source,
+        },
+        render::PrepareError::Document { file, source } => Error::Render {
+            path: file.to_owned(),
+            source,
+        },
+    })
+}
+
+/// Renders every document into the staging directory, in parallel, and
+/// returns each one's path, size and how it was written. Stops at the
+/// first error or interruption.
+fn write_documents(
+    site: &Rendering,
+    staging: &Staging,
+    interrupted: &AtomicBool,
+    progress: &dyn Progress,
+) -> Result<Vec<(String, usize, Written)>, Error> {
+    render::documents(site)
+        .map_init(Vec::new, |buffer, document| {
+            if interrupted.load(Ordering::Relaxed) {
+                return Err(Error::Interrupted);
+            }
+            let path = document.path(site);
+            let failed = |source| Error::Render {
+                path: path.clone(),
+                source,
+            };
+            // The documents that grow with the ontology as one file go
+            // straight into it; the rest through the thread's buffer.
+            let (how, len) = if document.streams() {
+                let mut file = staging.create(&path)?;
+                document.render_into(site, &mut file).map_err(failed)?;
+                let (how, len) = staging.finish(file)?;
+                (how, len as usize)
+            } else {
+                document.render(site, buffer).map_err(failed)?;
+                (staging.write(&path, buffer)?, buffer.len())
+            };
+            progress.advance(1, len as u64);
+            Ok((path, len, how))
+        })
+        .collect()
 }
 
 /// A fingerprint of everything a build reads, so that a build whose

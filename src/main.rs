@@ -11,7 +11,7 @@ mod progress;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use clap::Parser;
-use cli::{Cli, Command, InputArgs};
+use cli::{BuildArgs, Cli, Command, InputArgs, ServeArgs};
 use ontosite::Error;
 use ontosite::build::{self, BuildReport, Progress};
 use ontosite::config::{self, BuildConfig};
@@ -60,91 +60,102 @@ fn build_config(
 
 fn run(cli: &Cli) -> Result<(), Error> {
     match &cli.command {
-        Command::Check(input) => {
-            let config = build_config(input, PathBuf::new(), None, false)?;
-            let bar = progress_bar(cli.quiet);
-            if let Some(bar) = &bar {
-                bar.phase(build::phase::READING, None);
-            }
-            let ontology = build::check(&config);
-            drop(bar);
-            let ontology = ontology?;
-            if !cli.quiet {
-                for advice in ontosite::source::advice(&ontology) {
-                    eprintln!("note: {advice}");
-                }
-                println!(
-                    "ok: {} of type {} in {}",
-                    entities(ontology.entities.len()),
-                    ontology.meta.entity_type,
-                    config.input.display()
-                );
-            }
-        }
-        Command::Build(args) => {
-            let config = build_config(
-                &args.input,
-                args.out.clone(),
-                args.templates.clone(),
-                args.force,
-            )?;
-            let interrupted = Arc::new(AtomicBool::new(false));
-            let flag = Arc::clone(&interrupted);
-            // Without a handler, Ctrl-C would kill the process mid-write and
-            // leave the staging directory for the next build to clear.
-            let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
-            let bar = progress_bar(cli.quiet);
-            let progress: &dyn Progress = match &bar {
-                Some(bar) => bar,
-                None => &build::Silent,
-            };
-            let report = build::build(&config, &interrupted, progress);
-            // Cleared before the summary or the error, which stand alone.
-            drop(bar);
-            let report = report?;
-            if !cli.quiet {
-                println!("{}", summary(&report));
-            }
-        }
-        Command::Serve(args) => {
-            let dir = args.site_dir.clone().unwrap_or_else(|| args.dir.clone());
-            let build = match &args.input {
-                Some(input) => Some(build_config(
-                    &InputArgs {
-                        input: input.clone(),
-                        input_dir: None,
-                        base_url: args.base_url.clone(),
-                        siblings: Vec::new(),
-                    },
-                    dir.clone(),
-                    args.templates.clone(),
-                    false,
-                )?),
-                None => None,
-            };
-            let config = ServeConfig {
-                dir,
-                addr: SocketAddr::new(args.host, args.port),
-                build,
-                watch: args.watch,
-                runs_code: !args.static_only,
-            };
-            let quiet = cli.quiet;
-            serve::run(config, move |event| match event {
-                Event::RebuildFailed(error) => {
-                    eprintln!("error: {}", error.to_string().trim_end());
-                    eprintln!("still serving the last good site");
-                }
-                _ if quiet => {}
-                Event::Listening(url) => println!("serving at {url} (Ctrl-C stops)"),
-                Event::Built(report) => println!("{}", summary(&report)),
-                Event::Rebuilding => println!("input changed; rebuilding"),
-                Event::Rebuilt(report) => println!("{}; now serving it", summary(&report)),
-                Event::Reloaded => println!("a new build of the site; now serving it"),
-                Event::Stopped => println!("stopped"),
-            })?;
-        }
+        Command::Check(input) => run_check(input, cli.quiet),
+        Command::Build(args) => run_build(args, cli.quiet),
+        Command::Serve(args) => run_serve(args, cli.quiet),
     }
+}
+
+/// `ontosite check`: reads and checks the input, writes nothing.
+fn run_check(input: &InputArgs, quiet: bool) -> Result<(), Error> {
+    let config = build_config(input, PathBuf::new(), None, false)?;
+    let bar = progress_bar(quiet);
+    if let Some(bar) = &bar {
+        bar.phase(build::phase::READING, None);
+    }
+    let ontology = build::check(&config);
+    drop(bar);
+    let ontology = ontology?;
+    if !quiet {
+        for advice in ontosite::source::advice(&ontology) {
+            eprintln!("note: {advice}");
+        }
+        println!(
+            "ok: {} of type {} in {}",
+            entities(ontology.entities.len()),
+            ontology.meta.entity_type,
+            config.input.display()
+        );
+    }
+    Ok(())
+}
+
+/// `ontosite build`.
+fn run_build(args: &BuildArgs, quiet: bool) -> Result<(), Error> {
+    let config = build_config(
+        &args.input,
+        args.out.clone(),
+        args.templates.clone(),
+        args.force,
+    )?;
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&interrupted);
+    // Without a handler, Ctrl-C would kill the process mid-write and
+    // leave the staging directory for the next build to clear.
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+    let bar = progress_bar(quiet);
+    let progress: &dyn Progress = match &bar {
+        Some(bar) => bar,
+        None => &build::Silent,
+    };
+    let report = build::build(&config, &interrupted, progress);
+    // Cleared before the summary or the error, which stand alone.
+    drop(bar);
+    let report = report?;
+    if !quiet {
+        println!("{}", summary(&report));
+    }
+    Ok(())
+}
+
+/// `ontosite serve`, with `--input` a build first (and with `--watch`
+/// on every change).
+fn run_serve(args: &ServeArgs, quiet: bool) -> Result<(), Error> {
+    let dir = args.site_dir.clone().unwrap_or_else(|| args.dir.clone());
+    let build = match &args.input {
+        Some(input) => Some(build_config(
+            &InputArgs {
+                input: input.clone(),
+                input_dir: None,
+                base_url: args.base_url.clone(),
+                siblings: Vec::new(),
+            },
+            dir.clone(),
+            args.templates.clone(),
+            false,
+        )?),
+        None => None,
+    };
+    let config = ServeConfig {
+        dir,
+        addr: SocketAddr::new(args.host, args.port),
+        build,
+        watch: args.watch,
+        runs_code: !args.static_only,
+    };
+    serve::run(config, move |event| match event {
+        Event::RebuildFailed(error) => {
+            eprintln!("error: {}", error.to_string().trim_end());
+            eprintln!("still serving the last good site");
+        }
+        _ if quiet => {}
+        Event::Listening(url) => println!("serving at {url} (Ctrl-C stops)"),
+        Event::Built(report) => println!("{}", summary(&report)),
+        Event::Rebuilding => println!("input changed; rebuilding"),
+        Event::Rebuilt(report) => println!("{}; now serving it", summary(&report)),
+        Event::Reloaded => println!("a new build of the site; now serving it"),
+        Event::Stopped => println!("stopped"),
+    })?;
     Ok(())
 }
 

@@ -248,43 +248,59 @@ impl<'a> TermPage<'a> {
                 .enumerate()
                 .filter(|(at, _)| !described.shown.contains(at))
                 .map(|(_, t)| {
-                    let published =
-                        |iri: &str| relations.position(iri).map(|p| &site.ontology.entities[p]);
-                    let (object, language, href) = match &t.object {
-                        oxrdf::Term::NamedNode(n) => {
-                            let named = PageNamer(site).name(n.as_str());
-                            (named.text, None, named.href)
-                        }
-                        oxrdf::Term::BlankNode(b) => (format!("_:{}", b.as_str()), None, None),
-                        oxrdf::Term::Literal(l) => (l.value().to_owned(), l.language(), None),
-                    };
-                    let predicate = t.predicate.as_str();
-                    Statement {
-                        label: match published(predicate) {
-                            Some(term) => readable(&short_name(&term.name)),
-                            None => readable(local_name(predicate)),
-                        },
-                        object_iri: match &t.object {
-                            oxrdf::Term::NamedNode(n) => Some(n.as_str()),
-                            _ => None,
-                        },
-                        predicate: site.ontology.meta.compact(t.predicate.as_str()),
-                        predicate_iri: t.predicate.as_str(),
-                        object,
-                        language,
-                        href,
-                        under: match &t.subject {
-                            oxrdf::NamedOrBlankNode::BlankNode(b) => Some(b.as_str()),
-                            _ => None,
-                        },
-                        annotations: described
-                            .annotations
-                            .remove(&(t.predicate.as_str(), &t.object))
-                            .unwrap_or_default(),
-                    }
+                    let annotations = described
+                        .annotations
+                        .remove(&(t.predicate.as_str(), &t.object))
+                        .unwrap_or_default();
+                    Statement::of(site, t, annotations)
                 })
                 .collect(),
         })
+    }
+}
+
+impl<'a> Statement<'a> {
+    /// A statement of the term's that no other part of its page shows:
+    /// the predicate by its name where the site publishes it, the object
+    /// linked where it names a page.
+    fn of(
+        site: &'a Rendering,
+        t: &'a oxrdf::Triple,
+        annotations: Vec<manchester::Annotation>,
+    ) -> Statement<'a> {
+        let (object, language, href) = match &t.object {
+            oxrdf::Term::NamedNode(n) => {
+                let named = PageNamer(site).name(n.as_str());
+                (named.text, None, named.href)
+            }
+            oxrdf::Term::BlankNode(b) => (format!("_:{}", b.as_str()), None, None),
+            oxrdf::Term::Literal(l) => (l.value().to_owned(), l.language(), None),
+        };
+        let predicate = t.predicate.as_str();
+        let published = site
+            .relations
+            .position(predicate)
+            .map(|p| &site.ontology.entities[p]);
+        Statement {
+            label: match published {
+                Some(term) => readable(&short_name(&term.name)),
+                None => readable(local_name(predicate)),
+            },
+            object_iri: match &t.object {
+                oxrdf::Term::NamedNode(n) => Some(n.as_str()),
+                _ => None,
+            },
+            predicate: site.ontology.meta.compact(predicate),
+            predicate_iri: predicate,
+            object,
+            language,
+            href,
+            under: match &t.subject {
+                oxrdf::NamedOrBlankNode::BlankNode(b) => Some(b.as_str()),
+                _ => None,
+            },
+            annotations,
+        }
     }
 }
 

@@ -31,50 +31,9 @@ pub fn render(site: &Rendering, out: &mut Vec<u8>) -> Result<(), RenderError> {
 /// from the same value, so the two cannot disagree.
 pub fn document(site: &Rendering) -> Result<Value, RenderError> {
     let meta = &site.ontology.meta;
-    let first_slug = site.ontology.entities.first().map(|e| e.slug.as_str());
     let endpoints: Vec<Value> = crate::site::routes::endpoints()
         .iter()
-        .map(|endpoint| {
-            let path = endpoint.path.trim_start_matches('/');
-            let mut entry = Map::new();
-            entry.insert("path".into(), json!(endpoint.path));
-            entry.insert("summary".into(), json!(endpoint.summary));
-            match endpoint.serves {
-                Serves::EntityFiles(format) => {
-                    entry.insert("url".into(), json!(site.url(path)));
-                    if let Some(slug) = first_slug {
-                        entry.insert(
-                            "example".into(),
-                            json!(site.url(&format!("{slug}.{}", format.extension))),
-                        );
-                    }
-                }
-                Serves::Pages(list) => {
-                    entry.insert("url".into(), json!(site.url(path)));
-                    entry.insert("example".into(), json!(site.url(&list.file(1))));
-                }
-                Serves::Search => {
-                    entry.insert("url".into(), json!(site.url(&format!("{path}?q={{q}}"))));
-                    entry.insert(
-                        "example".into(),
-                        json!(site.url(&format!("{path}?q={}", example_query(site.ontology)))),
-                    );
-                }
-                Serves::Negotiated => {
-                    entry.insert("url".into(), json!(site.url(path)));
-                    if let (Some(slug), true) = (first_slug, path.contains("{slug}")) {
-                        entry.insert(
-                            "example".into(),
-                            json!(site.url(&path.replace("{slug}", slug))),
-                        );
-                    }
-                }
-                Serves::File(_) | Serves::Rewrite { .. } => {
-                    entry.insert("url".into(), json!(site.url(path)));
-                }
-            }
-            Value::Object(entry)
-        })
+        .map(|endpoint| endpoint_entry(site, endpoint))
         .collect();
     let siblings: Vec<Value> = meta
         .siblings
@@ -136,6 +95,51 @@ pub fn document(site: &Rendering) -> Result<Value, RenderError> {
     info.insert("endpoints".into(), Value::Array(endpoints));
     info.insert("siblings".into(), Value::Array(siblings));
     Ok(Value::Object(info))
+}
+
+/// An endpoint as the information document lists it: its path, summary,
+/// URL, and an example URL where the site has one to give.
+fn endpoint_entry(site: &Rendering, endpoint: &crate::site::routes::Endpoint) -> Value {
+    let first_slug = site.ontology.entities.first().map(|e| e.slug.as_str());
+    let path = endpoint.path.trim_start_matches('/');
+    let mut entry = Map::new();
+    entry.insert("path".into(), json!(endpoint.path));
+    entry.insert("summary".into(), json!(endpoint.summary));
+    match endpoint.serves {
+        Serves::EntityFiles(format) => {
+            entry.insert("url".into(), json!(site.url(path)));
+            if let Some(slug) = first_slug {
+                entry.insert(
+                    "example".into(),
+                    json!(site.url(&format!("{slug}.{}", format.extension))),
+                );
+            }
+        }
+        Serves::Pages(list) => {
+            entry.insert("url".into(), json!(site.url(path)));
+            entry.insert("example".into(), json!(site.url(&list.file(1))));
+        }
+        Serves::Search => {
+            entry.insert("url".into(), json!(site.url(&format!("{path}?q={{q}}"))));
+            entry.insert(
+                "example".into(),
+                json!(site.url(&format!("{path}?q={}", example_query(site.ontology)))),
+            );
+        }
+        Serves::Negotiated => {
+            entry.insert("url".into(), json!(site.url(path)));
+            if let (Some(slug), true) = (first_slug, path.contains("{slug}")) {
+                entry.insert(
+                    "example".into(),
+                    json!(site.url(&path.replace("{slug}", slug))),
+                );
+            }
+        }
+        Serves::File(_) | Serves::Rewrite { .. } => {
+            entry.insert("url".into(), json!(site.url(path)));
+        }
+    }
+    Value::Object(entry)
 }
 
 /// What the ontology source says of itself, as the information document

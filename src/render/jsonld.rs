@@ -181,6 +181,80 @@ struct Summary<'a> {
     url: String,
 }
 
+/// The items of the entity list, `start..end` of the entities,
+/// serialised as they are written.
+struct Elements<'s>(&'s Rendering<'s>, std::ops::Range<usize>);
+impl Serialize for Elements<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let site = self.0;
+        let entities = &site.ontology.entities[self.1.clone()];
+        serializer.collect_seq(
+            entities
+                .iter()
+                .zip(self.1.start + 1..)
+                .map(|(e, position)| {
+                    let url = site.url(&crate::site::formats::json_file(e));
+                    let term = e.term.is_some();
+                    ListItem {
+                        id: super::rdf::list_item_iri(site, position),
+                        kind: "ListItem",
+                        position,
+                        name: term.then_some(e.name.as_str()),
+                        url: term.then(|| url.clone()),
+                        item: if term {
+                            EntityRef::Iri(e.iri(&site.ontology.meta.base_url))
+                        } else {
+                            EntityRef::Summary(Summary {
+                                id: e.iri(&site.ontology.meta.base_url),
+                                kind: site.ontology.meta.jsonld_type(e),
+                                identifier: &e.id,
+                                name: &e.name,
+                                url,
+                            })
+                        },
+                    }
+                }),
+        )
+    }
+}
+/// A link to another document, which JSON-LD reads as an IRI.
+#[derive(Serialize)]
+struct Link {
+    #[serde(rename = "@id")]
+    id: String,
+}
+#[derive(Serialize)]
+struct View {
+    #[serde(rename = "@id")]
+    id: String,
+    #[serde(rename = "@type")]
+    kind: &'static str,
+    #[serde(rename = "hydra:first")]
+    first: Link,
+    #[serde(rename = "hydra:previous", skip_serializing_if = "Option::is_none")]
+    previous: Option<Link>,
+    #[serde(rename = "hydra:next", skip_serializing_if = "Option::is_none")]
+    next: Option<Link>,
+    #[serde(rename = "hydra:last")]
+    last: Link,
+}
+#[derive(Serialize)]
+struct ItemListDocument<'s> {
+    #[serde(rename = "@context")]
+    context: Value,
+    #[serde(rename = "@id")]
+    id: String,
+    #[serde(rename = "@type")]
+    kind: &'static str,
+    name: &'s str,
+    #[serde(rename = "numberOfItems")]
+    number_of_items: usize,
+    #[serde(rename = "itemListElement")]
+    elements: Elements<'s>,
+    #[serde(rename = "hydra:view", skip_serializing_if = "Option::is_none")]
+    view: Option<View>,
+}
+
 /// `index.jsonld`, the list as a schema.org `ItemList`; with `page` (from
 /// 1), one of its pages: the same list with that page's items, and a Hydra
 /// `PartialCollectionView` (the page's own IRI) that links the first,
@@ -191,77 +265,6 @@ pub fn entity_list(
     page: Option<usize>,
     out: impl std::io::Write,
 ) -> Result<(), serde_json::Error> {
-    struct Elements<'s>(&'s Rendering<'s>, std::ops::Range<usize>);
-    impl Serialize for Elements<'_> {
-        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-            let site = self.0;
-            let entities = &site.ontology.entities[self.1.clone()];
-            serializer.collect_seq(
-                entities
-                    .iter()
-                    .zip(self.1.start + 1..)
-                    .map(|(e, position)| {
-                        let url = site.url(&crate::site::formats::json_file(e));
-                        let term = e.term.is_some();
-                        ListItem {
-                            id: super::rdf::list_item_iri(site, position),
-                            kind: "ListItem",
-                            position,
-                            name: term.then_some(e.name.as_str()),
-                            url: term.then(|| url.clone()),
-                            item: if term {
-                                EntityRef::Iri(e.iri(&site.ontology.meta.base_url))
-                            } else {
-                                EntityRef::Summary(Summary {
-                                    id: e.iri(&site.ontology.meta.base_url),
-                                    kind: site.ontology.meta.jsonld_type(e),
-                                    identifier: &e.id,
-                                    name: &e.name,
-                                    url,
-                                })
-                            },
-                        }
-                    }),
-            )
-        }
-    }
-    /// A link to another document, which JSON-LD reads as an IRI.
-    #[derive(Serialize)]
-    struct Link {
-        #[serde(rename = "@id")]
-        id: String,
-    }
-    #[derive(Serialize)]
-    struct View {
-        #[serde(rename = "@id")]
-        id: String,
-        #[serde(rename = "@type")]
-        kind: &'static str,
-        #[serde(rename = "hydra:first")]
-        first: Link,
-        #[serde(rename = "hydra:previous", skip_serializing_if = "Option::is_none")]
-        previous: Option<Link>,
-        #[serde(rename = "hydra:next", skip_serializing_if = "Option::is_none")]
-        next: Option<Link>,
-        #[serde(rename = "hydra:last")]
-        last: Link,
-    }
-    #[derive(Serialize)]
-    struct Index<'s> {
-        #[serde(rename = "@context")]
-        context: Value,
-        #[serde(rename = "@id")]
-        id: String,
-        #[serde(rename = "@type")]
-        kind: &'static str,
-        name: &'s str,
-        #[serde(rename = "numberOfItems")]
-        number_of_items: usize,
-        #[serde(rename = "itemListElement")]
-        elements: Elements<'s>,
-        #[serde(rename = "hydra:view", skip_serializing_if = "Option::is_none")]
-        view: Option<View>,
-    }
     let entities = site.ontology.entities.len();
     let link = |path: &str| Link { id: site.url(path) };
     let (context, range, view) = match page {
@@ -282,7 +285,7 @@ pub fn entity_list(
     };
     serde_json::to_writer(
         out,
-        &Index {
+        &ItemListDocument {
             context,
             id: site.url(super::rdf::INDEX),
             kind: "ItemList",

@@ -101,6 +101,30 @@ pub fn triples(site: &Rendering) -> Result<Vec<Triple>, RenderError> {
     for (file, _) in DOWNLOADS {
         add(schema("distribution"), iri(site.url(file))?.into());
     }
+    triples.extend(data_downloads(site)?);
+    // What the ontology source says of itself (`owl:Ontology`,
+    // `skos:ConceptScheme`), as it says it: the data set is about it.
+    if let Some(header) = &meta.header {
+        let ontology = iri(header.iri.as_str())?;
+        if ontology != dataset {
+            triples.push(Triple::new(dataset.clone(), schema("mainEntity"), ontology));
+        }
+        triples.extend(header.statements.iter().cloned());
+    }
+    // This one included.
+    let total = dump_triple_count(site)? + triples.len() + 1;
+    triples.push(Triple::new(
+        dataset,
+        void("triples"),
+        Literal::new_typed_literal(total.to_string(), xsd::INTEGER),
+    ));
+    Ok(triples)
+}
+
+/// Each published dump and list as a `schema:DataDownload` with its media
+/// type.
+fn data_downloads(site: &Rendering) -> Result<Vec<Triple>, RenderError> {
+    let mut triples = Vec::new();
     for (file, media_type) in DOWNLOADS {
         let download = iri(site.url(file))?;
         triples.extend([
@@ -113,18 +137,15 @@ pub fn triples(site: &Rendering) -> Result<Vec<Triple>, RenderError> {
             Triple::new(download.clone(), schema("contentUrl"), download),
         ]);
     }
-    // What the ontology source says of itself (`owl:Ontology`,
-    // `skos:ConceptScheme`), as it says it: the data set is about it.
-    if let Some(header) = &meta.header {
-        let ontology = iri(header.iri.as_str())?;
-        if ontology != dataset {
-            triples.push(Triple::new(dataset.clone(), schema("mainEntity"), ontology));
-        }
-        triples.extend(header.statements.iter().cloned());
-    }
-    // Every triple of the dump, this one included: the list's own triples
-    // are four per entity and three more, and a term's entry two more, its
-    // name and URL (`rdf::entity_list`).
+    Ok(triples)
+}
+
+/// The triples of the dump besides the data set's description: every
+/// entity's, the vocabulary's, and the list's own, which are four per
+/// entity and three more, and two more for a term's entry, its name and
+/// URL (`rdf::entity_list`).
+fn dump_triple_count(site: &Rendering) -> Result<usize, RenderError> {
+    let entities = site.ontology.entities.len();
     let terms = site
         .ontology
         .entities
@@ -132,13 +153,7 @@ pub fn triples(site: &Rendering) -> Result<Vec<Triple>, RenderError> {
         .filter(|e| e.term.is_some())
         .count();
     let list = 3 + 4 * entities + 2 * terms;
-    let total = entity_triples(site)? + vocab::triples(site)?.len() + list + triples.len() + 1;
-    triples.push(Triple::new(
-        dataset,
-        void("triples"),
-        Literal::new_typed_literal(total.to_string(), xsd::INTEGER),
-    ));
-    Ok(triples)
+    Ok(entity_triples(site)? + vocab::triples(site)?.len() + list)
 }
 
 pub fn render(site: &Rendering, syntax: Syntax, out: &mut Vec<u8>) -> Result<(), RenderError> {

@@ -211,23 +211,7 @@ pub fn run(
     let current: Current = Arc::new(ArcSwap::from_pointee(Generation::new(
         Snapshot::load(&config.dir).map_err(ServeError::from)?,
     )));
-    // One single-threaded runtime per core, each with its own listening
-    // socket on the same port (SO_REUSEPORT): the kernel spreads the
-    // connections, and no request crosses threads, as nginx's workers do.
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    // A plain bind first: it fails where any program, another `ontosite
-    // serve` with shared sockets included, already listens, instead of
-    // quietly splitting the connections with it. It also picks the port
-    // for `--port 0`.
-    let addr = std::net::TcpListener::bind(config.addr)
-        .and_then(|probe| probe.local_addr())
-        .map_err(|source| ServeError::Listen {
-            addr: config.addr,
-            source,
-        })?;
-    let sockets = (0..threads)
-        .map(|_| connections::listen(addr).map_err(|source| ServeError::Listen { addr, source }))
-        .collect::<Result<Vec<_>, _>>()?;
+    let (addr, sockets) = bind(config.addr)?;
     let admission = Arc::new(connections::Admission::new(connections::connection_limit()));
     let _watcher = match (&config.build, config.watch) {
         (Some(build_config), true) => watch::start(
@@ -279,6 +263,30 @@ pub fn run(
     }
     events(Event::Stopped);
     Ok(())
+}
+
+/// The address served, and one listening socket per core on it. One
+/// single-threaded runtime per core, each with its own socket on the same
+/// port (SO_REUSEPORT): the kernel spreads the connections, and no request
+/// crosses threads, as nginx's workers do.
+fn bind(
+    wanted: std::net::SocketAddr,
+) -> Result<(std::net::SocketAddr, Vec<std::net::TcpListener>), ServeError> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // A plain bind first: it fails where any program, another `ontosite
+    // serve` with shared sockets included, already listens, instead of
+    // quietly splitting the connections with it. It also picks the port
+    // for `--port 0`.
+    let addr = std::net::TcpListener::bind(wanted)
+        .and_then(|probe| probe.local_addr())
+        .map_err(|source| ServeError::Listen {
+            addr: wanted,
+            source,
+        })?;
+    let sockets = (0..threads)
+        .map(|_| connections::listen(addr).map_err(|source| ServeError::Listen { addr, source }))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((addr, sockets))
 }
 
 mod watch {

@@ -207,75 +207,9 @@ fn entity(value: Value, origin: Origin) -> Result<Entity, Diagnostic> {
     let name = required(&mut fields, "name").map_err(|m| here(m, REQUIRED_HELP, Some(&id)))?;
     let description =
         required(&mut fields, "description").map_err(|m| here(m, REQUIRED_HELP, Some(&id)))?;
-    let slug = match fields.shift_remove("slug") {
-        None => Slug::from_id(&id).map_err(|e| {
-            here(
-                format!("no slug can be made from the ID: {e}"),
-                "give the entity a `slug` of `a-z` and `0-9`, or an ID with letters or digits",
-                Some(&id),
-            )
-        })?,
-        Some(Value::String(text)) => Slug::parse(&text).map_err(|e| {
-            here(
-                e.to_string(),
-                "use only `a-z` and `0-9` in `slug`, at most 200 characters, or leave it out to derive it from the ID",
-                Some(&id),
-            )
-        })?,
-        Some(other) => {
-            return Err(here(
-                format!("`slug` must be a string, found {}", kind(&other)),
-                "write the slug as a string, or leave it out to derive it from the ID",
-                Some(&id),
-            ));
-        }
-    };
-    let iri = match fields.shift_remove("iri") {
-        None => None,
-        Some(Value::String(text)) => match oxrdf::NamedNode::new(&text) {
-            Ok(_) => match crate::model::active_scheme(&text) {
-                Some(scheme) => {
-                    return Err(here(
-                        format!(
-                            "`iri` uses the scheme `{scheme}:`, which a browser runs or opens instead of following"
-                        ),
-                        "give the entity an http(s) IRI, or a URN, or leave `iri` out to name it `{base}/{slug}`",
-                        Some(&id),
-                    ));
-                }
-                None => Some(text),
-            },
-            Err(e) => {
-                return Err(here(
-                    format!("`iri` is not an absolute IRI: {e}"),
-                    "write the IRI the entity already has in full (`https://example.org/terms/Thing`), or leave `iri` out to name it `{base}/{slug}`",
-                    Some(&id),
-                ));
-            }
-        },
-        Some(other) => {
-            return Err(here(
-                format!("`iri` must be a string, found {}", kind(&other)),
-                "write the IRI as a string, or leave `iri` out to name the entity `{base}/{slug}`",
-                Some(&id),
-            ));
-        }
-    };
-    if let Some(key) = fields
-        .keys()
-        .find(|k| GENERATED_FIELDS.contains(&k.as_str()) || !is_term_name(k))
-    {
-        let (message, help) = if GENERATED_FIELDS.contains(&key.as_str()) {
-            (
-                format!("the field `{key}` is reserved: ontosite generates it"),
-                "rename the field (the entity type itself comes from `entityType` in ontology.json)",
-            )
-        } else {
-            (
-                format!("the field name `{key}` cannot be published as a JSON-LD term"),
-                "use a field name of ASCII letters, digits, `_` and `-`, starting with a letter or `_`",
-            )
-        };
+    let slug = slug_of(&mut fields, &id).map_err(|(m, help)| here(m, help, Some(&id)))?;
+    let iri = iri_of(&mut fields).map_err(|(m, help)| here(m, help, Some(&id)))?;
+    if let Some((message, help)) = unpublishable_field(&fields) {
         return Err(here(message, help, Some(&id)));
     }
     Ok(Entity {
@@ -294,6 +228,77 @@ fn entity(value: Value, origin: Origin) -> Result<Entity, Diagnostic> {
 }
 
 const REQUIRED_HELP: &str = "every entity needs a non-empty string `id`, `name` and `description`";
+
+/// What is wrong with a field of an entity, and how to fix it.
+type Problem = (String, &'static str);
+
+/// The entity's `slug`, taken out of `fields`, or the one its ID makes.
+fn slug_of(fields: &mut Map<String, Value>, id: &str) -> Result<Slug, Problem> {
+    match fields.shift_remove("slug") {
+        None => Slug::from_id(id).map_err(|e| {
+            (
+                format!("no slug can be made from the ID: {e}"),
+                "give the entity a `slug` of `a-z` and `0-9`, or an ID with letters or digits",
+            )
+        }),
+        Some(Value::String(text)) => Slug::parse(&text).map_err(|e| {
+            (
+                e.to_string(),
+                "use only `a-z` and `0-9` in `slug`, at most 200 characters, or leave it out to derive it from the ID",
+            )
+        }),
+        Some(other) => Err((
+            format!("`slug` must be a string, found {}", kind(&other)),
+            "write the slug as a string, or leave it out to derive it from the ID",
+        )),
+    }
+}
+
+/// The entity's own `iri`, taken out of `fields`: absolute, and of no
+/// scheme a browser runs.
+fn iri_of(fields: &mut Map<String, Value>) -> Result<Option<String>, Problem> {
+    match fields.shift_remove("iri") {
+        None => Ok(None),
+        Some(Value::String(text)) => match oxrdf::NamedNode::new(&text) {
+            Ok(_) => match crate::model::active_scheme(&text) {
+                Some(scheme) => Err((
+                    format!(
+                        "`iri` uses the scheme `{scheme}:`, which a browser runs or opens instead of following"
+                    ),
+                    "give the entity an http(s) IRI, or a URN, or leave `iri` out to name it `{base}/{slug}`",
+                )),
+                None => Ok(Some(text)),
+            },
+            Err(e) => Err((
+                format!("`iri` is not an absolute IRI: {e}"),
+                "write the IRI the entity already has in full (`https://example.org/terms/Thing`), or leave `iri` out to name it `{base}/{slug}`",
+            )),
+        },
+        Some(other) => Err((
+            format!("`iri` must be a string, found {}", kind(&other)),
+            "write the IRI as a string, or leave `iri` out to name the entity `{base}/{slug}`",
+        )),
+    }
+}
+
+/// The first field left that cannot pass through: one ontosite writes
+/// itself, or a name JSON-LD cannot make a term of.
+fn unpublishable_field(fields: &Map<String, Value>) -> Option<Problem> {
+    let key = fields
+        .keys()
+        .find(|k| GENERATED_FIELDS.contains(&k.as_str()) || !is_term_name(k))?;
+    Some(if GENERATED_FIELDS.contains(&key.as_str()) {
+        (
+            format!("the field `{key}` is reserved: ontosite generates it"),
+            "rename the field (the entity type itself comes from `entityType` in ontology.json)",
+        )
+    } else {
+        (
+            format!("the field name `{key}` cannot be published as a JSON-LD term"),
+            "use a field name of ASCII letters, digits, `_` and `-`, starting with a letter or `_`",
+        )
+    })
+}
 
 /// Takes a required, non-empty string field out of `fields`.
 fn required(fields: &mut Map<String, Value>, field: &str) -> Result<String, String> {

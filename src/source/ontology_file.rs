@@ -265,7 +265,7 @@ pub fn load(
     is_a_file(&path)?;
     let source = text::read(&path).map_err(|d| vec![d])?;
     let text = text::strip_bom(&source);
-    let (file, mut problems) = OntologyFile::read(&path, text, found_sources)?;
+    let (mut file, mut problems) = OntologyFile::read(&path, text, found_sources)?;
     let at = Fields { path: &path, text };
     check_required(&file, &at, &mut problems);
     let sources = sources(input, &path, text, &file, found_sources, &mut problems);
@@ -300,7 +300,7 @@ pub fn load(
     check_term_names(&file, &at, &mut problems);
     check_links(&file.siblings, &at, &mut problems);
     let mut siblings = Vec::new();
-    for sibling in file.siblings {
+    for sibling in std::mem::take(&mut file.siblings) {
         let name = format!("siblings[{}].baseUrl", sibling.name);
         let place = field_place(text, "siblings");
         if let Some(url) = check_url(&path, &name, &sibling.base_url, place, &mut problems) {
@@ -316,37 +316,49 @@ pub fn load(
 
     match base_url {
         Some(base_url) if problems.is_empty() => Ok((
-            OntologyMeta {
-                entity_type_iri: file.entity_type_iri.unwrap_or_else(|| {
-                    if file.entity_type.is_none() && has_sources {
-                        format!("{RDFS}Resource")
-                    } else {
-                        format!("http://schema.org/{entity_type}")
-                    }
-                }),
-                name: file.name.unwrap_or_default(),
-                description: file.description.unwrap_or_default(),
-                entity_type,
-                base_url,
-                license: file.license,
-                version: file.version,
-                siblings,
-                subtypes: file.subtypes.map(|s| Subtypes {
-                    field: s.field,
-                    types: s.types,
-                }),
-                entity_properties: file.entity_properties.into_iter().collect(),
-                vocabulary: file.vocabulary,
-                namespace: file.namespace,
-                language: file.language.unwrap_or_else(|| "en".into()),
-                header: None,
-                prefixes: Vec::new(),
-                downloads: Vec::new(),
-                field_labels: file.field_labels,
-            },
+            stated(file, entity_type, base_url, siblings, has_sources),
             sources,
         )),
         _ => Err(problems),
+    }
+}
+
+/// The ontology's description as `ontology.json` states it, checked; what
+/// the sources add (header, prefixes, downloads) comes with them.
+fn stated(
+    file: OntologyFile,
+    entity_type: String,
+    base_url: BaseUrl,
+    siblings: Vec<Sibling>,
+    has_sources: bool,
+) -> OntologyMeta {
+    OntologyMeta {
+        entity_type_iri: file.entity_type_iri.unwrap_or_else(|| {
+            if file.entity_type.is_none() && has_sources {
+                format!("{RDFS}Resource")
+            } else {
+                format!("http://schema.org/{entity_type}")
+            }
+        }),
+        name: file.name.unwrap_or_default(),
+        description: file.description.unwrap_or_default(),
+        entity_type,
+        base_url,
+        license: file.license,
+        version: file.version,
+        siblings,
+        subtypes: file.subtypes.map(|s| Subtypes {
+            field: s.field,
+            types: s.types,
+        }),
+        entity_properties: file.entity_properties.into_iter().collect(),
+        vocabulary: file.vocabulary,
+        namespace: file.namespace,
+        language: file.language.unwrap_or_else(|| "en".into()),
+        header: None,
+        prefixes: Vec::new(),
+        downloads: Vec::new(),
+        field_labels: file.field_labels,
     }
 }
 
@@ -581,43 +593,85 @@ fn sources(
     found: &[std::path::PathBuf],
     problems: &mut Vec<Diagnostic>,
 ) -> Sources {
-    let mut files = Vec::new();
-    match &file.sources {
-        Some(named) => {
-            let inside = input.canonicalize().unwrap_or_else(|_| input.to_owned());
-            for name in named {
-                let source = input.join(name);
-                let canonical = source.canonicalize();
-                let problem = |what: String, help: &str| {
-                    let (line, column) = field_place(text, "sources");
-                    Diagnostic::new(path, format!("`sources`: `{name}` {what}"), help)
-                        .at(line, column)
-                };
-                match canonical {
-                    Err(e) => problems.push(problem(
-                        format!("cannot be read: {e}"),
-                        "name a file inside the input folder, relative to it",
-                    )),
-                    Ok(real) if !real.starts_with(&inside) => problems.push(problem(
-                        "is outside the input folder".into(),
-                        "copy the file into the input folder and name it relative to it",
-                    )),
-                    Ok(_) if super::entities::not_a_file(&source).is_some() => {
-                        problems.push(problem(
-                            "is not a regular file (a named pipe, a socket or a device)".into(),
-                            "name the file itself",
-                        ))
-                    }
-                    Ok(_) if super::reader_of(&source).is_none() => problems.push(problem(
-                        "is not of a format ontosite reads".into(),
-                        super::SOURCE_FORMATS_HELP,
-                    )),
-                    Ok(_) => files.push(source),
-                }
-            }
-        }
-        None => files.extend(found.iter().cloned()),
+    let files = match &file.sources {
+        Some(named) => named_sources(input, path, text, named, problems),
+        None => found.to_vec(),
+    };
+    let rules = term_rules(path, text, file, problems);
+    if let Some(language) = &file.language
+        && !is_language_tag(language)
+    {
+        problems.push(Diagnostic::new(
+            path,
+            format!("`language` `{language}` is not a language tag"),
+            "give a BCP 47 tag such as `en`, `de` or `pt-BR`",
+        ));
     }
+    if let Some(table) = &file.table {
+        let (line, column) = field_place(text, "table");
+        for problem in super::table::check(table) {
+            problems.push(Diagnostic::new(path, problem, PREFIXED_NAME_HELP).at(line, column));
+        }
+    }
+    Sources {
+        files,
+        rules,
+        table: file.table.clone(),
+    }
+}
+
+/// How to write an IRI where `ontology.json` takes one.
+const PREFIXED_NAME_HELP: &str = "write an absolute IRI, or a prefixed name with rdf, rdfs, owl, skos, obo, oboInOwl, dcterms, dc, schema or foaf";
+
+/// The files `sources` names, each inside the input folder, a regular
+/// file of a format ontosite reads.
+fn named_sources(
+    input: &Path,
+    path: &Path,
+    text: &str,
+    named: &[String],
+    problems: &mut Vec<Diagnostic>,
+) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let inside = input.canonicalize().unwrap_or_else(|_| input.to_owned());
+    for name in named {
+        let source = input.join(name);
+        let canonical = source.canonicalize();
+        let problem = |what: String, help: &str| {
+            let (line, column) = field_place(text, "sources");
+            Diagnostic::new(path, format!("`sources`: `{name}` {what}"), help).at(line, column)
+        };
+        match canonical {
+            Err(e) => problems.push(problem(
+                format!("cannot be read: {e}"),
+                "name a file inside the input folder, relative to it",
+            )),
+            Ok(real) if !real.starts_with(&inside) => problems.push(problem(
+                "is outside the input folder".into(),
+                "copy the file into the input folder and name it relative to it",
+            )),
+            Ok(_) if super::entities::not_a_file(&source).is_some() => problems.push(problem(
+                "is not a regular file (a named pipe, a socket or a device)".into(),
+                "name the file itself",
+            )),
+            Ok(_) if super::reader_of(&source).is_none() => problems.push(problem(
+                "is not of a format ontosite reads".into(),
+                super::SOURCE_FORMATS_HELP,
+            )),
+            Ok(_) => files.push(source),
+        }
+    }
+    files
+}
+
+/// The rules `terms` gives, each a list of IRIs or prefixed names in place
+/// of the default one.
+fn term_rules(
+    path: &Path,
+    text: &str,
+    file: &OntologyFile,
+    problems: &mut Vec<Diagnostic>,
+) -> TermRules {
     let mut rules = TermRules::default();
     for (key, value) in file.terms.iter().flatten() {
         let (line, column) = key_place(text, key);
@@ -655,41 +709,17 @@ fn sources(
                 None => problems.push(
                     Diagnostic::new(
                         path,
-                        format!("`terms.{key}`: `{term}` is neither an IRI nor a known prefixed name"),
-                        "write an absolute IRI, or a prefixed name with rdf, rdfs, owl, skos, obo, oboInOwl, dcterms, dc, schema or foaf",
+                        format!(
+                            "`terms.{key}`: `{term}` is neither an IRI nor a known prefixed name"
+                        ),
+                        PREFIXED_NAME_HELP,
                     )
                     .at(line, column),
                 ),
             }
         }
     }
-    if let Some(language) = &file.language
-        && !is_language_tag(language)
-    {
-        problems.push(Diagnostic::new(
-            path,
-            format!("`language` `{language}` is not a language tag"),
-            "give a BCP 47 tag such as `en`, `de` or `pt-BR`",
-        ));
-    }
-    if let Some(table) = &file.table {
-        let (line, column) = field_place(text, "table");
-        for problem in super::table::check(table) {
-            problems.push(
-                Diagnostic::new(
-                    path,
-                    problem,
-                    "write an absolute IRI, or a prefixed name with rdf, rdfs, owl, skos, obo, oboInOwl, dcterms, dc, schema or foaf",
-                )
-                .at(line, column),
-            );
-        }
-    }
-    Sources {
-        files,
-        rules,
-        table: file.table.clone(),
-    }
+    rules
 }
 
 /// Whether `tag` has the shape of a BCP 47 language tag.

@@ -124,25 +124,9 @@ pub fn read(path: &Path, mapping: &TableMapping, graph: &mut Graph) -> Vec<Diagn
 }
 
 fn read_rows(path: &Path, mapping: &TableMapping, graph: &mut Graph) -> Vec<Diagnostic> {
-    let tsv = path
-        .extension()
-        .is_some_and(|x| x.eq_ignore_ascii_case("tsv"));
-    let mut reader = match csv::ReaderBuilder::new()
-        .delimiter(if tsv { b'\t' } else { b',' })
-        .from_path(path)
-    {
-        Ok(reader) => reader,
-        Err(e) => {
-            return vec![Diagnostic::new(
-                path,
-                format!("cannot be read: {e}"),
-                "check that the file exists and is readable",
-            )];
-        }
-    };
-    let headers = match reader.headers() {
-        Ok(headers) => headers.clone(),
-        Err(e) => return vec![csv_error(path, &e)],
+    let (mut reader, headers) = match open(path) {
+        Ok(opened) => opened,
+        Err(problem) => return vec![problem],
     };
     let (iri_column, rules) = match column_rules(path, mapping, &headers) {
         Ok(found) => found,
@@ -215,6 +199,26 @@ fn read_rows(path: &Path, mapping: &TableMapping, graph: &mut Graph) -> Vec<Diag
         }
     }
     problems
+}
+
+/// A reader of the table at `path` (tab-separated where its extension
+/// says so), and its header line.
+fn open(path: &Path) -> Result<(csv::Reader<std::fs::File>, csv::StringRecord), Diagnostic> {
+    let tsv = path
+        .extension()
+        .is_some_and(|x| x.eq_ignore_ascii_case("tsv"));
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(if tsv { b'\t' } else { b',' })
+        .from_path(path)
+        .map_err(|e| {
+            Diagnostic::new(
+                path,
+                format!("cannot be read: {e}"),
+                "check that the file exists and is readable",
+            )
+        })?;
+    let headers = reader.headers().map_err(|e| csv_error(path, &e))?.clone();
+    Ok((reader, headers))
 }
 
 /// The position of the IRI column and each column's rule, by position,
