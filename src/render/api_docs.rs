@@ -125,10 +125,8 @@ pub fn operations(site: &Rendering) -> Result<Vec<Operation>, RenderError> {
     let query = info::example_query(site.ontology);
     let mut operations = Vec::new();
     for endpoint in endpoints() {
-        // The operation as `openapi.json` states it, made for this
-        // endpoint alone.
+        // The operation as `openapi.json` states it.
         let operation = openapi::operation(endpoint);
-        let get = &operation["get"];
         let relative = endpoint.path.trim_start_matches('/');
         let example_path = match (endpoint.serves, first) {
             (Serves::Search, _) => format!("{relative}?q={query}"),
@@ -144,33 +142,24 @@ pub fn operations(site: &Rendering) -> Result<Vec<Operation>, RenderError> {
                 .then(|| TryIt::plain(relative, media_type))
         });
         operations.push(Operation {
-            id: text(&get["operationId"]),
             path: endpoint.path.to_owned(),
-            summary: text(&get["summary"]),
+            summary: operation.summary.to_owned(),
             url: site.url(&match endpoint.serves {
                 Serves::Search => format!("{relative}?q={{q}}"),
                 _ => relative.to_owned(),
             }),
             example_url: site.url(&example_path),
-            parameters: get["parameters"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(Parameter::of)
-                .collect(),
-            responses: get["responses"]
-                .as_object()
-                .into_iter()
-                .flatten()
+            parameters: operation.parameters.iter().map(Parameter::of).collect(),
+            responses: operation
+                .responses
+                .iter()
                 .map(|(status, response)| Response {
-                    status: status.clone(),
-                    description: text(&response["description"]),
-                    media_types: response["content"]
-                        .as_object()
-                        .map(|c| c.keys().cloned().collect())
-                        .unwrap_or_default(),
+                    status: (*status).to_owned(),
+                    description: response.description().to_owned(),
+                    media_types: response.media_types(),
                 })
                 .collect(),
+            id: operation.id,
             example,
             try_it,
             open: match endpoint.serves {
@@ -264,8 +253,8 @@ fn text(value: &Value) -> String {
 }
 
 impl Parameter {
-    fn of(parameter: &Value) -> Parameter {
-        let schema = &parameter["schema"];
+    fn of(parameter: &openapi::Parameter) -> Parameter {
+        let schema = &parameter.schema;
         let mut words = vec![text(&schema["type"])];
         match (schema.get("minimum"), schema.get("maximum")) {
             (Some(min), Some(max)) => words.push(format!("from {min} to {max}")),
@@ -275,14 +264,12 @@ impl Parameter {
         if let Some(default) = schema.get("default") {
             words.push(format!("default {default}"));
         }
-        if schema.get("pattern").is_some() {
-            words.push("lower-case letters and digits, not a reserved name".into());
-        }
+        words.extend(parameter.pattern_words.map(str::to_owned));
         Parameter {
-            name: text(&parameter["name"]),
-            place: text(&parameter["in"]),
-            required: parameter["required"].as_bool().unwrap_or(false),
-            description: text(&parameter["description"]),
+            name: parameter.name.to_owned(),
+            place: parameter.place.to_owned(),
+            required: parameter.required,
+            description: parameter.description.clone(),
             schema: words.join(", "),
         }
     }
@@ -312,5 +299,41 @@ impl Example {
             text: shown.join("\n"),
             more: lines.len().saturating_sub(EXAMPLE_LINES),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each parameter is described by its own schema: the slug's words
+    /// are the slug's, not every patterned parameter's (the search's `q`
+    /// once read "lower-case letters and digits, not a reserved name").
+    #[test]
+    fn each_parameter_is_described_by_its_own_schema() {
+        let ontology = crate::model::Ontology {
+            meta: crate::model::OntologyMeta::for_test("Thing", "http://schema.org/Thing"),
+            entities: Vec::new(),
+        };
+        let site = Rendering::new(&ontology).unwrap();
+        let shape = |name: &str| -> Vec<String> {
+            operations(&site)
+                .unwrap()
+                .into_iter()
+                .flat_map(|o| o.parameters)
+                .filter(|p| p.name == name)
+                .map(|p| p.schema)
+                .collect()
+        };
+        let q = shape("q");
+        assert_eq!(q, ["string, at least one letter or digit, of any script"]);
+        let slugs = shape("slug");
+        assert!(!slugs.is_empty());
+        assert!(
+            slugs
+                .iter()
+                .all(|s| s == "string, lower-case letters and digits, not a reserved name"),
+            "{slugs:?}"
+        );
     }
 }

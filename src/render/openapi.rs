@@ -428,18 +428,164 @@ fn tag(endpoint: &Endpoint) -> &'static str {
     }
 }
 
-/// The path item of `endpoint`: its one GET operation.
-pub(super) fn operation(endpoint: &Endpoint) -> Value {
+/// One GET operation of the API: what `openapi.json` states of an
+/// endpoint, and what the front page lists of it.
+pub(super) struct Operation {
+    pub id: String,
+    pub summary: &'static str,
+    pub description: String,
+    pub tag: &'static str,
+    pub parameters: Vec<Parameter>,
+    /// By status, in the order `openapi.json` lists them.
+    pub responses: Vec<(&'static str, Response)>,
+}
+
+/// A parameter of an operation.
+pub(super) struct Parameter {
+    pub name: &'static str,
+    /// `path` or `query`.
+    pub place: &'static str,
+    pub required: bool,
+    pub description: String,
+    /// Its JSON Schema.
+    pub schema: Value,
+    /// What its schema's pattern allows, in words, where it has one.
+    pub pattern_words: Option<&'static str>,
+}
+
+/// A response of an operation.
+pub(super) enum Response {
+    /// A document of this media type and schema.
+    Answer {
+        description: String,
+        media_type: &'static str,
+        schema: Value,
+    },
+    /// A 303 to the document the `Accept` header prefers.
+    SeeOther { description: String },
+    /// A response the document's components describe once.
+    Shared(&'static str),
+}
+
+impl Response {
+    /// A problem document (RFC 9457).
+    fn problem(description: &str) -> Response {
+        Response::Answer {
+            description: description.to_owned(),
+            media_type: media::PROBLEM,
+            schema: json!({ "$ref": "#/components/schemas/Problem" }),
+        }
+    }
+
+    /// Its description, where it states one itself.
+    pub fn description(&self) -> &str {
+        match self {
+            Response::Answer { description, .. } | Response::SeeOther { description } => {
+                description
+            }
+            Response::Shared(_) => "",
+        }
+    }
+
+    /// The media types of its body.
+    pub fn media_types(&self) -> Vec<String> {
+        match self {
+            Response::Answer { media_type, .. } => vec![(*media_type).to_owned()],
+            Response::SeeOther { .. } | Response::Shared(_) => Vec::new(),
+        }
+    }
+
+    fn json(&self) -> Value {
+        match self {
+            Response::Answer {
+                description,
+                media_type,
+                schema,
+            } => {
+                json!({ "description": description, "content": content(media_type, schema.clone()) })
+            }
+            Response::SeeOther { description } => json!({
+                "description": description,
+                "headers": {
+                    "Location": { "description": "The document's path.", "schema": { "type": "string" } },
+                    "Vary": { "description": "Accept", "schema": { "type": "string" } }
+                }
+            }),
+            Response::Shared(reference) => json!({ "$ref": reference }),
+        }
+    }
+}
+
+impl Parameter {
+    fn json(&self) -> Value {
+        json!({
+            "name": self.name, "in": self.place, "required": self.required,
+            "description": self.description,
+            "schema": self.schema
+        })
+    }
+}
+
+impl Operation {
+    /// The endpoint's path item in `openapi.json`: its one GET operation.
+    pub fn path_item(&self) -> Value {
+        let mut operation = Map::new();
+        operation.insert("operationId".into(), json!(self.id));
+        operation.insert("summary".into(), json!(self.summary));
+        operation.insert("description".into(), json!(self.description));
+        operation.insert("tags".into(), json!([self.tag]));
+        if !self.parameters.is_empty() {
+            let parameters = self.parameters.iter().map(Parameter::json).collect();
+            operation.insert("parameters".into(), Value::Array(parameters));
+        }
+        let responses: Map<String, Value> = self
+            .responses
+            .iter()
+            .map(|(status, response)| ((*status).to_owned(), response.json()))
+            .collect();
+        operation.insert("responses".into(), Value::Object(responses));
+        json!({ "get": operation })
+    }
+
+    /// Adds a response, in place of one of the same status.
+    fn respond(&mut self, status: &'static str, response: Response) {
+        match self.responses.iter_mut().find(|(s, _)| *s == status) {
+            Some(found) => found.1 = response,
+            None => self.responses.push((status, response)),
+        }
+    }
+}
+
+/// The operation of `endpoint`.
+pub(super) fn operation(endpoint: &Endpoint) -> Operation {
     let schema = match endpoint.schema {
         Some(name) => json!({ "$ref": format!("#/components/schemas/{name}") }),
         None => opaque_schema(endpoint),
     };
-    let mut responses = Map::new();
-    responses.insert(
-        "200".into(),
-        json!({ "description": endpoint.summary, "content": content(media_type(endpoint), schema) }),
-    );
-    let mut parameters = Vec::new();
+    let id: String = endpoint
+        .path
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    let mut operation = Operation {
+        id: format!("get{id}"),
+        summary: endpoint.summary,
+        description: format!(
+            "{}. Answered as `{}`; every answer allows cross-origin reads and may be cached for an hour.",
+            endpoint.summary,
+            media_type(endpoint)
+        ),
+        tag: tag(endpoint),
+        parameters: Vec::new(),
+        responses: vec![(
+            "200",
+            Response::Answer {
+                description: endpoint.summary.to_owned(),
+                media_type: media_type(endpoint),
+                schema,
+            },
+        )],
+    };
     if let Some(resource) = negotiation::resources()
         .iter()
         .find(|r| r.path == endpoint.path)
@@ -455,90 +601,89 @@ pub(super) fn operation(endpoint: &Endpoint) -> Value {
                     .map(|see| format!("{} at {see}", c.media_type))
             })
             .collect();
-        responses.insert(
-            "303".into(),
-            json!({
-                "description": format!(
+        operation.respond(
+            "303",
+            Response::SeeOther {
+                description: format!(
                     "See Other: the document the Accept header prefers ({}).",
                     others.join(", ")
                 ),
-                "headers": {
-                    "Location": { "description": "The document's path.", "schema": { "type": "string" } },
-                    "Vary": { "description": "Accept", "schema": { "type": "string" } }
-                }
-            }),
+            },
         );
     }
     if endpoint.path.contains("{slug}") {
-        parameters.push(json!({
-            "name": "slug", "in": "path", "required": true,
-            "description": "The entity's slug: lower-case letters and digits.",
-            "schema": { "type": "string", "pattern": slug_pattern() }
-        }));
-        responses.insert("404".into(), problem("No entity has this slug."));
+        operation.parameters.push(Parameter {
+            name: "slug",
+            place: "path",
+            required: true,
+            description: "The entity's slug: lower-case letters and digits.".into(),
+            schema: json!({ "type": "string", "pattern": slug_pattern() }),
+            pattern_words: Some("lower-case letters and digits, not a reserved name"),
+        });
+        operation.respond("404", Response::problem("No entity has this slug."));
     }
     if endpoint.path.contains("{page}") {
-        parameters.push(json!({
-            "name": "page", "in": "path", "required": true,
-            "description": format!("The page's number, from 1; each holds at most {PAGE_ENTITIES} entities, and the last page's number is `pages` in every page."),
-            "schema": { "type": "integer", "minimum": 1 }
-        }));
-        responses.insert("404".into(), problem("No page has this number."));
+        operation.parameters.push(Parameter {
+            name: "page",
+            place: "path",
+            required: true,
+            description: format!("The page's number, from 1; each holds at most {PAGE_ENTITIES} entities, and the last page's number is `pages` in every page."),
+            schema: json!({ "type": "integer", "minimum": 1 }),
+            pattern_words: None,
+        });
+        operation.respond("404", Response::problem("No page has this number."));
     }
-    match endpoint.serves {
-        Serves::EntityFiles(_) | Serves::Negotiated => {}
-        Serves::Search => {
-            parameters.push(json!({
-                "name": "q", "in": "query", "required": true,
-                "description": format!("The words to search for in each entity's name, description and ID: at least one and at most {MAX_TERMS} runs of letters and digits, of any script (more is a 400)."),
-                // A letter or digit somewhere (ECMA-262 with the `u` flag,
-                // as JSON Schema asks): a query without one is a 400.
-                "schema": { "type": "string", "minLength": 1, "pattern": "[\\p{L}\\p{N}]" }
-            }));
-            parameters.push(json!({
-                "name": "limit", "in": "query", "required": false,
-                "description": "How many entities a page holds.",
-                "schema": { "type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT }
-            }));
-            parameters.push(json!({
-                "name": "offset", "in": "query", "required": false,
-                "description": "How many matching entities to skip.",
-                "schema": { "type": "integer", "minimum": 0, "maximum": MAX_OFFSET, "default": 0 }
-            }));
-            responses.insert(
-                "400".into(),
-                problem(
-                    "A missing `q`, one without letters or digits or of more terms than allowed, a bad `limit` or `offset`; or a malformed request (see the BadRequest response).",
-                ),
-            );
-        }
-        _ => {}
+    if let Serves::Search = endpoint.serves {
+        add_search_parameters(&mut operation);
     }
-    let id: String = endpoint
-        .path
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
-    responses
-        .entry("400")
-        .or_insert_with(|| json!({ "$ref": "#/components/responses/BadRequest" }));
-    let mut operation = Map::new();
-    operation.insert("operationId".into(), json!(format!("get{id}")));
-    operation.insert("summary".into(), json!(endpoint.summary));
-    operation.insert(
-        "description".into(),
-        json!(format!(
-            "{}. Answered as `{}`; every answer allows cross-origin reads and may be cached for an hour.",
-            endpoint.summary,
-            media_type(endpoint)
-        )),
+    // Every path can be malformed; the search's own 400 says so already.
+    if !operation
+        .responses
+        .iter()
+        .any(|(status, _)| *status == "400")
+    {
+        let malformed = Response::Shared("#/components/responses/BadRequest");
+        operation.responses.push(("400", malformed));
+    }
+    operation
+}
+
+/// `q`, `limit` and `offset`, and the 400 a bad one gets.
+fn add_search_parameters(operation: &mut Operation) {
+    operation.parameters.extend([
+        Parameter {
+            name: "q",
+            place: "query",
+            required: true,
+            description: format!("The words to search for in each entity's name, description and ID: at least one and at most {MAX_TERMS} runs of letters and digits, of any script (more is a 400)."),
+            // A letter or digit somewhere (ECMA-262 with the `u` flag,
+            // as JSON Schema asks): a query without one is a 400.
+            schema: json!({ "type": "string", "minLength": 1, "pattern": "[\\p{L}\\p{N}]" }),
+            pattern_words: Some("at least one letter or digit, of any script"),
+        },
+        Parameter {
+            name: "limit",
+            place: "query",
+            required: false,
+            description: "How many entities a page holds.".into(),
+            schema: json!({ "type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT }),
+            pattern_words: None,
+        },
+        Parameter {
+            name: "offset",
+            place: "query",
+            required: false,
+            description: "How many matching entities to skip.".into(),
+            schema: json!({ "type": "integer", "minimum": 0, "maximum": MAX_OFFSET, "default": 0 }),
+            pattern_words: None,
+        },
+    ]);
+    operation.respond(
+        "400",
+        Response::problem(
+            "A missing `q`, one without letters or digits or of more terms than allowed, a bad `limit` or `offset`; or a malformed request (see the BadRequest response).",
+        ),
     );
-    operation.insert("tags".into(), json!([tag(endpoint)]));
-    if !parameters.is_empty() {
-        operation.insert("parameters".into(), Value::Array(parameters));
-    }
-    operation.insert("responses".into(), Value::Object(responses));
-    json!({ "get": operation })
 }
 
 pub fn render(site: &Rendering, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
@@ -550,7 +695,7 @@ pub fn document(site: &Rendering) -> Value {
     let meta = &site.ontology.meta;
     let mut paths = Map::new();
     for endpoint in endpoints() {
-        paths.insert(endpoint.path.to_owned(), operation(endpoint));
+        paths.insert(endpoint.path.to_owned(), operation(endpoint).path_item());
     }
     let mut info = Map::new();
     info.insert("title".into(), json!(meta.name));
