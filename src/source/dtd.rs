@@ -87,25 +87,32 @@ pub fn check(path: &Path) -> Option<Diagnostic> {
         };
         entities.push((name, &after[1..1 + end], line_of(doctype + at)));
     }
+    let (name, line, size) = too_large(&entities)?;
+    Some(refuse(
+        path,
+        line,
+        format!(
+            "its DTD entity `{name}` expands to {} bytes (at most {ENTITY_BYTES} an entity and {TOTAL_BYTES} in all are read)",
+            if size == u64::MAX {
+                "endless".to_owned()
+            } else {
+                size.to_string()
+            }
+        ),
+    ))
+}
+
+/// The first entity (name, line, expanded size) past the bound of one
+/// entity's size, or past the bound of all of them together.
+fn too_large<'a>(entities: &[(&'a str, &'a str, usize)]) -> Option<(&'a str, usize, u64)> {
     let values: HashMap<&str, &str> = entities.iter().map(|(n, v, _)| (*n, *v)).collect();
     let mut sizes: HashMap<&str, u64> = HashMap::new();
     let mut total: u64 = 0;
-    for (name, _, line) in &entities {
+    for &(name, _, line) in entities {
         let size = expanded(name, &values, &mut sizes, &mut Vec::new());
         total = total.saturating_add(size);
         if size > ENTITY_BYTES || total > TOTAL_BYTES {
-            return Some(refuse(
-                path,
-                *line,
-                format!(
-                    "its DTD entity `{name}` expands to {} bytes (at most {ENTITY_BYTES} an entity and {TOTAL_BYTES} in all are read)",
-                    if size == u64::MAX {
-                        "endless".to_owned()
-                    } else {
-                        size.to_string()
-                    }
-                ),
-            ));
+            return Some((name, line, size));
         }
     }
     None

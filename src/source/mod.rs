@@ -43,26 +43,17 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<Ontology, Diagno
     let mut problems = Vec::new();
     let (found_sources, outside) = ontology_files(input);
     problems.extend(outside);
-    let (mut meta, sources) = match ontology_file::load(input, base_url, &found_sources) {
-        Ok((meta, sources)) => (Some(meta), Some(sources)),
-        Err(d) => {
-            problems.extend(d);
-            (None, None)
-        }
-    };
+    let mut meta = None;
     let mut terms = Vec::new();
-    if let (Some(stated), Some(sources)) = (meta.take(), &sources) {
-        let read = read_sources(&stated, sources);
-        problems.extend(read.problems);
-        terms = read.entities;
-        meta = Some(OntologyMeta {
-            header: read.header,
-            prefixes: read.prefixes,
-            downloads: read.downloads,
-            ..read.said.fill(stated, sources)
-        });
+    match ontology_file::load(input, base_url, &found_sources) {
+        Ok((stated, sources)) => {
+            let read = read_sources(&stated, &sources);
+            problems.extend(read.problems);
+            terms = read.entities;
+            meta = Some(stated.complete(read.from_sources));
+        }
+        Err(d) => problems.extend(d),
     }
-
     let dir = input.join(entities::DIR_NAME);
     let files = if dir.is_dir() {
         let (files, unreadable) = entities::files(&dir, input);
@@ -83,9 +74,12 @@ pub fn load(input: &Path, base_url: Option<&BaseUrl>) -> Result<Ontology, Diagno
             Err(d) => problems.push(d),
         }
     }
-    let source_files = sources.as_ref().map_or(&[][..], |s| s.files.as_slice());
+    let first_source = meta
+        .as_ref()
+        .and_then(|m| m.downloads.first())
+        .map(|d| d.path.as_path());
     if found.is_empty() && problems.is_empty() {
-        problems.push(match source_files.first() {
+        problems.push(match first_source {
             // Read, but nothing in them is the ontology's own term.
             Some(first) => Diagnostic::new(
                 first,
@@ -177,80 +171,22 @@ fn ontology_files(input: &Path) -> (Vec<std::path::PathBuf>, Vec<Diagnostic>) {
     (found, problems)
 }
 
-/// What the ontology sources hold: their terms as entities, the
-/// ontology's header, and every problem found.
+/// What the ontology sources hold: their terms as entities, what they add
+/// to the ontology's description, and every problem found.
 struct Read {
     entities: Vec<Entity>,
-    header: Option<crate::model::Header>,
-    /// What the header says of the ontology that `ontology.json` may not.
-    said: Said,
-    prefixes: Vec<(String, String)>,
-    downloads: Vec<crate::model::Download>,
+    from_sources: ontology_file::FromSources,
     problems: Vec<Diagnostic>,
-}
-
-/// What an ontology's header says of it, for what `ontology.json` leaves
-/// out.
-#[derive(Default)]
-struct Said {
-    description: Option<String>,
-    license: Option<String>,
-    version: Option<String>,
-}
-
-impl Said {
-    fn of(header: &crate::model::Header) -> Said {
-        Said {
-            description: header.description.clone().or_else(|| header.title.clone()),
-            license: header.license.clone(),
-            version: header
-                .version
-                .clone()
-                .or_else(|| header.version_iri.clone()),
-        }
-    }
-
-    /// `meta` as `ontology.json` states it, with what it leaves out taken
-    /// from the header; an ontology that does not describe itself gets a
-    /// description naming its files (documented).
-    fn fill(self, meta: OntologyMeta, sources: &ontology_file::Sources) -> OntologyMeta {
-        let mut description = meta.description;
-        if description.is_empty() {
-            description = self.description.unwrap_or_default();
-        }
-        if description.is_empty() && !sources.files.is_empty() {
-            description = format!(
-                "The terms of {}, published from {}.",
-                meta.name,
-                sources
-                    .files
-                    .iter()
-                    .map(|p| p
-                        .file_name()
-                        .unwrap_or_default()
-                        .to_string_lossy()
-                        .into_owned())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
-        }
-        OntologyMeta {
-            description,
-            license: meta.license.or(self.license),
-            version: meta.version.or(self.version),
-            ..meta
-        }
-    }
 }
 
 /// Reads every source file into one graph, and makes entities of its terms;
 /// what the header says, the prefixes and the downloads come back beside
 /// them for `load` to put into the ontology's description.
-fn read_sources(meta: &OntologyMeta, sources: &ontology_file::Sources) -> Read {
+fn read_sources(stated: &ontology_file::Stated, sources: &ontology_file::Sources) -> Read {
     let mut graph = graph::Graph::default();
     let mut problems = Vec::new();
     let mut downloads = Vec::new();
-    let base = meta.base_url.join("");
+    let base = stated.base_url.join("");
     for path in &sources.files {
         graph.start_file(path);
         match reader_of(path) {
@@ -292,26 +228,28 @@ fn read_sources(meta: &OntologyMeta, sources: &ontology_file::Sources) -> Read {
     if !problems.is_empty() {
         return Read {
             entities: Vec::new(),
-            header: None,
-            said: Said::default(),
-            prefixes: Vec::new(),
-            downloads,
+            from_sources: ontology_file::FromSources {
+                header: None,
+                prefixes: Vec::new(),
+                downloads,
+            },
             problems,
         };
     }
     let made = terms::terms(
         &graph,
         &sources.rules,
-        &meta.language,
-        &meta.resolved_namespace(),
+        stated.language(),
+        &stated.resolved_namespace(),
     );
     problems.extend(made.problems);
     Read {
         entities: made.entities,
-        said: made.header.as_ref().map(Said::of).unwrap_or_default(),
-        header: made.header,
-        prefixes: graph.prefixes,
-        downloads,
+        from_sources: ontology_file::FromSources {
+            header: made.header,
+            prefixes: graph.prefixes,
+            downloads,
+        },
         problems,
     }
 }

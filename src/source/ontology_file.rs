@@ -6,7 +6,9 @@ use super::table::TableMapping;
 use super::terms::{RULES, TermRules, expand};
 use super::text;
 use crate::model::namespaces::RDFS;
-use crate::model::{BaseUrl, GENERATED_FIELDS, OntologyMeta, Sibling, Subtypes, is_term_name};
+use crate::model::{
+    BaseUrl, Download, GENERATED_FIELDS, Header, OntologyMeta, Sibling, Subtypes, is_term_name,
+};
 use serde::Deserialize;
 use std::path::Path;
 
@@ -260,7 +262,7 @@ pub fn load(
     input: &Path,
     base_url: Option<&BaseUrl>,
     found_sources: &[std::path::PathBuf],
-) -> Result<(OntologyMeta, Sources), Vec<Diagnostic>> {
+) -> Result<(Stated, Sources), Vec<Diagnostic>> {
     let path = input.join(FILE_NAME);
     is_a_file(&path)?;
     let source = text::read(&path).map_err(|d| vec![d])?;
@@ -316,49 +318,110 @@ pub fn load(
 
     match base_url {
         Some(base_url) if problems.is_empty() => Ok((
-            stated(file, entity_type, base_url, siblings, has_sources),
+            Stated {
+                file,
+                entity_type,
+                base_url,
+                siblings,
+                has_sources,
+            },
             sources,
         )),
         _ => Err(problems),
     }
 }
 
-/// The ontology's description as `ontology.json` states it, checked; what
-/// the sources add (header, prefixes, downloads) comes with them.
-fn stated(
+/// What `ontology.json` states, checked: the ontology's description but
+/// for what its sources add, which [`Stated::complete`] takes to make the
+/// whole description at once.
+pub struct Stated {
     file: OntologyFile,
     entity_type: String,
-    base_url: BaseUrl,
+    pub base_url: BaseUrl,
     siblings: Vec<Sibling>,
     has_sources: bool,
-) -> OntologyMeta {
-    OntologyMeta {
-        entity_type_iri: file.entity_type_iri.unwrap_or_else(|| {
-            if file.entity_type.is_none() && has_sources {
-                format!("{RDFS}Resource")
-            } else {
-                format!("http://schema.org/{entity_type}")
-            }
-        }),
-        name: file.name.unwrap_or_default(),
-        description: file.description.unwrap_or_default(),
-        entity_type,
-        base_url,
-        license: file.license,
-        version: file.version,
-        siblings,
-        subtypes: file.subtypes.map(|s| Subtypes {
-            field: s.field,
-            types: s.types,
-        }),
-        entity_properties: file.entity_properties.into_iter().collect(),
-        vocabulary: file.vocabulary,
-        namespace: file.namespace,
-        language: file.language.unwrap_or_else(|| "en".into()),
-        header: None,
-        prefixes: Vec::new(),
-        downloads: Vec::new(),
-        field_labels: file.field_labels,
+}
+
+/// What the ontology's sources add to its description.
+pub struct FromSources {
+    pub header: Option<Header>,
+    pub prefixes: Vec<(String, String)>,
+    pub downloads: Vec<Download>,
+}
+
+impl Stated {
+    /// The language names are chosen in.
+    pub fn language(&self) -> &str {
+        self.file.language.as_deref().unwrap_or("en")
+    }
+
+    /// The namespace that resolves through the site
+    /// (`OntologyMeta::resolved_namespace`).
+    pub fn resolved_namespace(&self) -> String {
+        self.file
+            .namespace
+            .clone()
+            .unwrap_or_else(|| self.base_url.join(""))
+    }
+
+    /// The ontology's whole description: what `ontology.json` states, and
+    /// what it leaves out from the header (description, license, version);
+    /// an ontology that describes itself nowhere gets a description naming
+    /// its files (documented).
+    pub fn complete(self, sources: FromSources) -> OntologyMeta {
+        let said = |field: fn(&Header) -> Option<String>| sources.header.as_ref().and_then(field);
+        let file = self.file;
+        let name = file.name.unwrap_or_default();
+        let mut description = file.description.unwrap_or_default();
+        if description.is_empty() {
+            description =
+                said(|h| h.description.clone().or_else(|| h.title.clone())).unwrap_or_default();
+        }
+        if description.is_empty() && !sources.downloads.is_empty() {
+            let files: Vec<String> = sources
+                .downloads
+                .iter()
+                .map(|d| {
+                    d.path
+                        .file_name()
+                        .unwrap_or_default()
+                        .to_string_lossy()
+                        .into_owned()
+                })
+                .collect();
+            description = format!("The terms of {name}, published from {}.", files.join(", "));
+        }
+        let entity_type = self.entity_type;
+        OntologyMeta {
+            entity_type_iri: file.entity_type_iri.unwrap_or_else(|| {
+                if file.entity_type.is_none() && self.has_sources {
+                    format!("{RDFS}Resource")
+                } else {
+                    format!("http://schema.org/{entity_type}")
+                }
+            }),
+            name,
+            description,
+            entity_type,
+            base_url: self.base_url,
+            license: file.license.or_else(|| said(|h| h.license.clone())),
+            version: file
+                .version
+                .or_else(|| said(|h| h.version.clone().or_else(|| h.version_iri.clone()))),
+            siblings: self.siblings,
+            subtypes: file.subtypes.map(|s| Subtypes {
+                field: s.field,
+                types: s.types,
+            }),
+            entity_properties: file.entity_properties.into_iter().collect(),
+            vocabulary: file.vocabulary,
+            namespace: file.namespace,
+            language: file.language.unwrap_or_else(|| "en".into()),
+            header: sources.header,
+            prefixes: sources.prefixes,
+            downloads: sources.downloads,
+            field_labels: file.field_labels,
+        }
     }
 }
 

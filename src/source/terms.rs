@@ -344,6 +344,46 @@ fn implied_object_properties<'g>(triples: &'g [Triple], stated: &[(&str, &str)])
     implied
 }
 
+/// What a term's own statements say by a rule's predicates.
+struct Said<'t> {
+    iri: &'t str,
+    statements: &'t [Triple],
+}
+
+impl<'t> Said<'t> {
+    /// The term's statements with one of `rule`'s predicates: by rule
+    /// order, then source order.
+    fn own(&self, rule: &[String]) -> Vec<&'t Triple> {
+        let statements = self.statements;
+        rule.iter()
+            .flat_map(|predicate| {
+                statements.iter().filter(move |t| {
+                    t.predicate.as_str() == predicate
+                        && matches!(&t.subject, NamedOrBlankNode::NamedNode(s) if s.as_str() == self.iri)
+                })
+            })
+            .collect()
+    }
+
+    /// Their literal values.
+    fn texts(&self, rule: &[String]) -> Vec<Text> {
+        self.own(rule).into_iter().filter_map(text).collect()
+    }
+
+    /// Their IRI values, each once.
+    fn iris(&self, rule: &[String]) -> Vec<String> {
+        let mut found: Vec<String> = Vec::new();
+        for triple in self.own(rule) {
+            if let Node::NamedNode(node) = &triple.object
+                && !found.iter().any(|f| f == node.as_str())
+            {
+                found.push(node.as_str().to_owned());
+            }
+        }
+        found
+    }
+}
+
 /// The entity of the term `iri`: its statements, names, descriptions,
 /// synonyms, parents, genus and deprecation, by the rules. Its slug is
 /// assigned once every term's is known ([`assign_slugs`]).
@@ -358,29 +398,13 @@ fn term_entity(
     let triples = &graph.triples;
     let positions = index.statements_of(iri);
     let statements: Vec<Triple> = positions.iter().map(|&i| triples[i].clone()).collect();
-    let own = |rule: &[String]| -> Vec<&Triple> {
-        // By rule order, then source order.
-        rule.iter()
-            .flat_map(|predicate| {
-                statements.iter().filter(move |t| {
-                    t.predicate.as_str() == predicate
-                        && matches!(&t.subject, NamedOrBlankNode::NamedNode(s) if s.as_str() == iri)
-                })
-            })
-            .collect()
+    let said = Said {
+        iri,
+        statements: &statements,
     };
-    let texts = |rule: &[String]| -> Vec<Text> { own(rule).into_iter().filter_map(text).collect() };
-    let iris = |rule: &[String]| -> Vec<String> {
-        let mut found: Vec<String> = Vec::new();
-        for triple in own(rule) {
-            if let Node::NamedNode(node) = &triple.object
-                && !found.iter().any(|f| f == node.as_str())
-            {
-                found.push(node.as_str().to_owned());
-            }
-        }
-        found
-    };
+    let own = |rule: &[String]| said.own(rule);
+    let texts = |rule: &[String]| said.texts(rule);
+    let iris = |rule: &[String]| said.iris(rule);
     let labels = texts(&rules.name);
     let descriptions = texts(&rules.description);
     let replaced_by = iris(&rules.replaced_by);
