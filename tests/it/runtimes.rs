@@ -108,18 +108,25 @@ impl Host {
         }
     }
 
-    /// Cloudflare Pages: `wrangler pages dev DIST`, fully local.
+    /// Cloudflare Pages: `wrangler pages dev DIST`, fully local. Its
+    /// devtools inspector gets a free port too: by default every wrangler
+    /// takes 9229, and two tests running at once collided there.
     fn cloudflare(site: &Path) -> Host {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let free_port = || {
+            std::net::TcpListener::bind("127.0.0.1:0")
+                .unwrap()
+                .local_addr()
+                .unwrap()
+                .port()
+        };
+        let port = free_port();
+        let inspector = free_port();
         let mut command = Command::new(runtime_bin("wrangler"));
         command
             .args(["pages", "dev"])
             .arg(site)
             .args(["--ip", "127.0.0.1", "--port", &port.to_string()])
+            .args(["--inspector-port", &inspector.to_string()])
             .args(["--compatibility-date", COMPATIBILITY_DATE])
             .args([
                 "--log-level",
