@@ -48,7 +48,7 @@ fn measure_index_only(label: &str, input: &Path, work: &Path) {
     let out = work.join(format!("index-{}", label.replace(' ', "-")));
     std::fs::create_dir_all(out.join(ontosite::search::format::DIR)).unwrap();
     std::fs::write(out.join("search-index.json"), &index.manifest).unwrap();
-    std::fs::write(out.join("search.js"), ontosite::hosts::script::SEARCH_JS).unwrap();
+    std::fs::write(out.join("search.js"), ontosite::search::client::SEARCH_JS).unwrap();
     for (path, packed) in &index.files {
         let mut bytes = Vec::new();
         packed.unpack_into(&mut bytes).unwrap();

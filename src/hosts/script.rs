@@ -7,10 +7,8 @@
 //! declarations in it. A page opened from disk cannot load modules at
 //! all, so there the client becomes a classic script.
 
+use crate::search::client::SEARCH_JS;
 use crate::site::negotiation::Aliases;
-
-/// The search client's source.
-pub const SEARCH_JS: &str = include_str!("../../assets/search.js");
 
 /// The content negotiation the handlers share.
 pub const NEGOTIATE_JS: &str = include_str!("../../assets/negotiate.js");

@@ -101,6 +101,15 @@ pub struct Subtypes {
     pub types: std::collections::BTreeMap<String, String>,
 }
 
+/// The language names are chosen in where `ontology.json` states none.
+pub const DEFAULT_LANGUAGE: &str = "en";
+
+/// The namespace whose IRIs resolve through the site: the one stated
+/// (w3id.org, purl.org), else the base URL's own.
+pub fn resolved_namespace(stated: Option<&str>, base_url: &BaseUrl) -> String {
+    stated.map_or_else(|| base_url.join(""), str::to_owned)
+}
+
 impl OntologyMeta {
     /// The license as an IRI: the license itself where `ontology.json`
     /// gives an IRI, else the IRI of its SPDX identifier, which SPDX's own
@@ -157,7 +166,7 @@ impl OntologyMeta {
             entity_properties: Vec::new(),
             vocabulary: None,
             namespace: None,
-            language: "en".into(),
+            language: DEFAULT_LANGUAGE.into(),
             header: None,
             prefixes: Vec::new(),
             downloads: Vec::new(),
@@ -167,9 +176,7 @@ impl OntologyMeta {
 
     /// The namespace whose IRIs resolve through the site.
     pub fn resolved_namespace(&self) -> String {
-        self.namespace
-            .clone()
-            .unwrap_or_else(|| self.base_url.join(""))
+        resolved_namespace(self.namespace.as_deref(), &self.base_url)
     }
 
     pub fn jsonld_type<'a>(&'a self, entity: &Entity) -> &'a str {

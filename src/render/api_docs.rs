@@ -3,7 +3,9 @@
 //! media types) and from the site itself: real example answers and what
 //! "try it" needs to send a request.
 
-use super::{RenderError, Rendering, info, openapi};
+use super::error::RenderError;
+use super::rendering::Rendering;
+use super::{entity, info, openapi};
 use crate::model::{Entity, Ontology};
 use crate::search::{Corpus, Query, Searcher};
 use crate::site::files;
@@ -182,10 +184,10 @@ fn example(
     first: Option<&Entity>,
 ) -> Result<Option<Example>, RenderError> {
     Ok(match (serves, first) {
-        (Serves::EntityFiles(format), Some(entity)) if format.media_type != media::HTML => {
+        (Serves::EntityFiles(format), Some(first)) => {
             let mut out = Vec::new();
-            super::entity_document(site, entity, format, &mut out)?;
-            Some(Example::of(format.media_type, &out))
+            entity::data(site, first, format.representation, &mut out)?
+                .then(|| Example::of(format.media_type, &out))
         }
         (Serves::Search, _) => site
             .example_search_answer

@@ -2,7 +2,7 @@
 //! pages of bounded size linked by a pager, and the hierarchy's tree split
 //! into pages the same way, so that no page grows with the ontology.
 
-use super::Rendering;
+use super::context::Context;
 use super::relations::{Relations, TreeRow};
 use crate::model::Ontology;
 use serde::Serialize;
@@ -178,8 +178,7 @@ fn file(page: BrowsePage) -> String {
 
 /// The template of a browsing page and what it shows; `html` renders it,
 /// as it renders every page.
-pub fn view(site: &Rendering, page: BrowsePage) -> (&'static str, minijinja::Value) {
-    let browse = site.browse();
+pub fn view(site: &Context, browse: &Browse, page: BrowsePage) -> (&'static str, minijinja::Value) {
     let kinds: Vec<KindView> = browse
         .kinds
         .iter()

@@ -6,93 +6,18 @@
 //! the binary; a user's own (`build --templates DIR`) replace them by name.
 //! Pages link relatively, so `dist/` works from `file://` as from a host.
 
+use super::error::RenderError;
 use super::json::{SynonymView, TermLinks, TermRef, TextView};
 use super::manchester::{self, Namer};
-use super::{RenderError, Rendering, info, jsonld};
+use super::rendering::Rendering;
+use super::templates::script_json;
+use super::{info, jsonld};
 use crate::model::{Entity, Text};
 use crate::search::text::short_name;
 use crate::site::formats::ENTITY_FORMATS;
-use minijinja::{Environment, context};
+use minijinja::context;
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::BTreeMap;
-
-/// Every template, by the name a user's override must have.
-pub const TEMPLATES: [(&str, &str); 9] = [
-    ("layout.html", include_str!("../../templates/layout.html")),
-    ("index.html", include_str!("../../templates/index.html")),
-    ("entity.html", include_str!("../../templates/entity.html")),
-    ("vocab.html", include_str!("../../templates/vocab.html")),
-    ("tree.html", include_str!("../../templates/tree.html")),
-    ("browse.html", include_str!("../../templates/browse.html")),
-    ("list.html", include_str!("../../templates/list.html")),
-    ("site.css", include_str!("../../templates/site.css")),
-    ("site.js", include_str!("../../templates/site.js")),
-];
-
-/// The page templates, compiled once per site.
-pub struct Templates {
-    env: Environment<'static>,
-    /// The stylesheet and the page script, which are copied, not rendered.
-    assets: BTreeMap<&'static str, String>,
-}
-
-impl Templates {
-    /// Compiles the templates, a user's `overrides` (name → source) in
-    /// place of the built-in ones. A syntax error names the template and
-    /// its line.
-    pub fn new(overrides: &BTreeMap<String, String>) -> Result<Templates, RenderError> {
-        if let Some(unknown) = overrides
-            .keys()
-            .find(|name| !TEMPLATES.iter().any(|(n, _)| n == name))
-        {
-            return Err(RenderError::UnknownTemplate(unknown.clone()));
-        }
-        let mut env = Environment::new();
-        // A name the page does not have is an error naming the template
-        // and line, never an empty string on the page.
-        env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
-        // Every value shown closes the bidirectional overrides it opens
-        // (`bidi`), then is escaped as usual.
-        env.set_formatter(|out, state, value| {
-            match value
-                .as_str()
-                .filter(|_| !value.is_safe())
-                .and_then(super::bidi::closed)
-            {
-                Some(shown) => minijinja::escape_formatter(out, state, &shown.into()),
-                None => minijinja::escape_formatter(out, state, value),
-            }
-        });
-        // A value as JSON fit for a <script> element, such as the data set
-        // the front page embeds for search engines.
-        env.add_filter("script_json", |value: minijinja::Value| {
-            serde_json::to_string(&value)
-                .map(|json| minijinja::Value::from_safe_string(script_json(&json)))
-                .map_err(|e| {
-                    minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, e.to_string())
-                })
-        });
-        let mut assets = BTreeMap::new();
-        for (name, built_in) in TEMPLATES {
-            let source = overrides
-                .get(name)
-                .cloned()
-                .unwrap_or_else(|| built_in.to_owned());
-            if name.ends_with(".html") {
-                env.add_template_owned(name, source)
-                    .map_err(RenderError::Template)?;
-            } else {
-                assets.insert(name, source);
-            }
-        }
-        Ok(Templates { env, assets })
-    }
-
-    pub fn asset(&self, name: &str) -> &str {
-        &self.assets[name]
-    }
-}
 
 /// One entity as its page shows it.
 #[derive(Serialize)]
@@ -447,7 +372,7 @@ pub fn render_template(
     out: &mut Vec<u8>,
 ) -> Result<(), RenderError> {
     let context = context! {
-        info => site.info()?,
+        info => info_value(site)?,
         root => root,
         hierarchy => site.relations.has_hierarchy(),
         ..context
@@ -618,9 +543,18 @@ pub fn vocabulary(site: &Rendering, out: &mut Vec<u8>) -> Result<(), RenderError
 /// disk cannot load ES modules), then the page script.
 pub fn script(site: &Rendering, out: &mut Vec<u8>) {
     out.extend_from_slice(b"// The search client (search.js) as a classic script, then the page script.\nvar ontositeSearch = (function () {\n\"use strict\";\n");
-    crate::hosts::script::private(crate::hosts::script::SEARCH_JS, out);
+    crate::hosts::script::private(crate::search::client::SEARCH_JS, out);
     out.extend_from_slice(b"return { openIndex: openIndex, parseQuery: parseQuery, SearchError: SearchError };\n})();\n\n");
     out.extend_from_slice(site.templates.asset("site.js").trim_end().as_bytes());
+}
+
+/// The information document as the templates read it, made once.
+fn info_value(site: &Rendering) -> Result<minijinja::Value, RenderError> {
+    if let Some(info) = site.info.get() {
+        return Ok(info.clone());
+    }
+    let info = template_value(&info::document(site)?);
+    Ok(site.info.get_or_init(|| info).clone())
 }
 
 /// A JSON value as templates see it. Not through serde_json's own
@@ -655,12 +589,6 @@ impl Serialize for Plain<'_> {
             other => other.serialize(serializer),
         }
     }
-}
-
-/// JSON to put inside `<script>`: `</script` or `<!--` would end or bend
-/// the element, and JSON allows `<` to be written as \u003c.
-fn script_json(json: &str) -> String {
-    json.replace('<', "\\u003c")
 }
 
 #[cfg(test)]

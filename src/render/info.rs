@@ -1,6 +1,7 @@
 //! The information document that `/` answers, and the 404 answers.
 
-use super::{RenderError, Rendering};
+use super::context::Context;
+use super::error::RenderError;
 use crate::site::answers::problem;
 use crate::site::files;
 use crate::site::pages::{self, Paged};
@@ -23,13 +24,13 @@ pub fn example_query(ontology: &crate::model::Ontology) -> String {
         .to_lowercase()
 }
 
-pub fn render(site: &Rendering, out: &mut Vec<u8>) -> Result<(), RenderError> {
+pub fn render(site: &Context, out: &mut Vec<u8>) -> Result<(), RenderError> {
     Ok(serde_json::to_writer_pretty(out, &document(site)?)?)
 }
 
 /// The information document as a value; the human front page is rendered
 /// from the same value, so the two cannot disagree.
-pub fn document(site: &Rendering) -> Result<Value, RenderError> {
+pub fn document(site: &Context) -> Result<Value, RenderError> {
     let meta = &site.ontology.meta;
     let endpoints: Vec<Value> = crate::site::routes::endpoints()
         .iter()
@@ -99,7 +100,7 @@ pub fn document(site: &Rendering) -> Result<Value, RenderError> {
 
 /// An endpoint as the information document lists it: its path, summary,
 /// URL, and an example URL where the site has one to give.
-fn endpoint_entry(site: &Rendering, endpoint: &crate::site::routes::Endpoint) -> Value {
+fn endpoint_entry(site: &Context, endpoint: &crate::site::routes::Endpoint) -> Value {
     let first_slug = site.ontology.entities.first().map(|e| e.slug.as_str());
     let path = endpoint.path.trim_start_matches('/');
     let mut entry = Map::new();
@@ -168,7 +169,7 @@ fn header_json(header: &crate::model::Header) -> Value {
     Value::Object(entry)
 }
 
-fn not_found_problem(site: &Rendering) -> Value {
+fn not_found_problem(site: &Context) -> Value {
     let detail = format!(
         "No resource of this API is at that path. {} lists the endpoints.",
         site.url("")
@@ -176,14 +177,14 @@ fn not_found_problem(site: &Rendering) -> Value {
     problem(404, "Not Found", &detail)
 }
 
-pub fn not_found(site: &Rendering, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+pub fn not_found(site: &Context, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     serde_json::to_writer_pretty(out, &not_found_problem(site))
 }
 
 /// The page Cloudflare Pages answers unknown paths with (status 404). It
 /// carries the same problem document, for people and for clients that read
 /// the body anyway.
-pub fn not_found_page(site: &Rendering, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+pub fn not_found_page(site: &Context, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     let problem = serde_json::to_string_pretty(&not_found_problem(site))?;
     let _ = write!(
         out,

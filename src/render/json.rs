@@ -3,7 +3,7 @@
 //! Serialised through borrowed views, so the model does not need to know
 //! how it is published.
 
-use super::Rendering;
+use super::context::Context;
 use crate::model::{BaseUrl, Entity, Text};
 use crate::search::text::short_name;
 use crate::site::formats::Links;
@@ -81,7 +81,7 @@ pub const LISTED_MAX: usize = 1000;
 
 impl<'a> TermLinks<'a> {
     pub fn of(
-        site: &'a Rendering,
+        site: &'a Context,
         entity: &'a Entity,
         term: &'a crate::model::Term,
         with_ancestors: bool,
@@ -193,7 +193,7 @@ pub struct TermRef<'a> {
 
 impl<'a> TermRef<'a> {
     /// The term `iri` names.
-    pub fn to(site: &'a Rendering, iri: &'a str) -> TermRef<'a> {
+    pub fn to(site: &'a Context, iri: &'a str) -> TermRef<'a> {
         match site.relations.position(iri) {
             Some(position) => TermRef::at(site, position),
             None => TermRef {
@@ -207,7 +207,7 @@ impl<'a> TermRef<'a> {
     }
 
     /// The published term at `position`.
-    pub fn at(site: &'a Rendering, position: usize) -> TermRef<'a> {
+    pub fn at(site: &'a Context, position: usize) -> TermRef<'a> {
         let entity = &site.ontology.entities[position];
         TermRef {
             iri: entity.iri.as_deref().unwrap_or_default(),
@@ -219,7 +219,7 @@ impl<'a> TermRef<'a> {
     }
 
     /// The term's parents: those stated, then its genus, marked.
-    pub fn parents(site: &'a Rendering, term: &'a crate::model::Term) -> Vec<TermRef<'a>> {
+    pub fn parents(site: &'a Context, term: &'a crate::model::Term) -> Vec<TermRef<'a>> {
         let stated = term.parents.iter().map(|p| TermRef::to(site, p));
         let genus = term.genus.iter().map(|p| TermRef {
             from_definition: true,
@@ -230,7 +230,7 @@ impl<'a> TermRef<'a> {
 }
 
 impl<'a> TermView<'a> {
-    fn of(site: &'a Rendering, entity: &'a Entity) -> Option<TermView<'a>> {
+    fn of(site: &'a Context, entity: &'a Entity) -> Option<TermView<'a>> {
         let term = entity.term.as_deref()?;
         Some(TermView {
             types: &term.types,
@@ -244,7 +244,7 @@ impl<'a> TermView<'a> {
 }
 
 impl<'a> EntityView<'a> {
-    fn of(site: &'a Rendering, entity: &'a Entity) -> EntityView<'a> {
+    fn of(site: &'a Context, entity: &'a Entity) -> EntityView<'a> {
         EntityView {
             slug: entity.slug.as_str(),
             id: &entity.id,
@@ -306,9 +306,9 @@ struct PageView {
 
 /// Serialises the items of a list straight from the entities, without an
 /// intermediate vector of views.
-struct Items<'s, F>(&'s Rendering<'s>, &'s [Entity], F);
+struct Items<'s, F>(&'s Context<'s>, &'s [Entity], F);
 
-impl<'s, V: Serialize, F: Fn(&'s Rendering<'s>, &'s Entity) -> V> Serialize for Items<'s, F> {
+impl<'s, V: Serialize, F: Fn(&'s Context<'s>, &'s Entity) -> V> Serialize for Items<'s, F> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_seq(self.1.iter().map(|e| (self.2)(self.0, e)))
     }
@@ -317,10 +317,10 @@ impl<'s, V: Serialize, F: Fn(&'s Rendering<'s>, &'s Entity) -> V> Serialize for 
 /// The whole list (`page` `None`) or one page of it, of `view`s of the
 /// entities.
 fn list<'s, V: Serialize>(
-    site: &'s Rendering<'s>,
+    site: &'s Context<'s>,
     page: Option<(Paged, usize)>,
     out: impl std::io::Write,
-    view: impl Fn(&'s Rendering<'s>, &'s Entity) -> V,
+    view: impl Fn(&'s Context<'s>, &'s Entity) -> V,
 ) -> Result<(), serde_json::Error> {
     let entities = &site.ontology.entities;
     let (items, page) = match page {
@@ -349,22 +349,18 @@ fn list<'s, V: Serialize>(
     serde_json::to_writer(out, &list)
 }
 
-pub fn entity(
-    site: &Rendering,
-    entity: &Entity,
-    out: &mut Vec<u8>,
-) -> Result<(), serde_json::Error> {
+pub fn entity(site: &Context, entity: &Entity, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     serde_json::to_writer(out, &EntityView::of(site, entity))
 }
 
 /// The entity's JSON document indented, as its page shows it.
-pub fn entity_pretty(site: &Rendering, entity: &Entity) -> Result<String, serde_json::Error> {
+pub fn entity_pretty(site: &Context, entity: &Entity) -> Result<String, serde_json::Error> {
     serde_json::to_string_pretty(&EntityView::of(site, entity))
 }
 
 /// `index.json`, or with `page` (from 1) one of its pages.
 pub fn entity_list<'s>(
-    site: &'s Rendering<'s>,
+    site: &'s Context<'s>,
     page: Option<usize>,
     out: impl std::io::Write,
 ) -> Result<(), serde_json::Error> {
@@ -376,7 +372,7 @@ pub fn entity_list<'s>(
 
 /// `/all`, or with `page` (from 1) one of its pages.
 pub fn all<'s>(
-    site: &'s Rendering<'s>,
+    site: &'s Context<'s>,
     page: Option<usize>,
     out: impl std::io::Write,
 ) -> Result<(), serde_json::Error> {

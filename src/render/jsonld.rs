@@ -7,7 +7,8 @@
 //! site, and nothing else: there is no `@vocab`, so a key the context does
 //! not define is dropped by a processor instead of becoming a made-up triple.
 
-use super::{RenderError, Rendering};
+use super::context::Context;
+use super::error::RenderError;
 use crate::model::Entity;
 use crate::model::namespaces::{FOAF, RDF};
 use crate::site::files;
@@ -18,7 +19,7 @@ use serde_json::{Map, Value, json};
 
 use super::rdf::VOID;
 
-pub fn context(site: &Rendering, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+pub fn context(site: &Context, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     let meta = &site.ontology.meta;
     let mut terms = Map::new();
     terms.insert("@version".into(), json!(1.1));
@@ -102,7 +103,7 @@ struct EntityLd<'a> {
 }
 
 impl<'a> EntityLd<'a> {
-    fn of(site: &'a Rendering, entity: &'a Entity, context: Option<String>) -> EntityLd<'a> {
+    fn of(site: &'a Context, entity: &'a Entity, context: Option<String>) -> EntityLd<'a> {
         EntityLd {
             context,
             id: entity.iri(&site.ontology.meta.base_url),
@@ -128,7 +129,7 @@ impl<'a> EntityLd<'a> {
 /// An entity's JSON-LD. A term's is its RDF as oxjsonld writes it (its
 /// triples under `@graph`, the prefixes it uses as context): the source's
 /// own terms, not the site's context, name what it states.
-pub fn entity(site: &Rendering, entity: &Entity, out: &mut Vec<u8>) -> Result<(), RenderError> {
+pub fn entity(site: &Context, entity: &Entity, out: &mut Vec<u8>) -> Result<(), RenderError> {
     if entity.term.is_some() {
         let triples = super::rdf::document_triples(site, entity)?;
         return super::rdf::write(site, super::rdf::Syntax::JsonLd, &triples, out);
@@ -183,7 +184,7 @@ struct Summary<'a> {
 
 /// The items of the entity list, `start..end` of the entities,
 /// serialised as they are written.
-struct Elements<'s>(&'s Rendering<'s>, std::ops::Range<usize>);
+struct Elements<'s>(&'s Context<'s>, std::ops::Range<usize>);
 impl Serialize for Elements<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let site = self.0;
@@ -261,7 +262,7 @@ struct ItemListDocument<'s> {
 /// previous, next and last pages. All pages together state what
 /// `index.jsonld` states, and the views.
 pub fn entity_list(
-    site: &Rendering,
+    site: &Context,
     page: Option<usize>,
     out: impl std::io::Write,
 ) -> Result<(), serde_json::Error> {
@@ -396,7 +397,7 @@ const HYDRA: &str = "http://www.w3.org/ns/hydra/core#";
 /// the ontology's entity type (subtypes are JSON-LD only), it lacks the
 /// properties `entityProperties` adds, and it also states the URLs of its
 /// other documents (`links.jsonld`, `links.ttl`, ...).
-pub fn json_context(site: &Rendering, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+pub fn json_context(site: &Context, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     let mut local = Map::new();
     local.insert("@version".into(), json!(1.1));
     local.insert("id".into(), json!("schema:identifier"));

@@ -210,40 +210,7 @@ impl<'t> Reader<'t, '_> {
             return None;
         }
         if let Some((_, property)) = self.get(b, OWL, "onProperty") {
-            let mut parts = self.property(property, depth, used)?;
-            let (word, filler) = if let Some((_, c)) = self.get(b, OWL, "someValuesFrom") {
-                ("some", Some(c))
-            } else if let Some((_, c)) = self.get(b, OWL, "allValuesFrom") {
-                ("only", Some(c))
-            } else if let Some((_, v)) = self.get(b, OWL, "hasValue") {
-                ("value", Some(v))
-            } else if self.get(b, OWL, "hasSelf").is_some() {
-                ("Self", None)
-            } else {
-                let (word, n) = [
-                    ("min", "minQualifiedCardinality"),
-                    ("max", "maxQualifiedCardinality"),
-                    ("exactly", "qualifiedCardinality"),
-                    ("min", "minCardinality"),
-                    ("max", "maxCardinality"),
-                    ("exactly", "cardinality"),
-                ]
-                .iter()
-                .find_map(|(word, local)| Some((*word, self.get(b, OWL, local)?.1)))?;
-                let Node::Literal(n) = n else { return None };
-                parts.push(Part::text(&format!(" {word} {}", n.value())));
-                if let Some((_, class)) = self.get(b, OWL, "onClass") {
-                    parts.push(Part::text(" "));
-                    parts.extend(self.member(class, depth, used)?);
-                }
-                return Some(parts);
-            };
-            parts.push(Part::text(&format!(" {word}")));
-            if let Some(filler) = filler {
-                parts.push(Part::text(" "));
-                parts.extend(self.member(filler, depth, used)?);
-            }
-            return Some(parts);
+            return self.restriction(b, property, depth, used);
         }
         for (local, joint) in [("intersectionOf", " and "), ("unionOf", " or ")] {
             if let Some((_, list)) = self.get(b, OWL, local) {
@@ -276,6 +243,51 @@ impl<'t> Reader<'t, '_> {
             return Some(parts);
         }
         None
+    }
+
+    /// A restriction on `property`: `P some C`, `P only C`, `P value v`,
+    /// `P Self`, or a cardinality with its optional class.
+    fn restriction(
+        &self,
+        b: &BlankNode,
+        property: &Node,
+        depth: usize,
+        used: &mut Vec<usize>,
+    ) -> Option<Vec<Part>> {
+        let mut parts = self.property(property, depth, used)?;
+        let (word, filler) = if let Some((_, c)) = self.get(b, OWL, "someValuesFrom") {
+            ("some", Some(c))
+        } else if let Some((_, c)) = self.get(b, OWL, "allValuesFrom") {
+            ("only", Some(c))
+        } else if let Some((_, v)) = self.get(b, OWL, "hasValue") {
+            ("value", Some(v))
+        } else if self.get(b, OWL, "hasSelf").is_some() {
+            ("Self", None)
+        } else {
+            let (word, n) = [
+                ("min", "minQualifiedCardinality"),
+                ("max", "maxQualifiedCardinality"),
+                ("exactly", "qualifiedCardinality"),
+                ("min", "minCardinality"),
+                ("max", "maxCardinality"),
+                ("exactly", "cardinality"),
+            ]
+            .iter()
+            .find_map(|(word, local)| Some((*word, self.get(b, OWL, local)?.1)))?;
+            let Node::Literal(n) = n else { return None };
+            parts.push(Part::text(&format!(" {word} {}", n.value())));
+            if let Some((_, class)) = self.get(b, OWL, "onClass") {
+                parts.push(Part::text(" "));
+                parts.extend(self.member(class, depth, used)?);
+            }
+            return Some(parts);
+        };
+        parts.push(Part::text(&format!(" {word}")));
+        if let Some(filler) = filler {
+            parts.push(Part::text(" "));
+            parts.extend(self.member(filler, depth, used)?);
+        }
+        Some(parts)
     }
 
     /// A property: named, or `inverse P`.

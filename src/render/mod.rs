@@ -9,6 +9,9 @@
 mod api_docs;
 mod bidi;
 mod browse;
+mod context;
+mod entity;
+mod error;
 mod html;
 mod info;
 mod json;
@@ -17,39 +20,28 @@ mod manchester;
 mod openapi;
 pub mod rdf;
 mod relations;
+mod rendering;
 pub mod search_index;
+mod templates;
 mod vocab;
 mod void;
 
-pub use html::TEMPLATES;
+pub use templates::TEMPLATES;
 
-use crate::hosts::script::SEARCH_JS;
+pub use context::Context;
+pub use error::RenderError;
+pub use rendering::Rendering;
+use templates::Templates;
+
 use crate::hosts::{HostFile, HostInput};
-use crate::model::namespaces::OBO;
 use crate::model::{Download, Entity, Ontology};
 use crate::search::Corpus;
-use crate::site::formats::{ENTITY_FORMATS, EntityFormat, Representation};
-use crate::site::{files, negotiation, pages};
+use crate::search::client::SEARCH_JS;
+use crate::site::formats::{ENTITY_FORMATS, EntityFormat};
+use crate::site::{files, pages};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::io::Write;
-
-/// Why a document could not be rendered.
-#[derive(Debug, thiserror::Error)]
-pub enum RenderError {
-    #[error(transparent)]
-    Json(#[from] serde_json::Error),
-    #[error("`{0}` is not a template ontosite uses\n  help: the templates are {names}; rename the file or remove it", names = html::TEMPLATES.map(|(name, _)| name).join(", "))]
-    UnknownTemplate(String),
-    #[error("{}", template_message(.0))]
-    Template(minijinja::Error),
-    #[error(
-        "`{0}` is not an IRI that RDF allows\n  help: this is a bug in ontosite: the input's IRIs are checked when read; please report it"
-    )]
-    Iri(String),
-    #[error(transparent)]
-    Io(#[from] std::io::Error),
-}
 
 /// Why a site could not be prepared for rendering, and for what.
 #[derive(Debug, thiserror::Error)]
@@ -68,103 +60,6 @@ pub enum PrepareError {
     },
 }
 
-/// A template error with its template and line, and what to do.
-fn template_message(error: &minijinja::Error) -> String {
-    let place = match (error.name(), error.line()) {
-        (Some(name), Some(line)) => format!("{name}:{line}: "),
-        (Some(name), None) => format!("{name}: "),
-        _ => String::new(),
-    };
-    let detail = error.detail().map(|d| format!(": {d}")).unwrap_or_default();
-    format!(
-        "{place}{}{detail}\n  help: fix the template, or remove it from --templates to use the built-in one",
-        error.kind()
-    )
-}
-
-/// One site being rendered: the ontology, and what every document of it
-/// is rendered with, prepared once.
-pub struct Rendering<'a> {
-    pub ontology: &'a Ontology,
-    /// Every pass-through field name and whether any value of it is
-    /// structured (an object, or an array holding one), which JSON-LD must
-    /// then keep as a JSON literal instead of dropping its unknown keys.
-    extra_terms: BTreeMap<&'a str, bool>,
-    /// The search index, rendered up front: its files come from one pass
-    /// over every entity's words.
-    search_index: search_index::SearchIndex,
-    /// The answer to the front page's example search, taken while the
-    /// corpus is at hand.
-    example_search_answer: Option<Vec<u8>>,
-    /// The page templates, compiled.
-    templates: html::Templates,
-    /// The information document, which every page shows parts of, as the
-    /// templates read it.
-    info: std::sync::OnceLock<minijinja::Value>,
-    /// How many triples the entities state, counted once for the data
-    /// set's description.
-    entity_triples: std::sync::OnceLock<usize>,
-    /// How the terms of an ontology source link to each other.
-    relations: relations::Relations,
-    /// The orders the browsing pages list the entities in.
-    browse: std::sync::OnceLock<browse::Browse>,
-    /// The hierarchy's rows, cut into pages.
-    tree_pages: std::sync::OnceLock<browse::TreePages>,
-    /// Whether the site publishes the terms of an ontology source.
-    pub(crate) has_terms: bool,
-    /// The paths at which entities' own IRIs in the site's namespace
-    /// arrive, where those are not `/{slug}`.
-    pub(crate) aliases: negotiation::Aliases,
-    /// Whether the input names some entity of `input/entities/` by its own
-    /// IRI, which the context and schemas then describe.
-    pub(crate) own_iris: bool,
-}
-
-/// The paths that stand for an entity: its IRI's rest where the IRI is in
-/// the namespace that resolves through the site, and a term's earlier IDs.
-fn aliases_of(ontology: &Ontology) -> negotiation::Aliases {
-    // A term with an OBO PURL had its earlier IDs' PURLs too
-    // (`HP:0001275` was `obo:HP_0001275`): they resolve to it as well.
-    let earlier_iris: Vec<(String, &str)> = ontology
-        .entities
-        .iter()
-        .filter(|e| e.iri.as_deref().is_some_and(|i| i.starts_with(OBO)))
-        .flat_map(|e| {
-            let ids = e.term.as_deref().map(|t| t.alternative_ids.as_slice());
-            ids.unwrap_or_default().iter().filter_map(move |id| {
-                let (prefix, local) = id.split_once(':')?;
-                Some((format!("{OBO}{prefix}_{local}"), e.slug.as_str()))
-            })
-        })
-        .collect();
-    let mut aliases = negotiation::Aliases::of(
-        &ontology.meta.resolved_namespace(),
-        // Earlier IRIs first: where a path is both, a term's own IRI (the
-        // later entry) keeps it.
-        earlier_iris
-            .iter()
-            .map(|(iri, slug)| (iri.as_str(), *slug))
-            .chain(
-                ontology
-                    .entities
-                    .iter()
-                    .filter_map(|e| Some((e.iri.as_deref()?, e.slug.as_str()))),
-            ),
-    );
-    let slugs: std::collections::HashSet<&str> =
-        ontology.entities.iter().map(|e| e.slug.as_str()).collect();
-    aliases.add_alternatives(
-        ontology.entities.iter().flat_map(|e| {
-            let ids = e.term.as_deref().map(|t| t.alternative_ids.as_slice());
-            ids.unwrap_or_default()
-                .iter()
-                .map(move |id| (id.as_str(), e.slug.as_str()))
-        }),
-        |slug| slugs.contains(slug),
-    );
-    aliases
-}
-
 impl<'a> Rendering<'a> {
     /// Prepares a site with the built-in templates.
     pub fn new(ontology: &'a Ontology) -> Result<Rendering<'a>, PrepareError> {
@@ -177,13 +72,7 @@ impl<'a> Rendering<'a> {
         ontology: &'a Ontology,
         templates: &BTreeMap<String, String>,
     ) -> Result<Rendering<'a>, PrepareError> {
-        let compiled = html::Templates::new(templates).map_err(PrepareError::Templates)?;
-        let mut extra_terms: BTreeMap<&str, bool> = BTreeMap::new();
-        for entity in &ontology.entities {
-            for (key, value) in &entity.extra {
-                *extra_terms.entry(key.as_str()).or_default() |= is_structured(value);
-            }
-        }
+        let templates = Templates::new(templates).map_err(PrepareError::Templates)?;
         let corpus = Corpus::of(ontology);
         let prepared = |file| move |source| PrepareError::Document { file, source };
         let example_search_answer =
@@ -191,73 +80,14 @@ impl<'a> Rendering<'a> {
         let search_index = search_index::build(&ontology.meta.base_url, &corpus)
             .map_err(|e| prepared(files::SEARCH_INDEX)(e.into()))?;
         Ok(Rendering {
-            ontology,
-            extra_terms,
+            context: Context::of(ontology),
             search_index,
             example_search_answer,
-            templates: compiled,
+            templates,
             info: std::sync::OnceLock::new(),
-            entity_triples: std::sync::OnceLock::new(),
-            relations: relations::Relations::of(ontology),
             browse: std::sync::OnceLock::new(),
             tree_pages: std::sync::OnceLock::new(),
-            has_terms: ontology.entities.iter().any(|e| e.term.is_some()),
-            aliases: aliases_of(ontology),
-            own_iris: ontology
-                .entities
-                .iter()
-                .any(|e| e.term.is_none() && e.iri.is_some()),
         })
-    }
-
-    fn url(&self, path: &str) -> String {
-        self.ontology.meta.base_url.join(path)
-    }
-
-    /// The namespace of the terms ontosite mints (`slug`, pass-through
-    /// fields): `ontology.json`'s `vocabulary`, else `{base}/vocab#`.
-    pub fn vocabulary(&self) -> std::borrow::Cow<'_, str> {
-        match &self.ontology.meta.vocabulary {
-            Some(namespace) => namespace.into(),
-            None => self.url("vocab#").into(),
-        }
-    }
-
-    /// The IRI of one of ontosite's terms.
-    fn term(&self, name: &str) -> String {
-        format!("{}{name}", self.vocabulary())
-    }
-
-    fn browse(&self) -> &browse::Browse {
-        self.browse
-            .get_or_init(|| browse::Browse::of(self.ontology, &self.relations))
-    }
-
-    fn tree_pages(&self) -> &browse::TreePages {
-        self.tree_pages.get_or_init(|| {
-            let rows = if self.relations.has_hierarchy() {
-                self.relations.tree(self.ontology)
-            } else {
-                Vec::new()
-            };
-            browse::TreePages::of(rows, self.ontology.entities.len())
-        })
-    }
-
-    fn info(&self) -> Result<minijinja::Value, RenderError> {
-        if let Some(info) = self.info.get() {
-            return Ok(info.clone());
-        }
-        let info = html::template_value(&info::document(self)?);
-        Ok(self.info.get_or_init(|| info).clone())
-    }
-}
-
-fn is_structured(value: &serde_json::Value) -> bool {
-    match value {
-        serde_json::Value::Object(_) => true,
-        serde_json::Value::Array(items) => items.iter().any(is_structured),
-        _ => false,
     }
 }
 
@@ -442,7 +272,6 @@ impl Document<'_> {
             Document::OpenApi => openapi::render(site, out)?,
             Document::SearchIndex => out.extend_from_slice(&site.search_index.manifest),
             Document::SearchFile(i) => site.search_index.files[*i].1.unpack_into(out)?,
-            // Committed source, so the crate builds without npm.
             Document::SearchClient => out.extend_from_slice(SEARCH_JS.trim_end().as_bytes()),
             Document::NotFound => info::not_found(site, out)?,
             Document::NotFoundPage => info::not_found_page(site, out)?,
@@ -476,7 +305,7 @@ impl Document<'_> {
             Document::VocabularyPage => html::vocabulary(site, out)?,
             Document::TreePage(n) => html::tree(site, *n, out)?,
             Document::Browse(page) => {
-                let (template, context) = browse::view(site, *page);
+                let (template, context) = browse::view(site, site.browse(), *page);
                 html::render_template(site, template, "../", context, out)?
             }
             Document::Entity(e, format) => entity_document(site, e, format, out)?,
@@ -493,19 +322,15 @@ impl Document<'_> {
 }
 
 /// An entity's document in `format`, without the newline its file ends
-/// with: the renderer each [`Representation`] of the table stands for.
+/// with: its page, or its data.
 fn entity_document(
     site: &Rendering,
     entity: &Entity,
     format: &EntityFormat,
     out: &mut Vec<u8>,
 ) -> Result<(), RenderError> {
-    match format.representation {
-        Representation::Json => json::entity(site, entity, out)?,
-        Representation::JsonLd => jsonld::entity(site, entity, out)?,
-        Representation::Turtle => rdf::entity(site, entity, rdf::Syntax::Turtle, out)?,
-        Representation::NTriples => rdf::entity(site, entity, rdf::Syntax::NTriples, out)?,
-        Representation::Html => html::entity(site, entity, out)?,
+    if !entity::data(site, entity, format.representation, out)? {
+        html::entity(site, entity, out)?;
     }
     Ok(())
 }

@@ -4,7 +4,7 @@
 //! documents against these schemas, so the description cannot drift from
 //! what is published.
 
-use super::Rendering;
+use super::context::Context;
 use crate::search::query::{DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, MAX_TERMS};
 use crate::search::text::{NAME_CHARS, SUMMARY_CHARS};
 use crate::site::formats::ENTITY_FORMATS;
@@ -14,7 +14,7 @@ use crate::site::routes::{Endpoint, Serves, endpoints, media};
 use serde_json::{Map, Value, json};
 
 /// The schemas, by the name the tests validate documents against.
-fn schemas(site: &Rendering) -> Value {
+fn schemas(site: &Context) -> Value {
     let mut schemas = common_schemas(site);
     if site.own_iris {
         schemas["Entity"]["properties"]["iri"] = json!({
@@ -34,8 +34,6 @@ fn schemas(site: &Rendering) -> Value {
 /// header and source files in the information document.
 fn add_term_schemas(schemas: &mut Value) {
     let uri = json!({ "type": "string", "format": "uri" });
-    let texts = |what: &str| json!({ "type": "array", "description": what, "items": { "$ref": "#/components/schemas/Text" } });
-    let terms = |what: &str| json!({ "type": "array", "description": what, "items": { "$ref": "#/components/schemas/TermRef" } });
     schemas["Text"] = json!({
         "type": "object",
         "description": "A text, with its BCP 47 language tag where the source gives one.",
@@ -56,7 +54,16 @@ fn add_term_schemas(schemas: &mut Value) {
         },
         "additionalProperties": false
     });
-    let entity = &mut schemas["Entity"];
+    add_term_entity(&mut schemas["Entity"]);
+    add_ontology_header(&mut schemas["Info"]["properties"]);
+}
+
+/// An entity of a term site: its IRI, types, texts by language and links
+/// among the terms, and nothing else.
+fn add_term_entity(entity: &mut Value) {
+    let uri = json!({ "type": "string", "format": "uri" });
+    let texts = |what: &str| json!({ "type": "array", "description": what, "items": { "$ref": "#/components/schemas/Text" } });
+    let terms = |what: &str| json!({ "type": "array", "description": what, "items": { "$ref": "#/components/schemas/TermRef" } });
     entity["description"] = json!(
         "One term of the ontology source: `name` and `description` in the ontology's language (`description` left out where the source has none), every label, description and synonym with its language, and its place among the terms."
     );
@@ -120,7 +127,12 @@ fn add_term_schemas(schemas: &mut Value) {
     properties["deprecated"] = json!({ "type": "boolean" });
     properties["replacedBy"] = terms("The terms that replace it.");
     entity["additionalProperties"] = json!(false);
-    let info = &mut schemas["Info"]["properties"];
+}
+
+/// The information document of a term site: the ontology's own header and
+/// its source files.
+fn add_ontology_header(info: &mut Value) {
+    let uri = json!({ "type": "string", "format": "uri" });
     info["ontology"] = json!({
         "type": "object",
         "description": "What the ontology source says of itself (owl:Ontology, skos:ConceptScheme).",
@@ -149,11 +161,92 @@ fn add_term_schemas(schemas: &mut Value) {
     });
 }
 
-fn common_schemas(site: &Rendering) -> Value {
-    let entity_type = &site.ontology.meta.entity_type;
-    let uri = json!({ "type": "string", "format": "uri" });
-    let slug = json!({ "type": "string", "pattern": slug_pattern() });
-    let short_name = json!({ "type": "string", "minLength": 1, "maxLength": NAME_CHARS, "description": "Its name: all of it up to 200 characters, else the whole words that fit, then an ellipsis (the entity's own documents hold it whole)." });
+fn common_schemas(site: &Context) -> Value {
+    let shape = Shapes {
+        entity_type: site.ontology.meta.entity_type.clone(),
+        uri: json!({ "type": "string", "format": "uri" }),
+        slug: json!({ "type": "string", "pattern": slug_pattern() }),
+        short_name: json!({ "type": "string", "minLength": 1, "maxLength": NAME_CHARS, "description": "Its name: all of it up to 200 characters, else the whole words that fit, then an ellipsis (the entity's own documents hold it whole)." }),
+    };
+    let mut schemas = Map::new();
+    for part in [
+        entry_schemas(&shape),
+        list_schemas(&shape),
+        answer_schemas(&shape),
+    ] {
+        if let Value::Object(part) = part {
+            schemas.extend(part);
+        }
+    }
+    schemas.insert("Info".to_owned(), info_schema(&shape));
+    Value::Object(schemas)
+}
+
+/// The pieces several schemas share.
+struct Shapes {
+    entity_type: String,
+    uri: Value,
+    slug: Value,
+    short_name: Value,
+}
+
+/// An entity's links, and the entity as a list, a search answer and its
+/// own document show it.
+fn entry_schemas(shape: &Shapes) -> Value {
+    json!({
+        "Links": {
+            "type": "object",
+            "description": "The absolute URLs of an entity's documents.",
+            "required": ENTITY_FORMATS.iter().map(|f| f.extension).collect::<Vec<_>>(),
+            "properties": ENTITY_FORMATS.iter().map(|f| (f.extension.to_owned(), shape.uri.clone())).collect::<Map<_, _>>(),
+            "additionalProperties": false
+        },
+        "Entry": {
+            "type": "object",
+            "description": "An entity in a list: enough to show and to follow.",
+            "required": ["slug", "id", "name", "links"],
+            "properties": {
+                "slug": shape.slug.clone(),
+                "id": { "type": "string", "minLength": 1 },
+                "name": shape.short_name.clone(),
+                "links": { "$ref": "#/components/schemas/Links" }
+            },
+            "additionalProperties": false
+        },
+        "SearchItem": {
+            "type": "object",
+            "description": "An entity that matches a query: an entry with what kind of entity it is and the start of its description.",
+            "required": ["slug", "id", "name", "type", "summary", "links"],
+            "properties": {
+                "slug": shape.slug.clone(),
+                "id": { "type": "string", "minLength": 1 },
+                "name": shape.short_name.clone(),
+                "type": { "type": "string", "minLength": 1, "description": "As its JSON-LD @type names it: the entity type or subtype, or a term's first rdf:type, compacted (owl:Class)." },
+                "summary": { "type": "string", "maxLength": SUMMARY_CHARS, "description": "The start of its description: all of it up to 160 characters, else the whole words that fit, then an ellipsis; empty where it has none." },
+                "links": { "$ref": "#/components/schemas/Links" },
+                "deprecated": { "type": "boolean", "const": true, "description": "A deprecated term: present only where true. It ranks after every other match, unless it is an exact match." }
+            },
+            "additionalProperties": false
+        },
+        "Entity": {
+            "type": "object",
+            "description": "One entity with its full data; fields of the input other than these pass through unchanged.",
+            "required": ["slug", "id", "type", "name", "description", "links"],
+            "properties": {
+                "slug": shape.slug.clone(),
+                "id": { "type": "string", "minLength": 1 },
+                "type": { "const": shape.entity_type },
+                "name": { "type": "string", "minLength": 1 },
+                "description": { "type": "string", "minLength": 1 },
+                "links": { "$ref": "#/components/schemas/Links" }
+            },
+            "additionalProperties": true
+        }
+    })
+}
+
+/// The big lists whole and in pages, and the pages' summary.
+fn list_schemas(shape: &Shapes) -> Value {
     // `index.json` and `/all`: the entity type, the count, the items.
     let list = |description: &str, item: &str| {
         json!({
@@ -161,7 +254,7 @@ fn common_schemas(site: &Rendering) -> Value {
             "description": description,
             "required": ["type", "total", "items"],
             "properties": {
-                "type": { "const": entity_type },
+                "type": { "const": shape.entity_type },
                 "total": { "type": "integer", "minimum": 0 },
                 "items": { "type": "array", "items": { "$ref": format!("#/components/schemas/{item}") } }
             },
@@ -179,7 +272,7 @@ fn common_schemas(site: &Rendering) -> Value {
         properties["page"] = json!({ "type": "integer", "minimum": 1 });
         properties["pages"] = json!({ "type": "integer", "minimum": 1 });
         for link in ["complete", "first", "previous", "next", "last"] {
-            properties[link] = uri.clone();
+            properties[link] = shape.uri.clone();
         }
         list["required"] = json!([
             "type", "total", "page", "pages", "complete", "first", "last", "items"
@@ -188,54 +281,6 @@ fn common_schemas(site: &Rendering) -> Value {
         list
     };
     json!({
-        "Links": {
-            "type": "object",
-            "description": "The absolute URLs of an entity's documents.",
-            "required": ENTITY_FORMATS.iter().map(|f| f.extension).collect::<Vec<_>>(),
-            "properties": ENTITY_FORMATS.iter().map(|f| (f.extension.to_owned(), uri.clone())).collect::<Map<_, _>>(),
-            "additionalProperties": false
-        },
-        "Entry": {
-            "type": "object",
-            "description": "An entity in a list: enough to show and to follow.",
-            "required": ["slug", "id", "name", "links"],
-            "properties": {
-                "slug": slug,
-                "id": { "type": "string", "minLength": 1 },
-                "name": short_name,
-                "links": { "$ref": "#/components/schemas/Links" }
-            },
-            "additionalProperties": false
-        },
-        "SearchItem": {
-            "type": "object",
-            "description": "An entity that matches a query: an entry with what kind of entity it is and the start of its description.",
-            "required": ["slug", "id", "name", "type", "summary", "links"],
-            "properties": {
-                "slug": slug,
-                "id": { "type": "string", "minLength": 1 },
-                "name": short_name,
-                "type": { "type": "string", "minLength": 1, "description": "As its JSON-LD @type names it: the entity type or subtype, or a term's first rdf:type, compacted (owl:Class)." },
-                "summary": { "type": "string", "maxLength": SUMMARY_CHARS, "description": "The start of its description: all of it up to 160 characters, else the whole words that fit, then an ellipsis; empty where it has none." },
-                "links": { "$ref": "#/components/schemas/Links" },
-                "deprecated": { "type": "boolean", "const": true, "description": "A deprecated term: present only where true. It ranks after every other match, unless it is an exact match." }
-            },
-            "additionalProperties": false
-        },
-        "Entity": {
-            "type": "object",
-            "description": "One entity with its full data; fields of the input other than these pass through unchanged.",
-            "required": ["slug", "id", "type", "name", "description", "links"],
-            "properties": {
-                "slug": slug,
-                "id": { "type": "string", "minLength": 1 },
-                "type": { "const": entity_type },
-                "name": { "type": "string", "minLength": 1 },
-                "description": { "type": "string", "minLength": 1 },
-                "links": { "$ref": "#/components/schemas/Links" }
-            },
-            "additionalProperties": true
-        },
         "List": list("Every entity, as entries, in slug order.", "Entry"),
         "All": list("Every entity with its full data, in slug order.", "Entity"),
         "ListPage": page(list("A page of /index.json: its entries from (page - 1) × PAGE_ENTITIES on, in its order.", "Entry")),
@@ -252,13 +297,19 @@ fn common_schemas(site: &Rendering) -> Value {
                     "items": {
                         "type": "object",
                         "required": ["complete", "first", "last"],
-                        "properties": { "complete": uri, "first": uri, "last": uri },
+                        "properties": { "complete": shape.uri.clone(), "first": shape.uri.clone(), "last": shape.uri.clone() },
                         "additionalProperties": false
                     }
                 }
             },
             "additionalProperties": false
-        },
+        }
+    })
+}
+
+/// A search answer and a problem document.
+fn answer_schemas(shape: &Shapes) -> Value {
+    json!({
         "SearchAnswer": {
             "type": "object",
             "description": "One page of the entities that match a query (docs/search.md).",
@@ -269,7 +320,7 @@ fn common_schemas(site: &Rendering) -> Value {
                 "limit": { "type": "integer", "minimum": 1, "maximum": MAX_LIMIT },
                 "offset": { "type": "integer", "minimum": 0, "maximum": MAX_OFFSET },
                 "items": { "type": "array", "items": { "$ref": "#/components/schemas/SearchItem" } },
-                "next": { "description": "The URL of the next page, or null on the last.", "oneOf": [uri, { "type": "null" }] }
+                "next": { "description": "The URL of the next page, or null on the last.", "oneOf": [shape.uri.clone(), { "type": "null" }] }
             },
             "additionalProperties": false
         },
@@ -283,62 +334,66 @@ fn common_schemas(site: &Rendering) -> Value {
                 "status": { "type": "integer", "minimum": 400, "maximum": 599 },
                 "detail": { "type": "string" }
             }
-        },
-        "Info": {
-            "type": "object",
-            "description": "What `/` answers: the ontology and every endpoint of its API.",
-            "required": ["name", "description", "type", "total", "baseUrl", "endpoints", "siblings"],
-            "properties": {
-                "name": { "type": "string" },
-                "description": { "type": "string" },
-                "type": { "const": entity_type },
-                "total": { "type": "integer", "minimum": 0 },
-                "baseUrl": uri,
-                "namespace": { "type": "string", "format": "uri", "description": "The namespace whose IRIs arrive at this site (w3id.org, purl.org), where it is not the base URL's own." },
-                "version": { "type": "string" },
-                "license": { "type": "string" },
-                "openapi": uri,
-                "pages": { "$ref": "#/components/schemas/Pages" },
-                "dataset": {
+        }
+    })
+}
+
+/// What `/` answers.
+fn info_schema(shape: &Shapes) -> Value {
+    json!({
+        "type": "object",
+        "description": "What `/` answers: the ontology and every endpoint of its API.",
+        "required": ["name", "description", "type", "total", "baseUrl", "endpoints", "siblings"],
+        "properties": {
+            "name": { "type": "string" },
+            "description": { "type": "string" },
+            "type": { "const": shape.entity_type },
+            "total": { "type": "integer", "minimum": 0 },
+            "baseUrl": shape.uri.clone(),
+            "namespace": { "type": "string", "format": "uri", "description": "The namespace whose IRIs arrive at this site (w3id.org, purl.org), where it is not the base URL's own." },
+            "version": { "type": "string" },
+            "license": { "type": "string" },
+            "openapi": shape.uri.clone(),
+            "pages": { "$ref": "#/components/schemas/Pages" },
+            "dataset": {
+                "type": "object",
+                "description": "The data set's description in JSON-LD, as /void.jsonld states it: schema.org Dataset and VoID (entity and triple counts, URI space, vocabularies, dumps, an example resource, the distributions).",
+                "required": ["@context", "@graph"],
+                "properties": {
+                    "@context": { "type": "object", "additionalProperties": { "type": "string" }, "description": "The prefixes of the graph's IRIs." },
+                    "@graph": { "type": "array", "items": { "type": "object", "additionalProperties": true }, "description": "The data set's nodes, in expanded form." }
+                },
+                "additionalProperties": false
+            },
+            "endpoints": {
+                "type": "array",
+                "items": {
                     "type": "object",
-                    "description": "The data set's description in JSON-LD, as /void.jsonld states it: schema.org Dataset and VoID (entity and triple counts, URI space, vocabularies, dumps, an example resource, the distributions).",
-                    "required": ["@context", "@graph"],
+                    "required": ["path", "summary", "url"],
                     "properties": {
-                        "@context": { "type": "object", "additionalProperties": { "type": "string" }, "description": "The prefixes of the graph's IRIs." },
-                        "@graph": { "type": "array", "items": { "type": "object", "additionalProperties": true }, "description": "The data set's nodes, in expanded form." }
+                        "path": { "type": "string", "pattern": "^/" },
+                        "summary": { "type": "string" },
+                        "url": { "type": "string" },
+                        "example": shape.uri.clone()
                     },
                     "additionalProperties": false
-                },
-                "endpoints": {
-                    "type": "array",
-                    "items": {
-                        "type": "object",
-                        "required": ["path", "summary", "url"],
-                        "properties": {
-                            "path": { "type": "string", "pattern": "^/" },
-                            "summary": { "type": "string" },
-                            "url": { "type": "string" },
-                            "example": uri
-                        },
-                        "additionalProperties": false
-                    }
-                },
-                "siblings": {
-                    "type": "array",
-                    "items": {
-                        "type": "object",
-                        "required": ["name", "baseUrl"],
-                        "properties": {
-                            "name": { "type": "string" },
-                            "baseUrl": uri,
-                            "description": { "type": "string" }
-                        },
-                        "additionalProperties": false
-                    }
                 }
             },
-            "additionalProperties": false
-        }
+            "siblings": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["name", "baseUrl"],
+                    "properties": {
+                        "name": { "type": "string" },
+                        "baseUrl": shape.uri.clone(),
+                        "description": { "type": "string" }
+                    },
+                    "additionalProperties": false
+                }
+            }
+        },
+        "additionalProperties": false
     })
 }
 
@@ -586,6 +641,25 @@ pub(super) fn operation(endpoint: &Endpoint) -> Operation {
             },
         )],
     };
+    add_see_other(&mut operation, endpoint);
+    add_path_parameters(&mut operation, endpoint);
+    if let Serves::Search = endpoint.serves {
+        add_search_parameters(&mut operation);
+    }
+    // Every path can be malformed; the search's own 400 says so already.
+    if !operation
+        .responses
+        .iter()
+        .any(|(status, _)| *status == "400")
+    {
+        let malformed = Response::Shared("#/components/responses/BadRequest");
+        operation.responses.push(("400", malformed));
+    }
+    operation
+}
+
+/// The 303 of a path whose representation the `Accept` header chooses.
+fn add_see_other(operation: &mut Operation, endpoint: &Endpoint) {
     if let Some(resource) = negotiation::resources()
         .iter()
         .find(|r| r.path == endpoint.path)
@@ -611,6 +685,11 @@ pub(super) fn operation(endpoint: &Endpoint) -> Operation {
             },
         );
     }
+}
+
+/// The slug or page number a path names, and the 404 of one that names
+/// nothing.
+fn add_path_parameters(operation: &mut Operation, endpoint: &Endpoint) {
     if endpoint.path.contains("{slug}") {
         operation.parameters.push(Parameter {
             name: "slug",
@@ -633,19 +712,6 @@ pub(super) fn operation(endpoint: &Endpoint) -> Operation {
         });
         operation.respond("404", Response::problem("No page has this number."));
     }
-    if let Serves::Search = endpoint.serves {
-        add_search_parameters(&mut operation);
-    }
-    // Every path can be malformed; the search's own 400 says so already.
-    if !operation
-        .responses
-        .iter()
-        .any(|(status, _)| *status == "400")
-    {
-        let malformed = Response::Shared("#/components/responses/BadRequest");
-        operation.responses.push(("400", malformed));
-    }
-    operation
 }
 
 /// `q`, `limit` and `offset`, and the 400 a bad one gets.
@@ -686,12 +752,12 @@ fn add_search_parameters(operation: &mut Operation) {
     );
 }
 
-pub fn render(site: &Rendering, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+pub fn render(site: &Context, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     serde_json::to_writer_pretty(out, &document(site))
 }
 
 /// `openapi.json` as a value; the front page documents the API from it.
-pub fn document(site: &Rendering) -> Value {
+pub fn document(site: &Context) -> Value {
     let meta = &site.ontology.meta;
     let mut paths = Map::new();
     for endpoint in endpoints() {

@@ -6,7 +6,8 @@
 //! The syntax is written by oxttl, never by hand, so escaping is the
 //! library's.
 
-use super::{RenderError, Rendering};
+use super::context::Context;
+use super::error::RenderError;
 use crate::model::Entity;
 use crate::model::namespaces::{FOAF, PREFIXES};
 use oxrdf::vocab::{rdf, xsd};
@@ -56,7 +57,7 @@ fn schema(term: &str) -> NamedNode {
 /// so that its document shows its links both ways. The dump has those once,
 /// with the terms that state them.
 pub fn document_triples<'s>(
-    site: &'s Rendering,
+    site: &'s Context,
     entity: &'s Entity,
 ) -> Result<Vec<Cow<'s, Triple>>, RenderError> {
     let mut triples = entity_triples(site, entity)?;
@@ -97,7 +98,7 @@ pub fn document_triples<'s>(
 /// writes them, and a copy per document was most of a large build's
 /// allocations.
 pub fn entity_triples<'s>(
-    site: &'s Rendering,
+    site: &'s Context,
     entity: &'s Entity,
 ) -> Result<Vec<Cow<'s, Triple>>, RenderError> {
     let mut triples: Vec<Cow<Triple>> = match &entity.term {
@@ -119,14 +120,14 @@ pub fn entity_triples<'s>(
 
 /// Where the input names an entity by its own IRI, the URL of its
 /// documents, `{base}/{slug}`, which that IRI is the primary topic of.
-pub fn primary_topic_of(site: &Rendering, entity: &Entity) -> Option<String> {
+pub fn primary_topic_of(site: &Context, entity: &Entity) -> Option<String> {
     let own = entity.iri.as_deref()?;
     let documents = site.url(entity.slug.as_str());
     (own != documents).then_some(documents)
 }
 
 /// The triples of an entity of `input/entities/`.
-fn entity_fields(site: &Rendering, entity: &Entity) -> Result<Vec<Triple>, RenderError> {
+fn entity_fields(site: &Context, entity: &Entity) -> Result<Vec<Triple>, RenderError> {
     let meta = &site.ontology.meta;
     let subject = iri(entity.iri(&meta.base_url))?;
     let mut triples = Vec::with_capacity(8 + entity.extra.len());
@@ -265,7 +266,7 @@ fn json_literal(value: &Value) -> Literal {
 
 /// The prefixes documents abbreviate with: ontosite's own, and for an
 /// ontology's terms the namespaces ontologies are written with.
-fn prefixes<'s>(site: &'s Rendering) -> Vec<(&'s str, String)> {
+fn prefixes<'s>(site: &'s Context) -> Vec<(&'s str, String)> {
     if !site.has_terms {
         return site_prefixes(site);
     }
@@ -288,7 +289,7 @@ fn prefixes<'s>(site: &'s Rendering) -> Vec<(&'s str, String)> {
     prefixes
 }
 
-fn site_prefixes(site: &Rendering) -> Vec<(&'static str, String)> {
+fn site_prefixes(site: &Context) -> Vec<(&'static str, String)> {
     vec![
         (
             "rdf",
@@ -380,7 +381,7 @@ impl Writer<&mut Vec<u8>> {
 /// Writes one small document: `triples` in `syntax`, declaring only the
 /// prefixes it uses.
 pub fn write<T: Borrow<Triple>>(
-    site: &Rendering,
+    site: &Context,
     syntax: Syntax,
     triples: &[T],
     out: &mut Vec<u8>,
@@ -404,16 +405,12 @@ pub fn write<T: Borrow<Triple>>(
 }
 
 /// Starts a large document that declares every prefix.
-pub fn writer<W: Write>(
-    site: &Rendering,
-    syntax: Syntax,
-    out: W,
-) -> Result<Writer<W>, RenderError> {
+pub fn writer<W: Write>(site: &Context, syntax: Syntax, out: W) -> Result<Writer<W>, RenderError> {
     Writer::new(syntax, &prefixes(site), out)
 }
 
 pub fn entity(
-    site: &Rendering,
+    site: &Context,
     entity: &Entity,
     syntax: Syntax,
     out: &mut Vec<u8>,
@@ -426,7 +423,7 @@ pub fn entity(
 pub const INDEX: &str = "index";
 
 /// The IRI of the list's entry at `position` (from 1).
-pub fn list_item_iri(site: &Rendering, position: usize) -> String {
+pub fn list_item_iri(site: &Context, position: usize) -> String {
     site.url(&format!("{INDEX}#{position}"))
 }
 
@@ -436,7 +433,7 @@ pub fn list_item_iri(site: &Rendering, position: usize) -> String {
 /// `jsonld::ListItem`). `summaries: false` leaves out what each entity's
 /// own graph states anyway (for the dump).
 pub fn entity_list<W: Write>(
-    site: &Rendering,
+    site: &Context,
     writer: &mut Writer<W>,
     summaries: bool,
 ) -> Result<usize, RenderError> {
@@ -510,7 +507,7 @@ pub fn entity_list<W: Write>(
 /// The list as RDF, into any stream (`Document::render_into` ends it with
 /// its newline).
 pub fn render_entity_list<W: Write>(
-    site: &Rendering,
+    site: &Context,
     syntax: Syntax,
     out: W,
 ) -> Result<(), RenderError> {
@@ -521,7 +518,7 @@ pub fn render_entity_list<W: Write>(
 }
 
 /// The RDF type of an entity: its subtype, else the ontology's type.
-fn type_iri(site: &Rendering, entity: &Entity) -> Result<NamedNode, RenderError> {
+fn type_iri(site: &Context, entity: &Entity) -> Result<NamedNode, RenderError> {
     let meta = &site.ontology.meta;
     let kind = meta.jsonld_type(entity);
     if kind == meta.entity_type {

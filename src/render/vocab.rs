@@ -3,8 +3,9 @@
 //! so that each term's IRI says what it means, in the namespace
 //! `ontology.json` fixes (or `{base}/vocab#`).
 
+use super::context::Context;
+use super::error::RenderError;
 use super::rdf::{self, OWL, RDFS, iri};
-use super::{RenderError, Rendering};
 use crate::site::formats::ENTITY_FORMATS;
 use oxrdf::vocab::rdf as rdf_vocab;
 use oxrdf::{Literal, NamedNode, Triple};
@@ -20,13 +21,13 @@ pub struct Term {
 
 /// The vocabulary's own IRI: its namespace without the `#` of a hash
 /// namespace.
-pub fn iri_of(site: &Rendering) -> String {
+pub fn iri_of(site: &Context) -> String {
     let namespace = site.vocabulary();
     namespace.strip_suffix('#').unwrap_or(&namespace).to_owned()
 }
 
 /// Every term, in name order.
-pub fn terms(site: &Rendering) -> Vec<Term> {
+pub fn terms(site: &Context) -> Vec<Term> {
     let meta = &site.ontology.meta;
     let mut terms = vec![(
         "slug".to_owned(),
@@ -75,7 +76,7 @@ pub fn terms(site: &Rendering) -> Vec<Term> {
 
 /// The vocabulary as RDF: an `owl:Ontology`, and each term an
 /// `rdf:Property` with its label, comment and `rdfs:isDefinedBy`.
-pub fn triples(site: &Rendering) -> Result<Vec<Triple>, RenderError> {
+pub fn triples(site: &Context) -> Result<Vec<Triple>, RenderError> {
     let vocabulary = iri(iri_of(site))?;
     let rdfs = |term: &str| NamedNode::new_unchecked(format!("{RDFS}{term}"));
     let mut triples = vec![
@@ -113,6 +114,6 @@ pub fn triples(site: &Rendering) -> Result<Vec<Triple>, RenderError> {
     Ok(triples)
 }
 
-pub fn render(site: &Rendering, syntax: rdf::Syntax, out: &mut Vec<u8>) -> Result<(), RenderError> {
+pub fn render(site: &Context, syntax: rdf::Syntax, out: &mut Vec<u8>) -> Result<(), RenderError> {
     rdf::write(site, syntax, &triples(site)?, out)
 }

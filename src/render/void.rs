@@ -8,8 +8,10 @@
 //! source says of the ontology itself. A dump is that description, the
 //! vocabulary and every entity's triples, in that order.
 
+use super::context::Context;
+use super::error::RenderError;
 use super::rdf::{self, SCHEMA, Syntax, VOID, iri};
-use super::{RenderError, Rendering, vocab};
+use super::vocab;
 use crate::site::{files, media};
 use oxrdf::vocab::{rdf as rdf_vocab, xsd};
 use oxrdf::{Literal, NamedNode, Triple};
@@ -38,7 +40,7 @@ fn void(term: &str) -> NamedNode {
 }
 
 /// How many triples all the entities state together, counted once.
-fn entity_triples(site: &Rendering) -> Result<usize, RenderError> {
+fn entity_triples(site: &Context) -> Result<usize, RenderError> {
     if let Some(count) = site.entity_triples.get() {
         return Ok(*count);
     }
@@ -52,7 +54,7 @@ fn entity_triples(site: &Rendering) -> Result<usize, RenderError> {
 }
 
 /// The description of the data set.
-pub fn triples(site: &Rendering) -> Result<Vec<Triple>, RenderError> {
+pub fn triples(site: &Context) -> Result<Vec<Triple>, RenderError> {
     let meta = &site.ontology.meta;
     let dataset = iri(site.url(""))?;
     let mut triples = Vec::new();
@@ -123,7 +125,7 @@ pub fn triples(site: &Rendering) -> Result<Vec<Triple>, RenderError> {
 
 /// Each published dump and list as a `schema:DataDownload` with its media
 /// type.
-fn data_downloads(site: &Rendering) -> Result<Vec<Triple>, RenderError> {
+fn data_downloads(site: &Context) -> Result<Vec<Triple>, RenderError> {
     let mut triples = Vec::new();
     for (file, media_type) in DOWNLOADS {
         let download = iri(site.url(file))?;
@@ -144,7 +146,7 @@ fn data_downloads(site: &Rendering) -> Result<Vec<Triple>, RenderError> {
 /// entity's, the vocabulary's, and the list's own, which are four per
 /// entity and three more, and two more for a term's entry, its name and
 /// URL (`rdf::entity_list`).
-fn dump_triple_count(site: &Rendering) -> Result<usize, RenderError> {
+fn dump_triple_count(site: &Context) -> Result<usize, RenderError> {
     let entities = site.ontology.entities.len();
     let terms = site
         .ontology
@@ -156,13 +158,13 @@ fn dump_triple_count(site: &Rendering) -> Result<usize, RenderError> {
     Ok(entity_triples(site)? + vocab::triples(site)?.len() + list)
 }
 
-pub fn render(site: &Rendering, syntax: Syntax, out: &mut Vec<u8>) -> Result<(), RenderError> {
+pub fn render(site: &Context, syntax: Syntax, out: &mut Vec<u8>) -> Result<(), RenderError> {
     rdf::write(site, syntax, &triples(site)?, out)
 }
 
 /// The description as JSON-LD, as a value for the information document
 /// and the front page.
-pub fn json_ld(site: &Rendering) -> Result<serde_json::Value, RenderError> {
+pub fn json_ld(site: &Context) -> Result<serde_json::Value, RenderError> {
     let mut out = Vec::new();
     render(site, Syntax::JsonLd, &mut out)?;
     Ok(serde_json::from_slice(&out)?)
@@ -172,7 +174,7 @@ pub fn json_ld(site: &Rendering) -> Result<serde_json::Value, RenderError> {
 /// list, each entity.
 /// Every triple of the site, into any stream (`Document::render_into`
 /// ends it with its newline).
-pub fn dump<W: Write>(site: &Rendering, syntax: Syntax, out: W) -> Result<(), RenderError> {
+pub fn dump<W: Write>(site: &Context, syntax: Syntax, out: W) -> Result<(), RenderError> {
     let mut writer = rdf::writer(site, syntax, out)?;
     dump_triples(site, &mut writer)?;
     writer.end()?;
@@ -181,10 +183,7 @@ pub fn dump<W: Write>(site: &Rendering, syntax: Syntax, out: W) -> Result<(), Re
 
 /// Every triple of the site, in the dumps' order: the data set's
 /// description, the vocabulary, the list, each entity.
-fn dump_triples<W: Write>(
-    site: &Rendering,
-    writer: &mut rdf::Writer<W>,
-) -> Result<(), RenderError> {
+fn dump_triples<W: Write>(site: &Context, writer: &mut rdf::Writer<W>) -> Result<(), RenderError> {
     for triple in triples(site)?.iter().chain(&vocab::triples(site)?) {
         writer.triple(triple)?;
     }
@@ -203,7 +202,7 @@ fn dump_triples<W: Write>(
 /// same bytes; at the fastest level: it was the largest single cost of a
 /// build at the default one, and N-Triples, all repetition, still shrinks
 /// more than tenfold.
-pub fn dump_gz(site: &Rendering, out: &mut Vec<u8>) -> Result<(), RenderError> {
+pub fn dump_gz(site: &Context, out: &mut Vec<u8>) -> Result<(), RenderError> {
     let encoder = flate2::GzBuilder::new()
         .mtime(0)
         .write(out, flate2::Compression::fast());
@@ -222,7 +221,7 @@ pub fn dump_gz(site: &Rendering, out: &mut Vec<u8>) -> Result<(), RenderError> {
 /// start of the entities' own IRIs, back to its last `/` or `#`; none
 /// where they share no namespace. A term site's IRIs are the ontology's
 /// own: the base URL was stated, and matched none of them.
-fn uri_space(site: &Rendering) -> Option<String> {
+fn uri_space(site: &Context) -> Option<String> {
     let base = site.url("");
     let entities = &site.ontology.entities;
     // Without an IRI of its own, an entity is named `{base}/{slug}`.

@@ -9,6 +9,7 @@
 //! Search depends on a [`Corpus`], not on the whole ontology: a build
 //! makes it from the model, a server from the files the build wrote.
 
+pub mod client;
 pub mod engine;
 pub mod format;
 pub mod near;

@@ -205,6 +205,85 @@ pub struct Redirect {
     pub force: bool,
 }
 
+impl Redirect {
+    /// One rule's line, without its comment.
+    fn parse(
+        line: &str,
+        error: impl Fn(String, &'static str) -> RuleError,
+    ) -> Result<Redirect, RuleError> {
+        let mut words = line.split_whitespace();
+        let from = words.next().unwrap_or_default();
+        if !from.starts_with('/') {
+            return Err(error(
+                format!("the source `{from}` is not a path"),
+                "start every rule with a path such as `/old  /new  301`",
+            ));
+        }
+        let mut query = Vec::new();
+        let mut to = None;
+        for word in words.by_ref() {
+            match word.split_once('=') {
+                Some((name, value)) if to.is_none() && !word.starts_with('/') => {
+                    query.push((name.to_owned(), value.to_owned()));
+                }
+                _ => {
+                    to = Some(word.to_owned());
+                    break;
+                }
+            }
+        }
+        let Some(to) = to else {
+            return Err(error(
+                format!("the rule for `{from}` has no target"),
+                "give the target after the path: `/old  /new  301`",
+            ));
+        };
+        if !to.starts_with('/') {
+            return Err(error(
+                format!("the target `{to}` is not a path of this site"),
+                "ontosite serve does not proxy to other hosts; use a path starting with `/`",
+            ));
+        }
+        let (status, force) = match words.next() {
+            None => (301, false),
+            Some(word) => status(word).ok_or_else(|| {
+                error(
+                    format!("`{word}` is not a status"),
+                    "give a status such as 200, 301 or 404, with `!` to force it",
+                )
+            })?,
+        };
+        if let Some(condition) = words.next() {
+            return Err(error(
+                format!("the condition `{condition}` needs Netlify itself"),
+                "ontosite serve applies paths, query parameters, statuses and `!`; remove the condition to preview the rule",
+            ));
+        }
+        let from = Pattern::parse(from, false)
+            .map_err(|e| error(format!("`{from}` is not a path pattern: {e}"), PATTERN_HELP))?;
+        Ok(Redirect {
+            from,
+            query,
+            to,
+            status,
+            force,
+        })
+    }
+}
+
+/// A rule's status, `!` forcing it over a file at the path.
+fn status(word: &str) -> Option<(u16, bool)> {
+    let (digits, force) = match word.strip_suffix('!') {
+        Some(digits) => (digits, true),
+        None => (word, false),
+    };
+    let status = digits
+        .parse::<u16>()
+        .ok()
+        .filter(|s| (200..600).contains(s))?;
+    Some((status, force))
+}
+
 /// What a matching redirect rule asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Route {
@@ -244,74 +323,7 @@ impl RedirectRules {
                 continue;
             }
             let error = |message, help| RuleError::at(path, number + 1, message, help);
-            let mut words = line.split_whitespace();
-            let from = words.next().unwrap_or_default();
-            if !from.starts_with('/') {
-                return Err(error(
-                    format!("the source `{from}` is not a path"),
-                    "start every rule with a path such as `/old  /new  301`",
-                ));
-            }
-            let mut query = Vec::new();
-            let mut to = None;
-            for word in words.by_ref() {
-                match word.split_once('=') {
-                    Some((name, value)) if to.is_none() && !word.starts_with('/') => {
-                        query.push((name.to_owned(), value.to_owned()));
-                    }
-                    _ => {
-                        to = Some(word.to_owned());
-                        break;
-                    }
-                }
-            }
-            let Some(to) = to else {
-                return Err(error(
-                    format!("the rule for `{from}` has no target"),
-                    "give the target after the path: `/old  /new  301`",
-                ));
-            };
-            if !to.starts_with('/') {
-                return Err(error(
-                    format!("the target `{to}` is not a path of this site"),
-                    "ontosite serve does not proxy to other hosts; use a path starting with `/`",
-                ));
-            }
-            let (status, force) = match words.next() {
-                None => (301, false),
-                Some(word) => {
-                    let (digits, force) = match word.strip_suffix('!') {
-                        Some(digits) => (digits, true),
-                        None => (word, false),
-                    };
-                    let status = digits
-                        .parse::<u16>()
-                        .ok()
-                        .filter(|s| (200..600).contains(s));
-                    let Some(status) = status else {
-                        return Err(error(
-                            format!("`{word}` is not a status"),
-                            "give a status such as 200, 301 or 404, with `!` to force it",
-                        ));
-                    };
-                    (status, force)
-                }
-            };
-            if let Some(condition) = words.next() {
-                return Err(error(
-                    format!("the condition `{condition}` needs Netlify itself"),
-                    "ontosite serve applies paths, query parameters, statuses and `!`; remove the condition to preview the rule",
-                ));
-            }
-            let from = Pattern::parse(from, false)
-                .map_err(|e| error(format!("`{from}` is not a path pattern: {e}"), PATTERN_HELP))?;
-            rules.push(Redirect {
-                from,
-                query,
-                to,
-                status,
-                force,
-            });
+            rules.push(Redirect::parse(line, error)?);
         }
         let reads_queries = rules.iter().any(|rule| !rule.query.is_empty());
         Ok(RedirectRules {

@@ -7,7 +7,8 @@ use super::terms::{RULES, TermRules, expand};
 use super::text;
 use crate::model::namespaces::RDFS;
 use crate::model::{
-    BaseUrl, Download, GENERATED_FIELDS, Header, OntologyMeta, Sibling, Subtypes, is_term_name,
+    BaseUrl, DEFAULT_LANGUAGE, Download, GENERATED_FIELDS, Header, OntologyMeta, Sibling, Subtypes,
+    is_term_name,
 };
 use serde::Deserialize;
 use std::path::Path;
@@ -352,16 +353,13 @@ pub struct FromSources {
 impl Stated {
     /// The language names are chosen in.
     pub fn language(&self) -> &str {
-        self.file.language.as_deref().unwrap_or("en")
+        self.file.language.as_deref().unwrap_or(DEFAULT_LANGUAGE)
     }
 
     /// The namespace that resolves through the site
     /// (`OntologyMeta::resolved_namespace`).
     pub fn resolved_namespace(&self) -> String {
-        self.file
-            .namespace
-            .clone()
-            .unwrap_or_else(|| self.base_url.join(""))
+        crate::model::resolved_namespace(self.file.namespace.as_deref(), &self.base_url)
     }
 
     /// The ontology's whole description: what `ontology.json` states, and
@@ -416,7 +414,7 @@ impl Stated {
             entity_properties: file.entity_properties.into_iter().collect(),
             vocabulary: file.vocabulary,
             namespace: file.namespace,
-            language: file.language.unwrap_or_else(|| "en".into()),
+            language: file.language.unwrap_or_else(|| DEFAULT_LANGUAGE.into()),
             header: sources.header,
             prefixes: sources.prefixes,
             downloads: sources.downloads,

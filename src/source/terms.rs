@@ -402,19 +402,17 @@ fn term_entity(
         iri,
         statements: &statements,
     };
-    let own = |rule: &[String]| said.own(rule);
-    let texts = |rule: &[String]| said.texts(rule);
-    let iris = |rule: &[String]| said.iris(rule);
-    let labels = texts(&rules.name);
-    let descriptions = texts(&rules.description);
-    let replaced_by = iris(&rules.replaced_by);
+    let labels = said.texts(&rules.name);
+    let descriptions = said.texts(&rules.description);
+    let replaced_by = said.iris(&rules.replaced_by);
     let deprecated = !replaced_by.is_empty()
-        || own(&rules.deprecated)
+        || said
+            .own(&rules.deprecated)
             .into_iter()
             .any(|t| matches!(&t.object, Node::Literal(l) if matches!(l.value(), "true" | "1")));
     let name = pick(&labels, language).unwrap_or_else(|| local_name(iri).to_owned());
     let description = pick(&descriptions, language).unwrap_or_default();
-    let parents = iris(&rules.parents);
+    let parents = said.iris(&rules.parents);
     let stated: HashSet<&str> = parents.iter().map(String::as_str).collect();
     let genus = genus_of(iri, &statements)
         .into_iter()
@@ -425,8 +423,9 @@ fn term_entity(
         types: types.of.get(iri).cloned().unwrap_or_default(),
         labels,
         descriptions,
-        synonyms: synonyms_of(iri, &own(&rules.synonyms), &statements),
-        alternative_ids: texts(std::slice::from_ref(&alternative_id))
+        synonyms: synonyms_of(iri, &said.own(&rules.synonyms), &statements),
+        alternative_ids: said
+            .texts(std::slice::from_ref(&alternative_id))
             .into_iter()
             .map(|t| t.value)
             .collect(),
@@ -637,12 +636,7 @@ fn assign_slugs(entities: &mut [Entity], namespace: &str) -> Vec<Diagnostic> {
     let mut problems = Vec::new();
     let mut by_slug: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (i, entity) in entities.iter().enumerate() {
-        let iri = entity.iri.as_deref().unwrap_or_default();
-        let derived: String = local_name(iri)
-            .chars()
-            .map(|c| c.to_ascii_lowercase())
-            .filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-            .collect();
+        let derived = derived_slug(entity.iri.as_deref().unwrap_or_default());
         by_slug.entry(derived).or_default().push(i);
     }
     // A numbered slug never takes another group's plain one: `Foo` and
@@ -652,23 +646,7 @@ fn assign_slugs(entities: &mut [Entity], namespace: &str) -> Vec<Diagnostic> {
     let mut failed = vec![false; entities.len()];
     for (derived, mut group) in by_slug {
         let iri = |i: usize| entities[i].iri.clone().unwrap_or_default();
-        // The plain slug goes first to a term whose IRI is `{namespace}
-        // {slug}` (its path must be its own), then to the term people mean:
-        // a class (PROV-O's `Activity` beside its property `activity`,
-        // DCAT's `Dataset` beside `dataset`), then to the local name that
-        // is the slug already, then in code-point order.
-        group.sort_by_key(|&i| {
-            let own = iri(i);
-            let local = local_name(&own).to_owned();
-            let resolves_here = own.strip_prefix(namespace) == Some(derived.as_str());
-            (
-                !resolves_here,
-                !is_class(&entities[i]),
-                local != derived,
-                local,
-                own,
-            )
-        });
+        group.sort_by_key(|&i| claim(&entities[i], namespace, &derived));
         let iris: Vec<String> = group.iter().map(|&i| iri(i)).collect();
         for (n, pair) in group.windows(2).enumerate() {
             let (a, b) = (&iris[n], &iris[n + 1]);
@@ -714,6 +692,34 @@ fn assign_slugs(entities: &mut [Entity], namespace: &str) -> Vec<Diagnostic> {
         }
     }
     problems
+}
+
+/// The slug an IRI's local name gives: its ASCII letters, lower-cased, and
+/// digits.
+fn derived_slug(iri: &str) -> String {
+    local_name(iri)
+        .chars()
+        .map(|c| c.to_ascii_lowercase())
+        .filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        .collect()
+}
+
+/// Who among the terms deriving one slug gets it plain (the least key):
+/// first a term whose IRI is `{namespace}{slug}` (its path must be its
+/// own), then the term people mean: a class (PROV-O's `Activity` beside
+/// its property `activity`, DCAT's `Dataset` beside `dataset`), then the
+/// local name that is the slug already, then in code-point order.
+fn claim(entity: &Entity, namespace: &str, derived: &str) -> (bool, bool, bool, String, String) {
+    let own = entity.iri.clone().unwrap_or_default();
+    let local = local_name(&own).to_owned();
+    let resolves_here = own.strip_prefix(namespace) == Some(derived);
+    (
+        !resolves_here,
+        !is_class(entity),
+        local != derived,
+        local,
+        own,
+    )
 }
 
 fn collision(entity: &Entity, iri: &str, other: &str) -> Diagnostic {

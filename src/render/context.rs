@@ -1,0 +1,126 @@
+//! What every document of a site is rendered from: the ontology and what
+//! is worked out of it once (the links among its terms, the paths its IRIs
+//! arrive at, the pass-through fields). The data formats render from this
+//! alone; the pages add their own state (`rendering.rs`).
+
+use super::relations;
+use crate::model::Ontology;
+use crate::model::namespaces::OBO;
+use crate::site::negotiation;
+use std::collections::BTreeMap;
+
+/// The ontology, and what is worked out of it once per site.
+pub struct Context<'a> {
+    pub ontology: &'a Ontology,
+    /// Every pass-through field name and whether any value of it is
+    /// structured (an object, or an array holding one), which JSON-LD must
+    /// then keep as a JSON literal instead of dropping its unknown keys.
+    pub(super) extra_terms: BTreeMap<&'a str, bool>,
+    /// How many triples the entities state, counted once for the data
+    /// set's description.
+    pub(super) entity_triples: std::sync::OnceLock<usize>,
+    /// How the terms of an ontology source link to each other.
+    pub(super) relations: relations::Relations,
+    /// Whether the site publishes the terms of an ontology source.
+    pub(crate) has_terms: bool,
+    /// The paths at which entities' own IRIs in the site's namespace
+    /// arrive, where those are not `/{slug}`.
+    pub(crate) aliases: negotiation::Aliases,
+    /// Whether the input names some entity of `input/entities/` by its own
+    /// IRI, which the context and schemas then describe.
+    pub(crate) own_iris: bool,
+}
+
+impl<'a> Context<'a> {
+    pub fn of(ontology: &'a Ontology) -> Context<'a> {
+        let mut extra_terms: BTreeMap<&str, bool> = BTreeMap::new();
+        for entity in &ontology.entities {
+            for (key, value) in &entity.extra {
+                *extra_terms.entry(key.as_str()).or_default() |= is_structured(value);
+            }
+        }
+        Context {
+            ontology,
+            extra_terms,
+            entity_triples: std::sync::OnceLock::new(),
+            relations: relations::Relations::of(ontology),
+            has_terms: ontology.entities.iter().any(|e| e.term.is_some()),
+            aliases: aliases_of(ontology),
+            own_iris: ontology
+                .entities
+                .iter()
+                .any(|e| e.term.is_none() && e.iri.is_some()),
+        }
+    }
+
+    pub(super) fn url(&self, path: &str) -> String {
+        self.ontology.meta.base_url.join(path)
+    }
+
+    /// The namespace of the terms ontosite mints (`slug`, pass-through
+    /// fields): `ontology.json`'s `vocabulary`, else `{base}/vocab#`.
+    pub fn vocabulary(&self) -> std::borrow::Cow<'_, str> {
+        match &self.ontology.meta.vocabulary {
+            Some(namespace) => namespace.into(),
+            None => self.url("vocab#").into(),
+        }
+    }
+
+    /// The IRI of one of ontosite's terms.
+    pub(super) fn term(&self, name: &str) -> String {
+        format!("{}{name}", self.vocabulary())
+    }
+}
+
+/// The paths that stand for an entity: its IRI's rest where the IRI is in
+/// the namespace that resolves through the site, and a term's earlier IDs.
+fn aliases_of(ontology: &Ontology) -> negotiation::Aliases {
+    // A term with an OBO PURL had its earlier IDs' PURLs too
+    // (`HP:0001275` was `obo:HP_0001275`): they resolve to it as well.
+    let earlier_iris: Vec<(String, &str)> = ontology
+        .entities
+        .iter()
+        .filter(|e| e.iri.as_deref().is_some_and(|i| i.starts_with(OBO)))
+        .flat_map(|e| {
+            let ids = e.term.as_deref().map(|t| t.alternative_ids.as_slice());
+            ids.unwrap_or_default().iter().filter_map(move |id| {
+                let (prefix, local) = id.split_once(':')?;
+                Some((format!("{OBO}{prefix}_{local}"), e.slug.as_str()))
+            })
+        })
+        .collect();
+    let mut aliases = negotiation::Aliases::of(
+        &ontology.meta.resolved_namespace(),
+        // Earlier IRIs first: where a path is both, a term's own IRI (the
+        // later entry) keeps it.
+        earlier_iris
+            .iter()
+            .map(|(iri, slug)| (iri.as_str(), *slug))
+            .chain(
+                ontology
+                    .entities
+                    .iter()
+                    .filter_map(|e| Some((e.iri.as_deref()?, e.slug.as_str()))),
+            ),
+    );
+    let slugs: std::collections::HashSet<&str> =
+        ontology.entities.iter().map(|e| e.slug.as_str()).collect();
+    aliases.add_alternatives(
+        ontology.entities.iter().flat_map(|e| {
+            let ids = e.term.as_deref().map(|t| t.alternative_ids.as_slice());
+            ids.unwrap_or_default()
+                .iter()
+                .map(move |id| (id.as_str(), e.slug.as_str()))
+        }),
+        |slug| slugs.contains(slug),
+    );
+    aliases
+}
+
+fn is_structured(value: &serde_json::Value) -> bool {
+    match value {
+        serde_json::Value::Object(_) => true,
+        serde_json::Value::Array(items) => items.iter().any(is_structured),
+        _ => false,
+    }
+}

@@ -1,0 +1,55 @@
+//! One site being rendered: its [`Context`], and what its pages and its
+//! search files are rendered with, prepared once (`Rendering::new` is in
+//! `mod.rs`, which prepares the search index and the example answer).
+
+use super::browse;
+use super::context::Context;
+use super::search_index::SearchIndex;
+use super::templates::Templates;
+
+pub struct Rendering<'a> {
+    pub(super) context: Context<'a>,
+    /// The search index, rendered up front: its files come from one pass
+    /// over every entity's words.
+    pub(super) search_index: SearchIndex,
+    /// The answer to the front page's example search, taken while the
+    /// corpus is at hand.
+    pub(super) example_search_answer: Option<Vec<u8>>,
+    /// The page templates, compiled.
+    pub(super) templates: Templates,
+    /// The information document, which every page shows parts of, as the
+    /// templates read it.
+    pub(super) info: std::sync::OnceLock<minijinja::Value>,
+    /// The orders the browsing pages list the entities in.
+    pub(super) browse: std::sync::OnceLock<browse::Browse>,
+    /// The hierarchy's rows, cut into pages.
+    pub(super) tree_pages: std::sync::OnceLock<browse::TreePages>,
+}
+
+/// The pages read the data's context as the data formats do: `site.ontology`
+/// on a page is the context's.
+impl<'a> std::ops::Deref for Rendering<'a> {
+    type Target = Context<'a>;
+
+    fn deref(&self) -> &Context<'a> {
+        &self.context
+    }
+}
+
+impl Rendering<'_> {
+    pub(super) fn browse(&self) -> &browse::Browse {
+        self.browse
+            .get_or_init(|| browse::Browse::of(self.ontology, &self.relations))
+    }
+
+    pub(super) fn tree_pages(&self) -> &browse::TreePages {
+        self.tree_pages.get_or_init(|| {
+            let rows = if self.relations.has_hierarchy() {
+                self.relations.tree(self.ontology)
+            } else {
+                Vec::new()
+            };
+            browse::TreePages::of(rows, self.ontology.entities.len())
+        })
+    }
+}
