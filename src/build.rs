@@ -2,6 +2,7 @@
 //! staging directory, swap it in.
 
 use crate::config::BuildConfig;
+use crate::hosts::{self, DoesNotFit, Fit, Measured, Plan};
 use crate::model::Ontology;
 use crate::output::{Previous, Record, Staging, Written};
 use crate::render::{self, Rendering};
@@ -24,6 +25,13 @@ pub struct BuildReport {
     /// Of `files`, those the previous site held with the same bytes,
     /// linked from it rather than written again.
     pub kept: usize,
+    /// How the site stands against the host it was checked for (the one
+    /// plan), or, without one, against every host ontosite knows.
+    pub hosts: Vec<Fit>,
+    /// The site as the hosts measure it.
+    pub measured: Measured,
+    /// The plan the site was checked against and fits, if one was named.
+    pub host: Option<&'static Plan>,
 }
 
 /// What a build tells whoever watches it as it goes: a terminal's
@@ -49,6 +57,7 @@ pub mod phase {
     pub const WRITING: &str = "writing the files";
     pub const SWAPPING: &str = "swapping in the new site";
     pub const REMOVING: &str = "removing the previous site";
+    pub const MEASURING: &str = "measuring the site against its host";
 }
 
 /// Reads and checks the input, writing nothing.
@@ -58,6 +67,55 @@ pub fn check(config: &BuildConfig) -> Result<Ontology, Error> {
         source::check_sibling_links(&ontology, &config.siblings)?;
     }
     Ok(ontology)
+}
+
+/// Checks the site the input makes against the host it names (`--host`,
+/// or `"host"` in `ontology.json`), writing nothing: every document is
+/// rendered and measured, none kept. `None` where no host is named.
+pub fn check_host(config: &BuildConfig, ontology: &Ontology) -> Result<Option<Fit>, Error> {
+    let Some(plan) = host(config, ontology) else {
+        return Ok(None);
+    };
+    let site = prepare(config, ontology)?;
+    let sizes = render::documents(&site)
+        .map_init(Vec::new, |buffer, document| {
+            let path = document.path(&site);
+            let failed = |source| Error::Render {
+                path: path.clone(),
+                source,
+            };
+            let len = if document.streams() {
+                let mut counted = Counted(0);
+                document.render_into(&site, &mut counted).map_err(failed)?;
+                counted.0
+            } else {
+                document.render(&site, buffer).map_err(failed)?;
+                buffer.len() as u64
+            };
+            Ok((path, len))
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    let measured = Measured::of(
+        sizes.iter().map(|(path, len)| (path.as_str(), *len)),
+        |path| host_file(&site, path),
+    );
+    let fits = vec![Fit::of(plan, &measured, &config.limit_overrides)];
+    refuse_unfit(Some(plan), &fits, &measured, config)?;
+    Ok(fits.into_iter().next())
+}
+
+/// A stream that only counts what is written to it.
+struct Counted(u64);
+
+impl std::io::Write for Counted {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0 += bytes.len() as u64;
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Builds the site. `interrupted` is polled between files: once it is set,
@@ -90,11 +148,17 @@ pub fn build_keeping_previous(
     };
     // Same input, byte-identical output: the site is left as it is.
     if let Some(record) = unchanged {
+        let out = crate::output::resolved(&config.out)?;
+        // Checked when it was built: the host is part of the fingerprint.
+        let measured = measure_written(&out);
         let report = BuildReport {
             entities: record.entities,
             files: record.files,
             bytes: record.bytes,
-            out: crate::output::resolved(&config.out)?,
+            hosts: fits(config.host, &measured, config),
+            host: config.host,
+            measured,
+            out,
             elapsed: started.elapsed(),
             unchanged: true,
             kept: record.files,
@@ -112,6 +176,16 @@ pub fn build_keeping_previous(
         Some(render::documents(&site).count() as u64),
     );
     let written = write_documents(&site, &staging, interrupted, progress)?;
+    let measured = Measured::of(
+        written
+            .iter()
+            .map(|(path, len, _)| (path.as_str(), *len as u64)),
+        |path| host_file(&site, path),
+    );
+    let host = host(config, &ontology);
+    // Refused before it replaces the previous site, never at upload.
+    let hosts = fits(host, &measured, config);
+    refuse_unfit(host, &hosts, &measured, config)?;
     let bytes = written.iter().map(|(_, len, _)| *len as u64).sum();
     let files = written.len();
     let kept = written
@@ -139,8 +213,83 @@ pub fn build_keeping_previous(
         elapsed: started.elapsed(),
         unchanged: false,
         kept,
+        hosts,
+        measured,
+        host,
     };
     Ok((report, previous))
+}
+
+/// The plan the site must fit: `--host`, else `"host"` in `ontology.json`.
+fn host(config: &BuildConfig, ontology: &Ontology) -> Option<&'static Plan> {
+    config
+        .host
+        .or_else(|| ontology.meta.host.as_deref().and_then(hosts::plan))
+}
+
+/// How the site stands against `host`, or without one, every plan.
+fn fits(host: Option<&'static Plan>, measured: &Measured, config: &BuildConfig) -> Vec<Fit> {
+    let overrides = &config.limit_overrides;
+    match host {
+        Some(plan) => vec![Fit::of(plan, measured, overrides)],
+        None => hosts::limits::fits(measured, overrides),
+    }
+}
+
+/// An error for a site its host would refuse, naming every limit it
+/// passes and the hosts it fits instead.
+fn refuse_unfit(
+    host: Option<&'static Plan>,
+    fits: &[Fit],
+    measured: &Measured,
+    config: &BuildConfig,
+) -> Result<(), Error> {
+    let (Some(plan), Some(fit)) = (host, fits.first()) else {
+        return Ok(());
+    };
+    if fit.fits() {
+        return Ok(());
+    }
+    let fitting = hosts::limits::fits(measured, &config.limit_overrides)
+        .into_iter()
+        .filter(Fit::fits)
+        .map(|fit| fit.plan)
+        .collect();
+    Err(DoesNotFit {
+        plan,
+        passed: fit.passed().cloned().collect(),
+        fitting,
+    }
+    .into())
+}
+
+/// A host file of the site, rendered again for its rules to be counted
+/// (they are a few small files).
+fn host_file(site: &Rendering, path: &str) -> Option<Vec<u8>> {
+    let file = hosts::files().find(|file| file.path == path)?;
+    let mut bytes = Vec::new();
+    render::Document::Host(file).render(site, &mut bytes).ok()?;
+    Some(bytes)
+}
+
+/// A site on disk as the hosts measure it: every file but the output's
+/// own marker and record.
+fn measure_written(out: &std::path::Path) -> Measured {
+    let files: Vec<(String, u64)> = walkdir::WalkDir::new(out)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_type().is_file())
+        .filter_map(|entry| {
+            let path = entry.path().strip_prefix(out).ok()?.to_str()?.to_owned();
+            let name = entry.file_name().to_str()?;
+            let own = [crate::output::MARKER, crate::output::RECORD].contains(&name);
+            Some((path, entry.metadata().ok()?.len())).filter(|_| !own)
+        })
+        .collect();
+    Measured::of(files.iter().map(|(p, len)| (p.as_str(), *len)), |path| {
+        std::fs::read(out.join(path)).ok()
+    })
 }
 
 /// The site prepared for rendering with the templates of `--templates`,
@@ -219,6 +368,10 @@ pub fn fingerprint(config: &BuildConfig) -> Option<String> {
         .ok()?;
     let base_url = config.base_url.as_ref().map(|b| b.join(""));
     hasher.update(format!("{base_url:?}\0").as_bytes());
+    // The host the site is checked against, and the figures in place of
+    // its own: a site built for one is checked again for another.
+    let host = config.host.map(|plan| plan.name);
+    hasher.update(format!("{host:?} {:?}\0", config.limit_overrides).as_bytes());
     let out = std::path::absolute(&config.out).ok();
     for (name, dir) in [
         ("input", Some(&config.input)),

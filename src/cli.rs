@@ -67,6 +67,13 @@ pub struct InputArgs {
     /// input or built site; repeatable.
     #[arg(long = "sibling", value_name = "NAME=PATH")]
     pub siblings: Vec<String>,
+
+    /// The host the site is deployed to: netlify, cloudflare (Pages Free),
+    /// cloudflare-paid, github-pages or object-storage. The site is checked
+    /// against its limits and refused, before it replaces the previous one,
+    /// where the host would refuse it; overrides "host" in ontology.json.
+    #[arg(long, value_name = "HOST")]
+    pub host: Option<String>,
 }
 
 #[derive(Debug, Args)]

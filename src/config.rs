@@ -1,6 +1,7 @@
 //! What a build is asked to do, resolved once from the command line and the
 //! environment. Nothing below this module sees clap or the environment.
 
+use crate::hosts::{self, Limit, Plan};
 use crate::model::{BaseUrl, BaseUrlError};
 use std::path::PathBuf;
 
@@ -21,11 +22,25 @@ pub struct BuildConfig {
     /// Build even when the output is up to date with the input
     /// (`output::up_to_date`).
     pub force: bool,
+    /// The host the site must fit (`--host`); else the one `ontology.json`
+    /// names, else none.
+    pub host: Option<&'static Plan>,
+    /// Figures in place of the host's own (`ONTOSITE_HOST_LIMITS`), so that
+    /// a test can pass a limit with a small site.
+    pub limit_overrides: Vec<Limit>,
 }
 
 /// A setting that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
+    #[error(
+        "--host `{0}` is not a host ontosite knows\n  help: give one of {names} (docs/hosts.md)", names = hosts::plan_names()
+    )]
+    Host(String),
+    #[error(
+        "ONTOSITE_HOST_LIMITS: {0}\n  help: give name=figure pairs separated by commas, such as files=100,file-bytes=5000 (docs/testing.md), or unset it"
+    )]
+    LimitOverrides(String),
     #[error(
         "--sibling `{0}` is not NAME=PATH\n  help: give the sibling's name from ontology.json and its input or built site, such as --sibling products=../products/input"
     )]
@@ -60,6 +75,21 @@ pub fn base_url_override(
 
 fn parse(text: &str, from: &'static str) -> Result<BaseUrl, ConfigError> {
     BaseUrl::parse(text).map_err(|source| ConfigError::BaseUrl { from, source })
+}
+
+/// The plan `--host` names.
+pub fn host(flag: Option<&str>) -> Result<Option<&'static Plan>, ConfigError> {
+    flag.map(|name| hosts::plan(name).ok_or_else(|| ConfigError::Host(name.to_owned())))
+        .transpose()
+}
+
+/// `ONTOSITE_HOST_LIMITS`, where it is set.
+pub fn limit_overrides(value: Option<&str>) -> Result<Vec<Limit>, ConfigError> {
+    value
+        .map(hosts::limits::parse_overrides)
+        .transpose()
+        .map(Option::unwrap_or_default)
+        .map_err(ConfigError::LimitOverrides)
 }
 
 /// `--sibling NAME=PATH` values, split.

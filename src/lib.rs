@@ -35,6 +35,8 @@ pub enum Error {
     },
     #[error(transparent)]
     Serve(#[from] serve::ServeError),
+    #[error(transparent)]
+    DoesNotFit(#[from] hosts::DoesNotFit),
     #[error("interrupted; the previous output is unchanged")]
     Interrupted,
 }

@@ -15,6 +15,7 @@ use cli::{BuildArgs, Cli, Command, InputArgs, ServeArgs};
 use ontosite::Error;
 use ontosite::build::{self, BuildReport, Progress};
 use ontosite::config::{self, BuildConfig};
+use ontosite::hosts::{Figure, Fit};
 use ontosite::serve::{self, Event, ServeConfig};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -55,6 +56,10 @@ fn build_config(
         templates,
         siblings: config::siblings(&input.siblings)?,
         force,
+        host: config::host(input.host.as_deref())?,
+        limit_overrides: config::limit_overrides(
+            std::env::var("ONTOSITE_HOST_LIMITS").ok().as_deref(),
+        )?,
     })
 }
 
@@ -74,8 +79,18 @@ fn run_check(input: &InputArgs, quiet: bool) -> Result<(), Error> {
         bar.phase(build::phase::READING, None);
     }
     let ontology = build::check(&config);
+    let fit = match &ontology {
+        Ok(ontology) => {
+            if let Some(bar) = &bar {
+                bar.phase(build::phase::MEASURING, None);
+            }
+            build::check_host(&config, ontology)
+        }
+        Err(_) => Ok(None),
+    };
     drop(bar);
     let ontology = ontology?;
+    let fit = fit?;
     if !quiet {
         for advice in ontosite::source::advice(&ontology) {
             eprintln!("note: {advice}");
@@ -86,6 +101,9 @@ fn run_check(input: &InputArgs, quiet: bool) -> Result<(), Error> {
             ontology.meta.entity_type,
             config.input.display()
         );
+        if let Some(fit) = fit {
+            println!("{}", fits_line(&fit));
+        }
     }
     Ok(())
 }
@@ -114,6 +132,7 @@ fn run_build(args: &BuildArgs, quiet: bool) -> Result<(), Error> {
     let report = report?;
     if !quiet {
         println!("{}", summary(&report));
+        println!("{}", hosts_line(&report));
     }
     Ok(())
 }
@@ -129,6 +148,7 @@ fn run_serve(args: &ServeArgs, quiet: bool) -> Result<(), Error> {
                 input_dir: None,
                 base_url: args.base_url.clone(),
                 siblings: Vec::new(),
+                host: None,
             },
             dir.clone(),
             args.templates.clone(),
@@ -169,7 +189,7 @@ fn progress_bar(quiet: bool) -> Option<progress::Bar> {
     }
 }
 
-/// The one line a finished build prints.
+/// The line a finished build prints first: what it wrote, and where.
 fn summary(report: &BuildReport) -> String {
     if report.unchanged {
         return format!(
@@ -193,6 +213,43 @@ fn summary(report: &BuildReport) -> String {
         human_bytes(report.bytes),
         report.elapsed.as_secs_f64(),
         report.out.display()
+    )
+}
+
+/// What the site fits: the host it was checked against with its figures,
+/// or every host it fits and does not.
+fn hosts_line(report: &BuildReport) -> String {
+    if let (Some(_), Some(fit)) = (report.host, report.hosts.first()) {
+        return fits_line(fit);
+    }
+    let (fitting, unfit): (Vec<&Fit>, Vec<&Fit>) = report.hosts.iter().partition(|f| f.fits());
+    let names = |fits: &[&Fit]| {
+        fits.iter()
+            .map(|fit| fit.plan.name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut line = match fitting.as_slice() {
+        [] => "hosts: the site fits none of the hosts ontosite knows".to_owned(),
+        _ => format!("hosts: the site fits {}", names(&fitting)),
+    };
+    for fit in unfit {
+        let passed: Vec<String> = fit.passed().map(ToString::to_string).collect();
+        line.push_str(&format!("; not {} ({})", fit.plan.name, passed.join("; ")));
+    }
+    line.push_str(" (build --host NAME checks it before replacing the previous site)");
+    line
+}
+
+/// The host a site was checked against, and its figure against each of
+/// the host's limits.
+fn fits_line(fit: &Fit) -> String {
+    let usage: Vec<String> = fit.figures.iter().map(Figure::usage).collect();
+    format!(
+        "fits {} (--host {}): {}",
+        fit.plan.title,
+        fit.plan.name,
+        usage.join(", ")
     )
 }
 

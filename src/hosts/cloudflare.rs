@@ -2,6 +2,7 @@
 //! negotiates the IRIs, and `_routes.json`, which sends it only the paths
 //! no static file answers. It reads the rule files too (`rules`).
 
+use super::limits::{Limit, MIB, Measure, Plan};
 use super::{HostFile, HostInput, script};
 
 /// Cloudflare Pages' advanced-mode worker.
@@ -53,5 +54,68 @@ pub const FILES: &[HostFile] = &[
     HostFile {
         path: ROUTES,
         write: routes,
+    },
+];
+
+/// What both plans take besides the file count (`docs/hosts.md` cites
+/// each): 25 MiB per file, 100 `_headers` rules, 2,000 static and 100
+/// dynamic `_redirects` rules, 100 `_routes.json` rules, a worker of at
+/// most 64 MiB.
+const LIMITS: [Limit; 6] = [
+    Limit {
+        measure: Measure::FileBytes,
+        most: 25 * MIB,
+    },
+    Limit {
+        measure: Measure::HeaderRules,
+        most: 100,
+    },
+    Limit {
+        measure: Measure::StaticRedirects,
+        most: 2_000,
+    },
+    Limit {
+        measure: Measure::DynamicRedirects,
+        most: 100,
+    },
+    Limit {
+        measure: Measure::RouteRules,
+        most: 100,
+    },
+    Limit {
+        measure: Measure::HandlerBytes {
+            file: WORKER,
+            compressed: false,
+        },
+        most: 64 * MIB,
+    },
+];
+
+/// A plan's limits: its file count, then the rest.
+const fn with_files(files: u64) -> [Limit; 7] {
+    let mut limits = [Limit {
+        measure: Measure::Files,
+        most: files,
+    }; 7];
+    let mut i = 0;
+    while i < LIMITS.len() {
+        limits[i + 1] = LIMITS[i];
+        i += 1;
+    }
+    limits
+}
+
+/// Cloudflare Pages on the Free plan (20,000 files per site) and on a paid
+/// one (100,000, with `PAGES_WRANGLER_MAJOR_VERSION=4`).
+pub const PLANS: &[Plan] = &[
+    Plan {
+        name: "cloudflare",
+        title: "Cloudflare Pages (Free)",
+        limits: &with_files(20_000),
+    },
+    Plan {
+        name: "cloudflare-paid",
+        title: "Cloudflare Pages (paid plans)",
+        limits: &with_files(100_000),
     },
 ];

@@ -4,9 +4,14 @@
 //! into the site without knowing which host they are for.
 
 pub mod cloudflare;
+pub mod github_pages;
+pub mod limits;
 pub mod netlify;
+pub mod object_storage;
 pub mod rules;
 pub mod script;
+
+pub use limits::{DoesNotFit, Figure, Fit, Limit, Measure, Measured, Plan};
 
 use crate::model::Download;
 use crate::site::negotiation::Aliases;
@@ -28,23 +33,53 @@ pub struct HostFile {
     pub write: fn(&HostInput, &mut Vec<u8>) -> Result<(), serde_json::Error>,
 }
 
-/// A host and the files it reads besides the rule files.
+/// A host: the files it reads besides the rule files, and the plans a
+/// site can be deployed to it on, each with its limits.
 pub struct Host {
     pub name: &'static str,
     pub files: &'static [HostFile],
+    pub plans: &'static [Plan],
 }
 
-/// Every host ontosite writes files for.
+/// Every host ontosite knows: it writes each one's files into every site,
+/// and `--host` names one of their plans.
 pub const HOSTS: &[Host] = &[
     Host {
         name: "netlify",
         files: netlify::FILES,
+        plans: netlify::PLANS,
     },
     Host {
         name: "cloudflare",
         files: cloudflare::FILES,
+        plans: cloudflare::PLANS,
+    },
+    Host {
+        name: "github-pages",
+        files: &[],
+        plans: github_pages::PLANS,
+    },
+    Host {
+        name: "object-storage",
+        files: &[],
+        plans: object_storage::PLANS,
     },
 ];
+
+/// Every plan `--host` can name, host by host.
+pub fn plans() -> impl Iterator<Item = &'static Plan> {
+    HOSTS.iter().flat_map(|host| host.plans)
+}
+
+/// The plan `--host` (or `"host"` in `ontology.json`) names.
+pub fn plan(name: &str) -> Option<&'static Plan> {
+    plans().find(|plan| plan.name == name)
+}
+
+/// The names `--host` takes, for messages.
+pub fn plan_names() -> String {
+    plans().map(|plan| plan.name).collect::<Vec<_>>().join(", ")
+}
 
 /// Every file the build writes for the hosts: the rule files, which both
 /// read, then each host's own.

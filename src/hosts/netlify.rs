@@ -2,6 +2,7 @@
 //! IRIs (`netlify.toml` at the repository's root points Netlify at its
 //! folder). It reads the rule files too (`rules`).
 
+use super::limits::{Limit, Measure, Plan};
 use super::{HostFile, HostInput, script};
 
 /// The Edge Function, in the folder `netlify.toml` names.
@@ -19,6 +20,27 @@ fn edge_function(input: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json:
 pub const FILES: &[HostFile] = &[HostFile {
     path: EDGE_FUNCTION,
     write: edge_function,
+}];
+
+/// Netlify's limits (`docs/hosts.md` cites each): no count of files per
+/// deploy, but a deploy fails with more than 54,000 files in one
+/// directory; an Edge Function's code at most 20 MB compressed.
+pub const PLANS: &[Plan] = &[Plan {
+    name: "netlify",
+    title: "Netlify",
+    limits: &[
+        Limit {
+            measure: Measure::FilesPerDirectory,
+            most: 54_000,
+        },
+        Limit {
+            measure: Measure::HandlerBytes {
+                file: EDGE_FUNCTION,
+                compressed: true,
+            },
+            most: 20_000_000,
+        },
+    ],
 }];
 
 #[cfg(test)]

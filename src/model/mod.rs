@@ -56,6 +56,9 @@ pub struct OntologyMeta {
     /// The language of `name` and `description` where a term has texts in
     /// several (`ontology.json`'s `language`, `en` unless it says).
     pub language: String,
+    /// The host (and plan) the site is deployed to, as `ontology.json`
+    /// names it: the build checks the site against its limits.
+    pub host: Option<String>,
     /// What an ontology source says of itself (`owl:Ontology`,
     /// `skos:ConceptScheme`), if it says anything.
     pub header: Option<Header>,
@@ -167,6 +170,7 @@ impl OntologyMeta {
             vocabulary: None,
             namespace: None,
             language: DEFAULT_LANGUAGE.into(),
+            host: None,
             header: None,
             prefixes: Vec::new(),
             downloads: Vec::new(),

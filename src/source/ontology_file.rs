@@ -34,6 +34,7 @@ struct OntologyFile {
     namespace: Option<String>,
     sources: Option<Vec<String>>,
     language: Option<String>,
+    host: Option<String>,
     terms: Option<serde_json::Map<String, serde_json::Value>>,
     table: Option<TableMapping>,
     field_labels: std::collections::BTreeMap<String, String>,
@@ -108,7 +109,7 @@ fn place_at(text: &str, at: usize) -> (Option<usize>, Option<usize>) {
 }
 
 /// Every field `ontology.json` may have; the first three are required.
-const FIELDS: [&str; 17] = [
+const FIELDS: [&str; 18] = [
     "name",
     "description",
     "entityType",
@@ -123,6 +124,7 @@ const FIELDS: [&str; 17] = [
     "namespace",
     "sources",
     "language",
+    "host",
     "terms",
     "table",
     "fieldLabels",
@@ -184,6 +186,7 @@ impl OntologyFile {
             namespace: reading.take("namespace"),
             sources: reading.take("sources"),
             language: reading.take("language"),
+            host: reading.take("host"),
             terms: reading.take("terms"),
             table: reading.take("table"),
             field_labels: reading.take("fieldLabels").unwrap_or_default(),
@@ -415,6 +418,7 @@ impl Stated {
             vocabulary: file.vocabulary,
             namespace: file.namespace,
             language: file.language.unwrap_or_else(|| DEFAULT_LANGUAGE.into()),
+            host: file.host,
             header: sources.header,
             prefixes: sources.prefixes,
             downloads: sources.downloads,
@@ -539,6 +543,18 @@ fn check_values(
             "vocabulary",
             format!("`vocabulary` `{namespace}` is not a namespace IRI"),
             "give an absolute IRI ending in `#` or `/`, such as `https://w3id.org/my-ontology/vocab#`, or leave it out for `{baseUrl}/vocab#`",
+        ));
+    }
+    if let Some(host) = &file.host
+        && crate::hosts::plan(host).is_none()
+    {
+        problems.push(at.problem(
+            "host",
+            format!("`host` `{host}` is not a host ontosite knows"),
+            &format!(
+                "give one of {} (docs/hosts.md), or leave it out and pass --host",
+                crate::hosts::plan_names()
+            ),
         ));
     }
     if let Some(namespace) = &file.namespace

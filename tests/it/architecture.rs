@@ -14,7 +14,7 @@ use std::path::Path;
 /// publishes the sources.
 const MAY_NAME: &[(&str, &[&str])] = &[
     ("model", &[]),
-    ("source", &["model", "site"]),
+    ("source", &["model", "site", "hosts"]),
     ("search", &["model"]),
     ("site", &["model", "search"]),
     ("hosts", &["model", "search", "site"]),

@@ -56,12 +56,20 @@ fn check_validates_and_writes_nothing() {
 }
 
 #[test]
-fn build_prints_one_summary_line_unless_quiet() {
+fn build_prints_its_summary_and_the_hosts_it_fits_unless_quiet() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("site");
     let output = build(&tiny_input(), &out, &[]);
     let text = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(text.lines().count(), 1, "{text}");
+    assert_eq!(text.lines().count(), 2, "{text}");
+    assert_eq!(
+        text.lines().nth(1),
+        Some(
+            "hosts: the site fits netlify, cloudflare, cloudflare-paid, github-pages, object-storage (build --host NAME checks it before replacing the previous site)"
+        ),
+        "{text}"
+    );
+    let text = text.lines().next().unwrap_or_default();
     let written = snapshot(&out).len() - 2; // less the marker and the record
     assert!(
         text.starts_with(&format!("built 4 entities: {written} files, ")),
@@ -263,7 +271,7 @@ fn a_long_build_shows_progress_on_a_terminal_only() {
     assert!(shown.contains("built 12000 entities: "), "{shown}");
     let quiet = on_a_terminal(&["build", "--quiet", "--input", input_arg, "--out", out_arg]);
     assert_eq!(quiet, "");
-    // Not a terminal: the summary line alone, however long the build.
+    // Not a terminal: the summary alone, however long the build.
     let piped = build(&input, &out, &[]);
     assert!(piped.status.success());
     assert!(
@@ -272,5 +280,12 @@ fn a_long_build_shows_progress_on_a_terminal_only() {
         String::from_utf8_lossy(&piped.stderr)
     );
     let text = String::from_utf8_lossy(&piped.stdout);
-    assert_eq!(text.lines().count(), 1, "{text}");
+    assert_eq!(text.lines().count(), 2, "{text}");
+    assert!(
+        text.lines()
+            .nth(1)
+            .unwrap_or_default()
+            .starts_with("hosts: "),
+        "{text}"
+    );
 }

@@ -10,6 +10,7 @@ mod build;
 mod cli;
 mod dereference;
 mod front;
+mod host_limits;
 mod linked_data;
 mod netlify;
 mod ontologies;

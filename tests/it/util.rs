@@ -23,20 +23,32 @@ pub fn tiny_input() -> PathBuf {
 pub fn ontosite() -> assert_cmd::Command {
     let mut cmd = assert_cmd::Command::cargo_bin("ontosite").expect("the ontosite binary");
     // Tests must not pick up the base URL of the machine they run on.
-    for var in ["ONTOSITE_BASE_URL", "NETLIFY", "URL"] {
+    for var in [
+        "ONTOSITE_BASE_URL",
+        "ONTOSITE_HOST_LIMITS",
+        "NETLIFY",
+        "URL",
+    ] {
         cmd.env_remove(var);
     }
     cmd
 }
 
-/// Runs `ontosite build --input INPUT --out OUT ARGS` and returns its output.
-pub fn build(input: &Path, out: &Path, args: &[&str]) -> Output {
-    ontosite()
+/// `ontosite build --input INPUT --out OUT ARGS`, to run.
+pub fn build_command(input: &Path, out: &Path, args: &[&str]) -> assert_cmd::Command {
+    let mut command = ontosite();
+    command
         .args(["build", "--input"])
         .arg(input)
         .arg("--out")
         .arg(out)
-        .args(args)
+        .args(args);
+    command
+}
+
+/// Runs `ontosite build --input INPUT --out OUT ARGS` and returns its output.
+pub fn build(input: &Path, out: &Path, args: &[&str]) -> Output {
+    build_command(input, out, args)
         .output()
         .expect("running ontosite")
 }

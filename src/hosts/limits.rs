@@ -1,0 +1,617 @@
+//! What a host takes: its limits as data, a built site measured against
+//! them, and what to do about each one passed. Each host's own figures live
+//! in its module; their sources are in `docs/hosts.md`.
+//!
+//! The measures are of the files a build writes (every one counts: a host
+//! uploads the directory as it is) and of the host files' contents (rules,
+//! the handler), so a site is refused before it replaces the previous one,
+//! never at upload.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::Write;
+
+/// One thing a host counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Measure {
+    /// Files in the whole site.
+    Files,
+    /// Files directly in one directory.
+    FilesPerDirectory,
+    /// Bytes of one file.
+    FileBytes,
+    /// Bytes of the whole site.
+    SiteBytes,
+    /// Path rules in `_headers`.
+    HeaderRules,
+    /// Rules in `_redirects` without a placeholder or splat.
+    StaticRedirects,
+    /// Rules in `_redirects` with a placeholder or splat.
+    DynamicRedirects,
+    /// Include and exclude rules in `_routes.json`.
+    RouteRules,
+    /// Bytes of the host's handler file: as it is, or gzip-compressed,
+    /// whichever the host measures.
+    HandlerBytes {
+        file: &'static str,
+        compressed: bool,
+    },
+}
+
+impl Measure {
+    /// Every measure's name, as a limit is named in messages and in
+    /// `ONTOSITE_HOST_LIMITS`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Measure::Files => "files",
+            Measure::FilesPerDirectory => "files-per-directory",
+            Measure::FileBytes => "file-bytes",
+            Measure::SiteBytes => "site-bytes",
+            Measure::HeaderRules => "header-rules",
+            Measure::StaticRedirects => "static-redirects",
+            Measure::DynamicRedirects => "dynamic-redirects",
+            Measure::RouteRules => "route-rules",
+            Measure::HandlerBytes { .. } => "handler-bytes",
+        }
+    }
+
+    fn counts_bytes(self) -> bool {
+        matches!(
+            self,
+            Measure::FileBytes | Measure::SiteBytes | Measure::HandlerBytes { .. }
+        )
+    }
+}
+
+/// The most of one measure a host takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limit {
+    pub measure: Measure,
+    pub most: u64,
+}
+
+/// What `--host` names: a host on one plan, with its limits.
+#[derive(Debug)]
+pub struct Plan {
+    /// The name `--host` and `"host"` in `ontology.json` take.
+    pub name: &'static str,
+    /// The host and plan as its publisher knows them.
+    pub title: &'static str,
+    pub limits: &'static [Limit],
+}
+
+const KIB: u64 = 1024;
+pub const MIB: u64 = 1024 * KIB;
+pub const GIB: u64 = 1024 * MIB;
+pub const TIB: u64 = 1024 * GIB;
+
+/// A built site as the hosts measure it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Measured {
+    pub files: u64,
+    pub bytes: u64,
+    /// The largest file: its path and size.
+    pub largest_file: (String, u64),
+    /// The directory with the most files directly in it ("" for the
+    /// root), and how many.
+    pub fullest_directory: (String, u64),
+    pub header_rules: u64,
+    pub static_redirects: u64,
+    pub dynamic_redirects: u64,
+    pub route_rules: u64,
+    /// Each handler file's size, as it is and gzip-compressed.
+    pub handlers: BTreeMap<String, (u64, u64)>,
+}
+
+impl Measured {
+    /// Measures a site from every file's path and size, and the contents
+    /// of the host files (`read` gives a host file's bytes, `None` where
+    /// the site has no such file).
+    pub fn of<'a>(
+        files: impl IntoIterator<Item = (&'a str, u64)>,
+        read: impl Fn(&str) -> Option<Vec<u8>>,
+    ) -> Measured {
+        let mut measured = Measured::default();
+        let mut per_directory: BTreeMap<&str, u64> = BTreeMap::new();
+        for (path, size) in files {
+            measured.files += 1;
+            measured.bytes += size;
+            if size > measured.largest_file.1 || measured.files == 1 {
+                measured.largest_file = (path.to_owned(), size);
+            }
+            let directory = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+            *per_directory.entry(directory).or_default() += 1;
+        }
+        if let Some((directory, count)) = per_directory
+            .iter()
+            .max_by_key(|(dir, count)| (**count, std::cmp::Reverse(**dir)))
+        {
+            measured.fullest_directory = ((*directory).to_owned(), *count);
+        }
+        let text =
+            |path: &str| read(path).map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
+        if let Some(headers) = text(crate::site::files::HEADERS) {
+            measured.header_rules = header_rules(&headers);
+        }
+        if let Some(redirects) = text(crate::site::files::REDIRECTS) {
+            (measured.static_redirects, measured.dynamic_redirects) = redirect_rules(&redirects);
+        }
+        if let Some(routes) = text(super::cloudflare::ROUTES) {
+            measured.route_rules = route_rules(&routes);
+        }
+        for host in super::HOSTS {
+            for file in host.files {
+                if let Some(bytes) = read(file.path) {
+                    measured.handlers.insert(
+                        file.path.to_owned(),
+                        (bytes.len() as u64, gzipped_size(&bytes)),
+                    );
+                }
+            }
+        }
+        measured
+    }
+
+    /// The figure of `measure`, and the file or directory it is of.
+    fn figure(&self, measure: Measure) -> (u64, Option<String>) {
+        match measure {
+            Measure::Files => (self.files, None),
+            Measure::SiteBytes => (self.bytes, None),
+            Measure::FileBytes => (self.largest_file.1, Some(self.largest_file.0.clone())),
+            Measure::FilesPerDirectory => (
+                self.fullest_directory.1,
+                Some(format!("{}/", self.fullest_directory.0)),
+            ),
+            Measure::HeaderRules => (self.header_rules, None),
+            Measure::StaticRedirects => (self.static_redirects, None),
+            Measure::DynamicRedirects => (self.dynamic_redirects, None),
+            Measure::RouteRules => (self.route_rules, None),
+            Measure::HandlerBytes { file, compressed } => {
+                let (plain, gzipped) = self.handlers.get(file).copied().unwrap_or_default();
+                (
+                    if compressed { gzipped } else { plain },
+                    Some(file.to_owned()),
+                )
+            }
+        }
+    }
+}
+
+/// `_headers`' rules: each line that starts a rule with its path.
+fn header_rules(text: &str) -> u64 {
+    text.lines().filter(|line| line.starts_with('/')).count() as u64
+}
+
+/// `_redirects`' rules, static and dynamic (a placeholder or a splat in
+/// the source), as Cloudflare counts them.
+fn redirect_rules(text: &str) -> (u64, u64) {
+    let mut counts = (0, 0);
+    for line in text.lines() {
+        let rule = line.split_once('#').map_or(line, |(rule, _)| rule).trim();
+        let Some(source) = rule.split_whitespace().next() else {
+            continue;
+        };
+        if source.contains(['*', ':']) {
+            counts.1 += 1;
+        } else {
+            counts.0 += 1;
+        }
+    }
+    counts
+}
+
+/// `_routes.json`'s include and exclude rules.
+fn route_rules(text: &str) -> u64 {
+    let Ok(routes) = serde_json::from_str::<serde_json::Value>(text) else {
+        return 0;
+    };
+    ["include", "exclude"]
+        .iter()
+        .filter_map(|key| routes[key].as_array())
+        .map(|rules| rules.len() as u64)
+        .sum()
+}
+
+fn gzipped_size(bytes: &[u8]) -> u64 {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    // Writing to memory cannot fail.
+    let _ = encoder.write_all(bytes);
+    encoder.finish().map_or(bytes.len(), |gz| gz.len()) as u64
+}
+
+/// A site's figure against one limit, and what it is of.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Figure {
+    pub limit: Limit,
+    pub figure: u64,
+    /// The file or directory the figure is of, where it is of one.
+    pub at: Option<String>,
+}
+
+impl Figure {
+    /// Whether the figure is past its limit.
+    pub fn is_over(&self) -> bool {
+        self.figure > self.limit.most
+    }
+
+    /// The figure and its limit, as a summary shows them ("11,444 of
+    /// 20,000 files").
+    pub fn usage(&self) -> String {
+        let measure = self.limit.measure;
+        let (figure, most) = (shown(measure, self.figure), shown(measure, self.limit.most));
+        let of = match measure {
+            Measure::Files => "files".to_owned(),
+            Measure::FilesPerDirectory => "files in one directory".to_owned(),
+            Measure::FileBytes => "per file".to_owned(),
+            Measure::SiteBytes => "in all".to_owned(),
+            Measure::HeaderRules => "`_headers` rules".to_owned(),
+            Measure::StaticRedirects => "static `_redirects` rules".to_owned(),
+            Measure::DynamicRedirects => "dynamic `_redirects` rules".to_owned(),
+            Measure::RouteRules => "`_routes.json` rules".to_owned(),
+            Measure::HandlerBytes { file, .. } => format!("for `{file}`"),
+        };
+        format!("{figure} of {most} {of}")
+    }
+}
+
+impl Plan {
+    /// The site's figure against each of the plan's limits, in the plan's
+    /// order, an override's figure in place of the plan's own.
+    pub fn figures(&self, measured: &Measured, overrides: &[Limit]) -> Vec<Figure> {
+        self.limits
+            .iter()
+            .map(|limit| {
+                overrides
+                    .iter()
+                    .find(|o| o.measure.name() == limit.measure.name())
+                    .map_or(*limit, |o| Limit {
+                        measure: limit.measure,
+                        most: o.most,
+                    })
+            })
+            .map(|limit| {
+                let (figure, at) = measured.figure(limit.measure);
+                Figure { limit, figure, at }
+            })
+            .collect()
+    }
+
+    /// The limits of the plan that `measured` passes, in the plan's order.
+    pub fn passed(&self, measured: &Measured, overrides: &[Limit]) -> Vec<Figure> {
+        let mut figures = self.figures(measured, overrides);
+        figures.retain(Figure::is_over);
+        figures
+    }
+}
+
+/// Limits given as `name=figure,name=figure` (`ONTOSITE_HOST_LIMITS`), in
+/// place of a plan's own of the same name: lower ones let a test pass a
+/// limit with a small site.
+pub fn parse_overrides(text: &str) -> Result<Vec<Limit>, String> {
+    let names = [
+        Measure::Files,
+        Measure::FilesPerDirectory,
+        Measure::FileBytes,
+        Measure::SiteBytes,
+        Measure::HeaderRules,
+        Measure::StaticRedirects,
+        Measure::DynamicRedirects,
+        Measure::RouteRules,
+        Measure::HandlerBytes {
+            file: "",
+            compressed: false,
+        },
+    ];
+    text.split(',')
+        .filter(|part| !part.trim().is_empty())
+        .map(|part| {
+            let (name, figure) = part
+                .split_once('=')
+                .ok_or_else(|| format!("`{part}` is not name=figure"))?;
+            let measure = names
+                .iter()
+                .find(|m| m.name() == name.trim())
+                .ok_or_else(|| format!("`{name}` is not a limit"))?;
+            let most = figure
+                .trim()
+                .parse()
+                .map_err(|_| format!("`{figure}` is not a whole number"))?;
+            Ok(Limit {
+                measure: *measure,
+                most,
+            })
+        })
+        .collect()
+}
+
+/// A figure as its measure counts: bytes in binary units, counts with
+/// thousands separators.
+pub fn shown(measure: Measure, figure: u64) -> String {
+    if measure.counts_bytes() {
+        bytes(figure)
+    } else {
+        grouped(figure)
+    }
+}
+
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn bytes(n: u64) -> String {
+    // A figure the host gives in decimal units (GitHub's 1 GB) reads as
+    // it does.
+    for (unit, size) in [("GB", 1_000_000_000), ("MB", 1_000_000)] {
+        if n >= size && n.is_multiple_of(size) && !n.is_multiple_of(MIB) {
+            return format!("{} {unit}", n / size);
+        }
+    }
+    for (unit, size) in [("TiB", TIB), ("GiB", GIB), ("MiB", MIB), ("KiB", KIB)] {
+        if n >= size {
+            let value = n as f64 / size as f64;
+            return format!("{value:.1} {unit}");
+        }
+    }
+    format!("{n} B")
+}
+
+impl fmt::Display for Figure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let measure = self.limit.measure;
+        let (figure, most) = (shown(measure, self.figure), shown(measure, self.limit.most));
+        let at = self.at.as_deref().unwrap_or_default();
+        match measure {
+            Measure::Files => write!(f, "{figure} files; it takes at most {most} per site"),
+            Measure::FilesPerDirectory => write!(
+                f,
+                "{figure} files in `{at}`; it takes at most {most} in one directory"
+            ),
+            Measure::FileBytes => {
+                write!(f, "`{at}` is {figure}; it takes at most {most} per file")
+            }
+            Measure::SiteBytes => write!(f, "{figure} in all; it takes at most {most} per site"),
+            Measure::HeaderRules => {
+                write!(f, "{figure} rules in `_headers`; it takes at most {most}")
+            }
+            Measure::StaticRedirects => write!(
+                f,
+                "{figure} static rules in `_redirects`; it takes at most {most}"
+            ),
+            Measure::DynamicRedirects => write!(
+                f,
+                "{figure} dynamic rules in `_redirects`; it takes at most {most}"
+            ),
+            Measure::RouteRules => {
+                write!(
+                    f,
+                    "{figure} rules in `_routes.json`; it takes at most {most}"
+                )
+            }
+            Measure::HandlerBytes { compressed, .. } => write!(
+                f,
+                "`{at}` is {figure}{}; it takes a handler of at most {most}",
+                if compressed { " compressed" } else { "" }
+            ),
+        }
+    }
+}
+
+/// How a site stands against one plan: its figure against each limit.
+#[derive(Debug, Clone)]
+pub struct Fit {
+    pub plan: &'static Plan,
+    pub figures: Vec<Figure>,
+}
+
+impl Fit {
+    pub fn of(plan: &'static Plan, measured: &Measured, overrides: &[Limit]) -> Fit {
+        Fit {
+            plan,
+            figures: plan.figures(measured, overrides),
+        }
+    }
+
+    /// The limits the site passes.
+    pub fn passed(&self) -> impl Iterator<Item = &Figure> {
+        self.figures.iter().filter(|figure| figure.is_over())
+    }
+
+    pub fn fits(&self) -> bool {
+        self.passed().next().is_none()
+    }
+}
+
+/// How a site stands against every plan ontosite knows.
+pub fn fits(measured: &Measured, overrides: &[Limit]) -> Vec<Fit> {
+    super::plans()
+        .map(|plan| Fit::of(plan, measured, overrides))
+        .collect()
+}
+
+/// A site the host of `--host` would refuse: each limit it passes, and
+/// the ways out.
+#[derive(Debug, thiserror::Error)]
+#[error("{}", self.message())]
+pub struct DoesNotFit {
+    pub plan: &'static Plan,
+    pub passed: Vec<Figure>,
+    /// The plans the site fits as it is.
+    pub fitting: Vec<&'static Plan>,
+}
+
+impl DoesNotFit {
+    fn message(&self) -> String {
+        let mut message = format!(
+            "the site does not fit {} (--host {}), which would refuse it at upload:",
+            self.plan.title, self.plan.name
+        );
+        for passed in &self.passed {
+            message.push_str(&format!("\n  - {passed}"));
+        }
+        let elsewhere = match self.fitting.as_slice() {
+            [] => "no host ontosite knows takes the site as it is".to_owned(),
+            plans => format!(
+                "the site fits {}: build with --host for one of them",
+                plans
+                    .iter()
+                    .map(|p| format!("{} (--host {})", p.title, p.name))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        message.push_str(&format!(
+            "\n  help: {elsewhere}; each host's limits and what counts against them are in docs/hosts.md"
+        ));
+        message
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SMALL: Plan = Plan {
+        name: "small",
+        title: "Small",
+        limits: &[
+            Limit {
+                measure: Measure::Files,
+                most: 3,
+            },
+            Limit {
+                measure: Measure::FilesPerDirectory,
+                most: 2,
+            },
+            Limit {
+                measure: Measure::FileBytes,
+                most: 100,
+            },
+            Limit {
+                measure: Measure::SiteBytes,
+                most: 1000,
+            },
+            Limit {
+                measure: Measure::HeaderRules,
+                most: 1,
+            },
+            Limit {
+                measure: Measure::StaticRedirects,
+                most: 1,
+            },
+            Limit {
+                measure: Measure::DynamicRedirects,
+                most: 1,
+            },
+            Limit {
+                measure: Measure::RouteRules,
+                most: 2,
+            },
+            Limit {
+                measure: Measure::HandlerBytes {
+                    file: "_worker.js",
+                    compressed: true,
+                },
+                most: 40,
+            },
+        ],
+    };
+
+    fn host_file(path: &str) -> Option<Vec<u8>> {
+        let text = match path {
+            "_headers" => "# a comment\n/*\n  A: b\n/x.json\n  C: d\n",
+            "_redirects" => "/old /new 301\n/a/* /b/:splat 200\n# /c /d\n/:x/y /z 200\n",
+            "_routes.json" => r#"{"version": 1, "include": ["/*"], "exclude": ["/a", "/b"]}"#,
+            "_worker.js" => "x",
+            _ => return None,
+        };
+        Some(text.as_bytes().to_vec())
+    }
+
+    #[test]
+    fn a_site_within_every_limit_passes_none() {
+        let measured = Measured::of([("a.json", 10), ("b/c.json", 20)], |_| None);
+        assert_eq!(measured.files, 2);
+        assert_eq!(measured.bytes, 30);
+        assert_eq!(measured.largest_file, ("b/c.json".to_owned(), 20));
+        assert_eq!(measured.fullest_directory, ("".to_owned(), 1));
+        assert!(SMALL.passed(&measured, &[]).is_empty());
+    }
+
+    #[test]
+    fn each_limit_passed_is_reported_with_its_figure() {
+        let files = [
+            ("a.json", 10),
+            ("b.json", 500),
+            ("c.json", 600),
+            ("d/e.json", 1),
+        ];
+        let measured = Measured::of(files, host_file);
+        assert_eq!(measured.header_rules, 2);
+        assert_eq!(
+            (measured.static_redirects, measured.dynamic_redirects),
+            (1, 2)
+        );
+        assert_eq!(measured.route_rules, 3);
+        assert_eq!(measured.handlers["_worker.js"].0, 1);
+        assert!(
+            measured.handlers["_worker.js"].1 > 1,
+            "a gzip header and more"
+        );
+        let passed = SMALL.passed(&measured, &[]);
+        let names: Vec<&str> = passed.iter().map(|p| p.limit.measure.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "files",
+                "files-per-directory",
+                "file-bytes",
+                "site-bytes",
+                "header-rules",
+                "dynamic-redirects",
+                "route-rules"
+            ]
+        );
+        let shown: Vec<String> = passed.iter().map(ToString::to_string).collect();
+        assert_eq!(shown[0], "4 files; it takes at most 3 per site");
+        assert_eq!(
+            shown[1],
+            "3 files in `/`; it takes at most 2 in one directory"
+        );
+        assert_eq!(
+            shown[2],
+            "`c.json` is 600 B; it takes at most 100 B per file"
+        );
+        assert_eq!(shown[3], "1.1 KiB in all; it takes at most 1000 B per site");
+        // An override in place of the plan's own figure.
+        let raised = parse_overrides("files=10, file-bytes=1000").unwrap();
+        let names: Vec<&str> = SMALL
+            .passed(&measured, &raised)
+            .iter()
+            .map(|p| p.limit.measure.name())
+            .collect();
+        assert!(!names.contains(&"files") && !names.contains(&"file-bytes"));
+        assert!(parse_overrides("files").is_err());
+        assert!(parse_overrides("nope=1").is_err());
+        assert!(parse_overrides("files=x").is_err());
+    }
+
+    #[test]
+    fn figures_read_as_people_write_them() {
+        assert_eq!(grouped(19_489), "19,489");
+        assert_eq!(grouped(100), "100");
+        assert_eq!(grouped(1_000_000), "1,000,000");
+        assert_eq!(bytes(25 * MIB), "25.0 MiB");
+        assert_eq!(bytes(GIB + GIB / 2), "1.5 GiB");
+        assert_eq!(bytes(12), "12 B");
+        assert_eq!(bytes(1_000_000_000), "1 GB");
+        assert_eq!(bytes(20_000_000), "20 MB");
+    }
+}

@@ -1,0 +1,236 @@
+//! `--host`: a site checked against the limits of the host it is deployed
+//! to, and refused before it replaces the previous one where the host would
+//! refuse it at upload. One test passes a real figure (Cloudflare Pages
+//! Free's 20,000 files); the others lower the figures with
+//! `ONTOSITE_HOST_LIMITS` to pass each limit with a small site.
+
+use crate::util::*;
+use std::path::Path;
+use std::process::Output;
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// `ontosite build` with `ONTOSITE_HOST_LIMITS` set to `limits`.
+fn build_with_limits(input: &Path, out: &Path, limits: &str, args: &[&str]) -> Output {
+    build_command(input, out, args)
+        .env("ONTOSITE_HOST_LIMITS", limits)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_site_past_cloudflare_free_s_file_count_is_refused_and_the_previous_site_stays() {
+    let dir = tempfile::tempdir().unwrap();
+    // Five files an entity: past 20,000 files at about 4,000 entities.
+    let input = generated_input(dir.path(), "input", 4_100, "thing");
+    let out = dir.path().join("dist");
+
+    let first = build(&input, &out, &[]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let summary = stdout(&first);
+    let files: usize = summary
+        .split("entities: ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{summary}"));
+    assert!(files > 20_000, "{summary}");
+    // Without --host, the summary says which hosts it fits.
+    let hosts = summary.lines().nth(1).unwrap_or_default();
+    assert!(
+        hosts.starts_with(
+            "hosts: the site fits netlify, cloudflare-paid, github-pages, object-storage; not cloudflare ("
+        ),
+        "{hosts}"
+    );
+    assert!(
+        hosts.contains("files; it takes at most 20,000 per site)"),
+        "{hosts}"
+    );
+    let before = snapshot(&out);
+
+    // Built for Cloudflare Pages Free (the host is part of what a build
+    // reads: the site is built and checked again), it is refused, and the
+    // site built before is left whole.
+    let refused = build(&input, &out, &["--host", "cloudflare"]);
+    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    let message = stderr(&refused);
+    assert!(
+        message.contains("error: the site does not fit Cloudflare Pages (Free) (--host cloudflare), which would refuse it at upload:"),
+        "{message}"
+    );
+    assert!(
+        message.contains(&format!(
+            "  - {} files; it takes at most 20,000 per site",
+            grouped(files)
+        )),
+        "{message}"
+    );
+    assert!(
+        message.contains("the site fits Netlify (--host netlify), Cloudflare Pages (paid plans) (--host cloudflare-paid)"),
+        "{message}"
+    );
+    assert!(snapshot(&out) == before, "the previous site changed");
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.contains(".ontosite-"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+
+    // `check --host` says the same, and writes nothing.
+    let checked = ontosite()
+        .args(["check", "--host", "cloudflare", "--input"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(checked.status.code(), Some(1));
+    assert!(
+        stderr(&checked).contains("does not fit Cloudflare Pages (Free)"),
+        "{}",
+        stderr(&checked)
+    );
+    assert!(snapshot(&out) == before);
+
+    // The paid plan takes it.
+    let paid = build(&input, &out, &["--host", "cloudflare-paid"]);
+    assert!(paid.status.success(), "{}", stderr(&paid));
+    let line = stdout(&paid).lines().nth(1).unwrap_or_default().to_owned();
+    assert!(
+        line.starts_with(&format!(
+            "fits Cloudflare Pages (paid plans) (--host cloudflare-paid): {} of 100,000 files, ",
+            grouped(files)
+        )),
+        "{line}"
+    );
+}
+
+/// A count as the messages show it.
+fn grouped(n: usize) -> String {
+    ontosite::hosts::limits::shown(ontosite::hosts::Measure::Files, n as u64)
+}
+
+#[test]
+fn each_limit_passed_is_named_with_its_figure_and_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("dist");
+    let every = "files=10,file-bytes=1000,header-rules=1,static-redirects=1,dynamic-redirects=1,route-rules=1,handler-bytes=100";
+    let refused = build_with_limits(&tiny_input(), &out, every, &["--host", "cloudflare"]);
+    assert_eq!(refused.status.code(), Some(1));
+    let message = stderr(&refused);
+    let passed: Vec<&str> = message.lines().filter(|l| l.starts_with("  - ")).collect();
+    let expected_starts = [
+        "  - ",
+        "  - `",
+        "  - 9 rules in `_headers`; it takes at most 1",
+        "  - 9 static rules in `_redirects`; it takes at most 1",
+        "  - 2 dynamic rules in `_redirects`; it takes at most 1",
+        "  - 79 rules in `_routes.json`; it takes at most 1",
+        "  - `_worker.js` is ",
+    ];
+    assert_eq!(passed.len(), expected_starts.len(), "{message}");
+    for (line, start) in passed.iter().zip(expected_starts) {
+        assert!(line.starts_with(start), "{line} / {start}\n{message}");
+    }
+    assert!(
+        passed[0].ends_with("files; it takes at most 10 per site"),
+        "{message}"
+    );
+    assert!(
+        passed[1].contains("; it takes at most 1000 B per file"),
+        "{message}"
+    );
+    assert!(
+        passed[6].ends_with("; it takes a handler of at most 100 B"),
+        "{message}"
+    );
+    assert!(!out.exists(), "nothing is written where there was no site");
+
+    let netlify = build_with_limits(
+        &tiny_input(),
+        &out,
+        "files-per-directory=5,handler-bytes=100",
+        &["--host", "netlify"],
+    );
+    let message = stderr(&netlify);
+    assert!(
+        message.contains("files in `/`; it takes at most 5 in one directory"),
+        "{message}"
+    );
+    assert!(
+        message.contains("`_edge/netlify/search.js` is ")
+            && message.contains(" compressed; it takes a handler of at most 100 B"),
+        "{message}"
+    );
+
+    let github = build_with_limits(
+        &tiny_input(),
+        &out,
+        "site-bytes=1000",
+        &["--host", "github-pages"],
+    );
+    let message = stderr(&github);
+    assert!(
+        message.contains(" in all; it takes at most 1000 B per site"),
+        "{message}"
+    );
+
+    let bad = build_with_limits(&tiny_input(), &out, "files=many", &[]);
+    assert!(
+        stderr(&bad).contains("ONTOSITE_HOST_LIMITS: `many` is not a whole number"),
+        "{}",
+        stderr(&bad)
+    );
+}
+
+#[test]
+fn the_host_named_in_ontology_json_is_checked_and_a_flag_overrides_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input");
+    copy_tree(&tiny_input(), &input);
+    let ontology = input.join("ontology.json");
+    let text = std::fs::read_to_string(&ontology).unwrap();
+    let with_host = |host: &str| text.replacen('{', &format!("{{\n  \"host\": \"{host}\","), 1);
+    let out = dir.path().join("dist");
+
+    std::fs::write(&ontology, with_host("cloudflare")).unwrap();
+    let refused = build_with_limits(&input, &out, "files=10", &[]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        stderr(&refused).contains("does not fit Cloudflare Pages (Free) (--host cloudflare)"),
+        "{}",
+        stderr(&refused)
+    );
+    let flag = build_with_limits(&input, &out, "files=10", &["--host", "netlify"]);
+    assert!(flag.status.success(), "{}", stderr(&flag));
+    assert!(
+        stdout(&flag).contains("\nfits Netlify (--host netlify): "),
+        "{}",
+        stdout(&flag)
+    );
+
+    std::fs::write(&ontology, with_host("nowhere")).unwrap();
+    let unknown = build(&input, &out, &[]);
+    assert_eq!(unknown.status.code(), Some(1));
+    let message = stderr(&unknown);
+    assert!(
+        message.contains("ontology.json:2:3: `host` `nowhere` is not a host ontosite knows"),
+        "{message}"
+    );
+    assert!(
+        message.contains(
+            "give one of netlify, cloudflare, cloudflare-paid, github-pages, object-storage"
+        ),
+        "{message}"
+    );
+
+    let flag = build(&input, &out, &["--host", "nowhere"]);
+    assert!(
+        stderr(&flag).contains("--host `nowhere` is not a host ontosite knows"),
+        "{}",
+        stderr(&flag)
+    );
+}
