@@ -6,10 +6,11 @@
 // nothing but its default handler. `_routes.json` sends extensionless
 // paths here, and the files the build writes for the hosts (which the
 // site must not publish, answered 404); every other path is a static
-// file. Files are read through the ASSETS binding, so they never leave
-// Cloudflare.
+// file, but where the site bundles its entities' documents, whose paths
+// come here too. Files are read through the ASSETS binding, so they never
+// leave Cloudflare.
 import { RESPONSE_HEADERS, openIndex, respond } from "./search.js";
-import { isUnpublished, negotiate } from "./negotiate.js";
+import { bundled, isUnpublished, negotiate } from "./negotiate.js";
 import { NEGOTIATION } from "./negotiation.js";
 
 let index = null;
@@ -25,7 +26,11 @@ export default {
       });
     }
     if (url.pathname !== "/search") {
-      return (await negotiate(request, NEGOTIATION, RESPONSE_HEADERS, () => env.ASSETS.fetch(request))) ?? env.ASSETS.fetch(request);
+      // A file, or where the site bundles its entities' documents, one from
+      // its bundle (an entity's IRI: its page).
+      const asset = (path) => env.ASSETS.fetch(new URL(path, url));
+      const file = async (pathname) => (await bundled(pathname, NEGOTIATION, RESPONSE_HEADERS, asset)) ?? env.ASSETS.fetch(request);
+      return (await negotiate(request, NEGOTIATION, RESPONSE_HEADERS, () => file(`${url.pathname}.html`))) ?? file(url.pathname);
     }
     index ??= openIndex(new URL("/search-index.json", url), { fetch: (target) => env.ASSETS.fetch(target) }).catch(
       (error) => {

@@ -92,6 +92,36 @@ export function resourceAt(pathname, table) {
   return { resource: entity, slug, alias: false };
 }
 
+/** The 32-bit FNV-1a hash of a text's UTF-8 bytes (src/site/bundles.rs). */
+function fnv1a(text) {
+  let hash = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(text)) {
+    hash = Math.imul(hash ^ byte, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/**
+ * An entity's document from its bundle, where the site bundles them
+ * (src/site/bundles.rs, `table.bundles`): the bytes its file would hold,
+ * typed as the host types the file; null where `pathname` names no
+ * bundled document. `fetchAsset(path)` reads a file of the site.
+ */
+export async function bundled(pathname, table, headers, fetchAsset) {
+  const bundles = table.bundles;
+  if (bundles === undefined) return null;
+  const match = /^\/([^/]+)\.([a-z]+)$/.exec(pathname);
+  if (match === null) return null;
+  const [, slug, extension] = match;
+  const type = bundles.types[extension];
+  if (type === undefined || !new RegExp(table.slugPattern).test(slug)) return null;
+  const response = await fetchAsset(`/${bundles.dir}/${extension}/${fnv1a(slug) % bundles.count}.json`);
+  if (!response.ok) return null;
+  const documents = await response.json();
+  if (!Object.hasOwn(documents, slug)) return null;
+  return new Response(documents[slug], { status: 200, headers: { ...headers, "Content-Type": type } });
+}
+
 /** Whether `pathname` is a file the build writes for the host only. */
 export function isUnpublished(pathname, table) {
   return table.unpublished.some((p) => (p.endsWith("/*") ? pathname.startsWith(p.slice(0, -1)) : pathname === p));

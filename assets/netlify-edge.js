@@ -6,15 +6,20 @@
 // Only paths without a `.` reach it (`config.pattern`); every file is
 // served as it is, with no code on the way.
 import { RESPONSE_HEADERS, openIndex, respond } from "./search.js";
-import { negotiate } from "./negotiate.js";
+import { bundled, negotiate } from "./negotiate.js";
 import { NEGOTIATION } from "./negotiation.js";
 
 // The index, opened once per isolate from the site itself.
 let index = null;
 
 export default async (request, context) => {
-  if (new URL(request.url).pathname !== "/search") {
-    return (await negotiate(request, NEGOTIATION, RESPONSE_HEADERS, () => context.next())) ?? context.next();
+  const url = new URL(request.url);
+  if (url.pathname !== "/search") {
+    // A file, or where the site bundles its entities' documents, one from
+    // its bundle (an entity's IRI: its page).
+    const asset = (path) => fetch(new URL(path, url));
+    const file = async (pathname) => (await bundled(pathname, NEGOTIATION, RESPONSE_HEADERS, asset)) ?? context.next();
+    return (await negotiate(request, NEGOTIATION, RESPONSE_HEADERS, () => file(`${url.pathname}.html`))) ?? file(url.pathname);
   }
   index ??= openIndex(new URL("/search-index.json", request.url)).catch((error) => {
     index = null;
@@ -25,5 +30,6 @@ export default async (request, context) => {
 
 // `/`, `/search`, `/vocab`, `/.well-known/void` and every path without a
 // `.` an entity's IRI can have: its slug, or its own IRI in the site's
-// namespace (`/Person`, `/sub/Thing`: the table's `aliases`).
+// namespace (`/Person`, `/sub/Thing`: the table's `aliases`). Where the
+// site bundles its entities' documents, the build adds their paths.
 export const config = { pattern: "^/(?:[^.]*|\\.well-known/void)$", cache: "manual" };

@@ -1,11 +1,12 @@
 //! The pipeline: load the source, render every document, write them into a
 //! staging directory, swap it in.
 
-use crate::config::BuildConfig;
+use crate::config::{BuildConfig, HostCheck};
 use crate::hosts::{self, DoesNotFit, Fit, Measured, Plan};
 use crate::model::Ontology;
 use crate::output::{Previous, Record, Staging, Written};
 use crate::render::{self, Rendering};
+use crate::site::bundles::Layout;
 use crate::{Error, source};
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -72,11 +73,19 @@ pub fn check(config: &BuildConfig) -> Result<Ontology, Error> {
 /// Checks the site the input makes against the host it names (`--host`,
 /// or `"host"` in `ontology.json`), writing nothing: every document is
 /// rendered and measured, none kept. `None` where no host is named.
-pub fn check_host(config: &BuildConfig, ontology: &Ontology) -> Result<Option<Fit>, Error> {
+pub fn check_host(
+    config: &BuildConfig,
+    ontology: &Ontology,
+    progress: Option<&dyn Progress>,
+) -> Result<Option<Fit>, Error> {
     let Some(plan) = host(config, ontology) else {
         return Ok(None);
     };
-    let site = prepare(config, ontology)?;
+    if let Some(progress) = progress {
+        progress.phase(phase::MEASURING, None);
+    }
+    let mut site = prepare(config, ontology)?;
+    site.set_layout(layout(config, Some(plan), &site)?);
     let sizes = render::documents(&site)
         .map_init(Vec::new, |buffer, document| {
             let path = document.path(&site);
@@ -149,15 +158,21 @@ pub fn build_keeping_previous(
     // Same input, byte-identical output: the site is left as it is.
     if let Some(record) = unchanged {
         let out = crate::output::resolved(&config.out)?;
-        // Checked when it was built: the host is part of the fingerprint.
-        let measured = measure_written(&out);
+        // Measured and checked when it was built (the host is part of the
+        // fingerprint); a record that does not say is measured again.
+        let checked =
+            serde_json::from_str::<Checked>(&record.measured).unwrap_or_else(|_| Checked {
+                host: None,
+                measured: measure_written(&out),
+            });
+        let host = checked.host.as_deref().and_then(hosts::plan);
         let report = BuildReport {
             entities: record.entities,
             files: record.files,
             bytes: record.bytes,
-            hosts: fits(config.host, &measured, config),
-            host: config.host,
-            measured,
+            hosts: fits(host, &checked.measured, config),
+            host,
+            measured: checked.measured,
             out,
             elapsed: started.elapsed(),
             unchanged: true,
@@ -170,7 +185,9 @@ pub fn build_keeping_previous(
     progress.phase(phase::PREPARING, None);
     // --force writes every file anew; otherwise unchanged ones are linked.
     let staging = Staging::begin(&config.out, !config.force)?;
-    let site = prepare(config, &ontology)?;
+    let mut site = prepare(config, &ontology)?;
+    let host = host(config, &ontology);
+    site.set_layout(layout(config, host, &site)?);
     progress.phase(
         &format!("{} of {} entities", phase::WRITING, ontology.entities.len()),
         Some(render::documents(&site).count() as u64),
@@ -182,7 +199,6 @@ pub fn build_keeping_previous(
             .map(|(path, len, _)| (path.as_str(), *len as u64)),
         |path| host_file(&site, path),
     );
-    let host = host(config, &ontology);
     // Refused before it replaces the previous site, never at upload.
     let hosts = fits(host, &measured, config);
     refuse_unfit(host, &hosts, &measured, config)?;
@@ -200,6 +216,11 @@ pub fn build_keeping_previous(
         entities: ontology.entities.len(),
         files,
         bytes,
+        measured: serde_json::to_string(&Checked {
+            host: host.map(|plan| plan.name.to_owned()),
+            measured: measured.clone(),
+        })
+        .unwrap_or_default(),
     };
     let previous = staging.commit(
         written.into_iter().map(|(path, _, _)| path).collect(),
@@ -220,11 +241,61 @@ pub fn build_keeping_previous(
     Ok((report, previous))
 }
 
+/// What a build keeps in its record of the host it checked and what it
+/// measured, so that an unchanged site is neither measured nor checked
+/// again.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Checked {
+    host: Option<String>,
+    measured: Measured,
+}
+
 /// The plan the site must fit: `--host`, else `"host"` in `ontology.json`.
 fn host(config: &BuildConfig, ontology: &Ontology) -> Option<&'static Plan> {
-    config
-        .host
-        .or_else(|| ontology.meta.host.as_deref().and_then(hosts::plan))
+    match config.host {
+        HostCheck::Named(plan) => Some(plan),
+        HostCheck::AsInputSays => ontology.meta.host.as_deref().and_then(hosts::plan),
+        HostCheck::Off => None,
+    }
+}
+
+/// The layout of the entities' documents: `--layout`'s; else files, unless
+/// the host runs code and that many files would pass its limits on files,
+/// when bundles (`site::bundles`) keep the site within them.
+fn layout(
+    config: &BuildConfig,
+    host: Option<&'static Plan>,
+    site: &Rendering,
+) -> Result<Layout, Error> {
+    if let Some(layout) = config.layout {
+        if let (Layout::Bundled, Some(plan)) = (layout, host)
+            && !plan.runs_code
+        {
+            return Err(Error::Config(
+                crate::config::ConfigError::BundledWithoutCode(plan.title),
+            ));
+        }
+        return Ok(layout);
+    }
+    let Some(plan) = host.filter(|plan| plan.runs_code) else {
+        return Ok(Layout::Files);
+    };
+    // The file names alone: nothing is rendered yet.
+    let paths: Vec<String> = render::documents(site).map(|d| d.path(site)).collect();
+    let measured = Measured::of(paths.iter().map(|path| (path.as_str(), 0)), |_| None);
+    let too_many = Fit::of(plan, &measured, &config.limit_overrides)
+        .passed()
+        .any(|figure| {
+            matches!(
+                figure.limit.measure,
+                hosts::Measure::Files | hosts::Measure::FilesPerDirectory
+            )
+        });
+    Ok(if too_many {
+        Layout::Bundled
+    } else {
+        Layout::Files
+    })
 }
 
 /// How the site stands against `host`, or without one, every plan.
@@ -370,8 +441,12 @@ pub fn fingerprint(config: &BuildConfig) -> Option<String> {
     hasher.update(format!("{base_url:?}\0").as_bytes());
     // The host the site is checked against, and the figures in place of
     // its own: a site built for one is checked again for another.
-    let host = config.host.map(|plan| plan.name);
-    hasher.update(format!("{host:?} {:?}\0", config.limit_overrides).as_bytes());
+    let host = match config.host {
+        HostCheck::Named(plan) => plan.name,
+        HostCheck::AsInputSays => "as the input says",
+        HostCheck::Off => "none",
+    };
+    hasher.update(format!("{host} {:?} {:?}\0", config.layout, config.limit_overrides).as_bytes());
     let out = std::path::absolute(&config.out).ok();
     for (name, dir) in [
         ("input", Some(&config.input)),

@@ -69,11 +69,19 @@ pub struct InputArgs {
     pub siblings: Vec<String>,
 
     /// The host the site is deployed to: netlify, cloudflare (Pages Free),
-    /// cloudflare-paid, github-pages or object-storage. The site is checked
-    /// against its limits and refused, before it replaces the previous one,
-    /// where the host would refuse it; overrides "host" in ontology.json.
+    /// cloudflare-paid, github-pages or object-storage (docs/hosts.md).
+    /// The site is measured against its limits: `build` refuses, before it
+    /// replaces the previous site, one the host would refuse, and `check`
+    /// says so. Overrides "host" in ontology.json.
     #[arg(long, value_name = "HOST")]
     pub host: Option<String>,
+
+    /// How the entities' documents are laid out: files (one per document)
+    /// or bundled (in bundles, which the host's handler answers from). By
+    /// default files, or bundled where the host runs code and that many
+    /// files would pass its limits.
+    #[arg(long, value_name = "LAYOUT")]
+    pub layout: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -3,6 +3,7 @@
 
 use crate::hosts::{self, Limit, Plan};
 use crate::model::{BaseUrl, BaseUrlError};
+use crate::site::bundles::Layout;
 use std::path::PathBuf;
 
 /// Settings of one build (or check) of a site.
@@ -22,12 +23,43 @@ pub struct BuildConfig {
     /// Build even when the output is up to date with the input
     /// (`output::up_to_date`).
     pub force: bool,
-    /// The host the site must fit (`--host`); else the one `ontology.json`
-    /// names, else none.
-    pub host: Option<&'static Plan>,
+    /// Which host's limits the site is checked against.
+    pub host: HostCheck,
+    /// The layout of the entities' documents `--layout` asks for; else
+    /// files, or bundles where the host runs code and files do not fit.
+    pub layout: Option<Layout>,
     /// Figures in place of the host's own (`ONTOSITE_HOST_LIMITS`), so that
     /// a test can pass a limit with a small site.
     pub limit_overrides: Vec<Limit>,
+}
+
+/// Which host's limits a build checks the site against.
+#[derive(Debug, Clone, Copy)]
+pub enum HostCheck {
+    /// The plan `--host` names.
+    Named(&'static Plan),
+    /// The one `"host"` in `ontology.json` names, if any.
+    AsInputSays,
+    /// None: a preview (`serve --input`) is not deployed anywhere.
+    Off,
+}
+
+impl HostCheck {
+    /// What `--host` says: its plan, else what the input says.
+    pub fn from_flag(flag: Option<&str>) -> Result<HostCheck, ConfigError> {
+        Ok(match flag {
+            Some(name) => HostCheck::Named(
+                hosts::plan(name).ok_or_else(|| ConfigError::Host(name.to_owned()))?,
+            ),
+            None => HostCheck::AsInputSays,
+        })
+    }
+}
+
+/// The layout `--layout` names.
+pub fn layout(flag: Option<&str>) -> Result<Option<Layout>, ConfigError> {
+    flag.map(|name| Layout::named(name).ok_or_else(|| ConfigError::Layout(name.to_owned())))
+        .transpose()
 }
 
 /// A setting that cannot be used.
@@ -37,6 +69,14 @@ pub enum ConfigError {
         "--host `{0}` is not a host ontosite knows\n  help: give one of {names} (docs/hosts.md)", names = hosts::plan_names()
     )]
     Host(String),
+    #[error(
+        "--layout `{0}` is not a layout\n  help: give files (a file per document) or bundled (documents in bundles, which the host's handler answers: docs/hosts.md)"
+    )]
+    Layout(String),
+    #[error(
+        "--layout bundled: {0} runs no code, so no handler would answer the bundled documents\n  help: leave --layout out (files), or deploy to a host that runs code"
+    )]
+    BundledWithoutCode(&'static str),
     #[error(
         "ONTOSITE_HOST_LIMITS: {0}\n  help: give name=figure pairs separated by commas, such as files=100,file-bytes=5000 (docs/testing.md), or unset it"
     )]
@@ -75,12 +115,6 @@ pub fn base_url_override(
 
 fn parse(text: &str, from: &'static str) -> Result<BaseUrl, ConfigError> {
     BaseUrl::parse(text).map_err(|source| ConfigError::BaseUrl { from, source })
-}
-
-/// The plan `--host` names.
-pub fn host(flag: Option<&str>) -> Result<Option<&'static Plan>, ConfigError> {
-    flag.map(|name| hosts::plan(name).ok_or_else(|| ConfigError::Host(name.to_owned())))
-        .transpose()
 }
 
 /// `ONTOSITE_HOST_LIMITS`, where it is set.

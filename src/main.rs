@@ -14,7 +14,7 @@ use clap::Parser;
 use cli::{BuildArgs, Cli, Command, InputArgs, ServeArgs};
 use ontosite::Error;
 use ontosite::build::{self, BuildReport, Progress};
-use ontosite::config::{self, BuildConfig};
+use ontosite::config::{self, BuildConfig, HostCheck};
 use ontosite::hosts::{Figure, Fit};
 use ontosite::serve::{self, Event, ServeConfig};
 use std::net::SocketAddr;
@@ -39,11 +39,14 @@ fn main() -> ExitCode {
     }
 }
 
+/// A build's configuration; `serving`, a preview's (`serve --input`),
+/// which no host's limits apply to.
 fn build_config(
     input: &InputArgs,
     out: PathBuf,
     templates: Option<PathBuf>,
     force: bool,
+    serving: bool,
 ) -> Result<BuildConfig, Error> {
     let base_url = config::base_url_override(input.base_url.as_deref(), |k| std::env::var(k).ok())?;
     Ok(BuildConfig {
@@ -56,7 +59,11 @@ fn build_config(
         templates,
         siblings: config::siblings(&input.siblings)?,
         force,
-        host: config::host(input.host.as_deref())?,
+        host: match serving {
+            true => HostCheck::Off,
+            false => HostCheck::from_flag(input.host.as_deref())?,
+        },
+        layout: config::layout(input.layout.as_deref())?,
         limit_overrides: config::limit_overrides(
             std::env::var("ONTOSITE_HOST_LIMITS").ok().as_deref(),
         )?,
@@ -73,7 +80,7 @@ fn run(cli: &Cli) -> Result<(), Error> {
 
 /// `ontosite check`: reads and checks the input, writes nothing.
 fn run_check(input: &InputArgs, quiet: bool) -> Result<(), Error> {
-    let config = build_config(input, PathBuf::new(), None, false)?;
+    let config = build_config(input, PathBuf::new(), None, false, false)?;
     let bar = progress_bar(quiet);
     if let Some(bar) = &bar {
         bar.phase(build::phase::READING, None);
@@ -81,10 +88,7 @@ fn run_check(input: &InputArgs, quiet: bool) -> Result<(), Error> {
     let ontology = build::check(&config);
     let fit = match &ontology {
         Ok(ontology) => {
-            if let Some(bar) = &bar {
-                bar.phase(build::phase::MEASURING, None);
-            }
-            build::check_host(&config, ontology)
+            build::check_host(&config, ontology, bar.as_ref().map(|b| b as &dyn Progress))
         }
         Err(_) => Ok(None),
     };
@@ -115,6 +119,7 @@ fn run_build(args: &BuildArgs, quiet: bool) -> Result<(), Error> {
         args.out.clone(),
         args.templates.clone(),
         args.force,
+        false,
     )?;
     let interrupted = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&interrupted);
@@ -149,10 +154,12 @@ fn run_serve(args: &ServeArgs, quiet: bool) -> Result<(), Error> {
                 base_url: args.base_url.clone(),
                 siblings: Vec::new(),
                 host: None,
+                layout: None,
             },
             dir.clone(),
             args.templates.clone(),
             false,
+            true,
         )?),
         None => None,
     };

@@ -4,6 +4,7 @@
 
 use super::limits::{Limit, MIB, Measure, Plan};
 use super::{HostFile, HostInput, script};
+use crate::site::{bundles, files};
 
 /// Cloudflare Pages' advanced-mode worker.
 pub const WORKER: &str = "_worker.js";
@@ -13,7 +14,7 @@ pub const ROUTES: &str = "_routes.json";
 fn worker(input: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     script::host_module(
         include_str!("../../assets/cloudflare-worker.js"),
-        input.aliases,
+        input,
         out,
     );
     Ok(())
@@ -27,7 +28,20 @@ fn worker(input: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error>
 /// (`_routes.json`, `_worker.js`) is excluded only after each first
 /// character a published name can have (`/a*.json` ... `/9*.json`); the
 /// private files start with `_` or `.`.
-fn routes(_: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+fn routes(input: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+    let exclude = match input.bundles {
+        None => excluded_by_extension(),
+        Some(_) => excluded_by_name(),
+    };
+    serde_json::to_writer_pretty(
+        out,
+        &serde_json::json!({ "version": 1, "include": ["/*"], "exclude": exclude }),
+    )
+}
+
+/// What the worker never sees where every document is a file: every path
+/// with a published extension.
+fn excluded_by_extension() -> Vec<String> {
     let mut exclude = Vec::new();
     for extension in super::published_extensions() {
         let suffix = format!(".{extension}");
@@ -39,10 +53,42 @@ fn routes(_: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
             exclude.push(format!("/*{suffix}"));
         }
     }
-    serde_json::to_writer_pretty(
-        out,
-        &serde_json::json!({ "version": 1, "include": ["/*"], "exclude": exclude }),
-    )
+    exclude
+}
+
+/// What the worker never sees where the entities' documents are bundled,
+/// so that their paths reach it: the site-wide files by name and the
+/// folders (the private files go to it, which answers them 404).
+fn excluded_by_name() -> Vec<String> {
+    let private: Vec<&str> = super::private_files().collect();
+    let mut exclude: Vec<String> = Vec::new();
+    let mut add = |rule: String| {
+        if !exclude.contains(&rule) {
+            exclude.push(rule);
+        }
+    };
+    for file in files::SITE_WIDE
+        .iter()
+        .filter(|file| !private.contains(file))
+    {
+        match file.split_once('/') {
+            // `.well-known/void` is negotiated: the worker answers it.
+            Some((".well-known", _)) => {}
+            Some((folder, _)) => add(format!("/{folder}/*")),
+            None => add(format!("/{file}")),
+        }
+    }
+    for folder in files::FOLDERS.iter().chain([&bundles::DIR]) {
+        if *folder == crate::search::format::DIR {
+            // `/search/*` would take `/search` too, which the worker answers.
+            for extension in super::published_extensions() {
+                add(format!("/{folder}/*.{extension}"));
+            }
+        } else {
+            add(format!("/{folder}/*"));
+        }
+    }
+    exclude
 }
 
 /// The files the build writes for Cloudflare Pages.
@@ -105,17 +151,30 @@ const fn with_files(files: u64) -> [Limit; 7] {
     limits
 }
 
+/// What Cloudflare Pages reads as configuration, not as assets: its
+/// file counts leave them out.
+const UNLISTED: &[&str] = &[
+    WORKER,
+    ROUTES,
+    crate::site::files::HEADERS,
+    crate::site::files::REDIRECTS,
+];
+
 /// Cloudflare Pages on the Free plan (20,000 files per site) and on a paid
 /// one (100,000, with `PAGES_WRANGLER_MAJOR_VERSION=4`).
 pub const PLANS: &[Plan] = &[
     Plan {
         name: "cloudflare",
         title: "Cloudflare Pages (Free)",
+        runs_code: true,
+        unlisted: UNLISTED,
         limits: &with_files(20_000),
     },
     Plan {
         name: "cloudflare-paid",
         title: "Cloudflare Pages (paid plans)",
+        runs_code: true,
+        unlisted: UNLISTED,
         limits: &with_files(100_000),
     },
 ];

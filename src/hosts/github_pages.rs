@@ -9,6 +9,8 @@ use super::limits::{Limit, MIB, Measure, Plan};
 pub const PLANS: &[Plan] = &[Plan {
     name: "github-pages",
     title: "GitHub Pages",
+    runs_code: false,
+    unlisted: &[],
     limits: &[
         Limit {
             measure: Measure::SiteBytes,

@@ -39,6 +39,23 @@ pub enum Measure {
 }
 
 impl Measure {
+    /// Every measure, for `ONTOSITE_HOST_LIMITS` (a handler's by the one
+    /// name of them all).
+    pub const ALL: [Measure; 9] = [
+        Measure::Files,
+        Measure::FilesPerDirectory,
+        Measure::FileBytes,
+        Measure::SiteBytes,
+        Measure::HeaderRules,
+        Measure::StaticRedirects,
+        Measure::DynamicRedirects,
+        Measure::RouteRules,
+        Measure::HandlerBytes {
+            file: "",
+            compressed: false,
+        },
+    ];
+
     /// Every measure's name, as a limit is named in messages and in
     /// `ONTOSITE_HOST_LIMITS`.
     pub fn name(self) -> &'static str {
@@ -77,6 +94,12 @@ pub struct Plan {
     pub name: &'static str,
     /// The host and plan as its publisher knows them.
     pub title: &'static str,
+    /// Whether the host runs the site's handler (`/search`, negotiation,
+    /// bundled documents); one that does not serves files only.
+    pub runs_code: bool,
+    /// The files the host reads as its configuration rather than
+    /// publishing them, which its file counts leave out.
+    pub unlisted: &'static [&'static str],
     pub limits: &'static [Limit],
 }
 
@@ -86,11 +109,14 @@ pub const GIB: u64 = 1024 * MIB;
 pub const TIB: u64 = 1024 * GIB;
 
 /// A built site as the hosts measure it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Measured {
+    /// Every file, the output's marker and record included (a host
+    /// uploads the directory as it is).
     pub files: u64,
     pub bytes: u64,
-    /// The largest file: its path and size.
+    /// The largest file but the host files (whose handlers have limits of
+    /// their own): its path and size.
     pub largest_file: (String, u64),
     /// The directory with the most files directly in it ("" for the
     /// root), and how many.
@@ -99,9 +125,13 @@ pub struct Measured {
     pub static_redirects: u64,
     pub dynamic_redirects: u64,
     pub route_rules: u64,
-    /// Each handler file's size, as it is and gzip-compressed.
-    pub handlers: BTreeMap<String, (u64, u64)>,
+    /// Each host file's size, as it is and gzip-compressed.
+    pub host_files: BTreeMap<String, (u64, u64)>,
 }
+
+/// The files besides the documents that every site holds: the output's
+/// marker and record (`output::MARKER`, `output::RECORD`).
+const OWN_FILES: u64 = 2;
 
 impl Measured {
     /// Measures a site from every file's path and size, and the contents
@@ -111,12 +141,18 @@ impl Measured {
         files: impl IntoIterator<Item = (&'a str, u64)>,
         read: impl Fn(&str) -> Option<Vec<u8>>,
     ) -> Measured {
-        let mut measured = Measured::default();
+        let mut measured = Measured {
+            files: OWN_FILES,
+            ..Measured::default()
+        };
         let mut per_directory: BTreeMap<&str, u64> = BTreeMap::new();
+        let host_file = |path: &str| super::files().any(|file| file.path == path);
         for (path, size) in files {
             measured.files += 1;
             measured.bytes += size;
-            if size > measured.largest_file.1 || measured.files == 1 {
+            if !host_file(path)
+                && (size > measured.largest_file.1 || measured.largest_file.0.is_empty())
+            {
                 measured.largest_file = (path.to_owned(), size);
             }
             let directory = path.rsplit_once('/').map_or("", |(dir, _)| dir);
@@ -139,23 +175,27 @@ impl Measured {
         if let Some(routes) = text(super::cloudflare::ROUTES) {
             measured.route_rules = route_rules(&routes);
         }
-        for host in super::HOSTS {
-            for file in host.files {
-                if let Some(bytes) = read(file.path) {
-                    measured.handlers.insert(
-                        file.path.to_owned(),
-                        (bytes.len() as u64, gzipped_size(&bytes)),
-                    );
-                }
+        for file in super::files() {
+            if let Some(bytes) = read(file.path) {
+                let sizes = (bytes.len() as u64, gzipped_size(&bytes));
+                measured.host_files.insert(file.path.to_owned(), sizes);
             }
         }
         measured
     }
 
-    /// The figure of `measure`, and the file or directory it is of.
-    fn figure(&self, measure: Measure) -> (u64, Option<String>) {
+    /// The figure of `measure` on `plan`, and the file or directory it is
+    /// of.
+    fn figure(&self, measure: Measure, plan: &Plan) -> (u64, Option<String>) {
         match measure {
-            Measure::Files => (self.files, None),
+            Measure::Files => {
+                let unlisted = plan
+                    .unlisted
+                    .iter()
+                    .filter(|path| self.host_files.contains_key(**path))
+                    .count() as u64;
+                (self.files - unlisted.min(self.files), None)
+            }
             Measure::SiteBytes => (self.bytes, None),
             Measure::FileBytes => (self.largest_file.1, Some(self.largest_file.0.clone())),
             Measure::FilesPerDirectory => (
@@ -167,7 +207,7 @@ impl Measured {
             Measure::DynamicRedirects => (self.dynamic_redirects, None),
             Measure::RouteRules => (self.route_rules, None),
             Measure::HandlerBytes { file, compressed } => {
-                let (plain, gzipped) = self.handlers.get(file).copied().unwrap_or_default();
+                let (plain, gzipped) = self.host_files.get(file).copied().unwrap_or_default();
                 (
                     if compressed { gzipped } else { plain },
                     Some(file.to_owned()),
@@ -226,6 +266,8 @@ pub struct Figure {
     pub figure: u64,
     /// The file or directory the figure is of, where it is of one.
     pub at: Option<String>,
+    /// Whether the limit is `ONTOSITE_HOST_LIMITS`'s, not the host's own.
+    pub overridden: bool,
 }
 
 impl Figure {
@@ -238,7 +280,7 @@ impl Figure {
     /// 20,000 files").
     pub fn usage(&self) -> String {
         let measure = self.limit.measure;
-        let (figure, most) = (shown(measure, self.figure), shown(measure, self.limit.most));
+        let (figure, most) = self.shown();
         let of = match measure {
             Measure::Files => "files".to_owned(),
             Measure::FilesPerDirectory => "files in one directory".to_owned(),
@@ -248,9 +290,34 @@ impl Figure {
             Measure::StaticRedirects => "static `_redirects` rules".to_owned(),
             Measure::DynamicRedirects => "dynamic `_redirects` rules".to_owned(),
             Measure::RouteRules => "`_routes.json` rules".to_owned(),
-            Measure::HandlerBytes { file, .. } => format!("for `{file}`"),
+            Measure::HandlerBytes { file, compressed } => match compressed {
+                true => format!("for `{file}`, compressed"),
+                false => format!("for `{file}`"),
+            },
         };
-        format!("{figure} of {most} {of}")
+        format!("{figure} of {most} {of}{}", self.whose())
+    }
+
+    /// The figure and the limit, in the limit's units; where those round
+    /// the two alike, the figure in bytes too.
+    fn shown(&self) -> (String, String) {
+        let measure = self.limit.measure;
+        let most = shown(measure, self.limit.most);
+        let mut figure = shown_like(measure, self.figure, self.limit.most);
+        let alike = figure == shown_like(measure, self.limit.most, self.limit.most);
+        if alike && self.figure != self.limit.most {
+            figure = format!("{figure} ({} bytes)", grouped(self.figure));
+        }
+        (figure, most)
+    }
+
+    /// Whose limit it is, where it is not the host's own.
+    fn whose(&self) -> &'static str {
+        if self.overridden {
+            " (a figure from ONTOSITE_HOST_LIMITS)"
+        } else {
+            ""
+        }
     }
 }
 
@@ -261,26 +328,22 @@ impl Plan {
         self.limits
             .iter()
             .map(|limit| {
-                overrides
+                let overriding = overrides
                     .iter()
-                    .find(|o| o.measure.name() == limit.measure.name())
-                    .map_or(*limit, |o| Limit {
-                        measure: limit.measure,
-                        most: o.most,
-                    })
-            })
-            .map(|limit| {
-                let (figure, at) = measured.figure(limit.measure);
-                Figure { limit, figure, at }
+                    .find(|o| o.measure.name() == limit.measure.name());
+                let limit = Limit {
+                    measure: limit.measure,
+                    most: overriding.map_or(limit.most, |o| o.most),
+                };
+                let (figure, at) = measured.figure(limit.measure, self);
+                Figure {
+                    limit,
+                    figure,
+                    at,
+                    overridden: overriding.is_some(),
+                }
             })
             .collect()
-    }
-
-    /// The limits of the plan that `measured` passes, in the plan's order.
-    pub fn passed(&self, measured: &Measured, overrides: &[Limit]) -> Vec<Figure> {
-        let mut figures = self.figures(measured, overrides);
-        figures.retain(Figure::is_over);
-        figures
     }
 }
 
@@ -288,30 +351,22 @@ impl Plan {
 /// place of a plan's own of the same name: lower ones let a test pass a
 /// limit with a small site.
 pub fn parse_overrides(text: &str) -> Result<Vec<Limit>, String> {
-    let names = [
-        Measure::Files,
-        Measure::FilesPerDirectory,
-        Measure::FileBytes,
-        Measure::SiteBytes,
-        Measure::HeaderRules,
-        Measure::StaticRedirects,
-        Measure::DynamicRedirects,
-        Measure::RouteRules,
-        Measure::HandlerBytes {
-            file: "",
-            compressed: false,
-        },
-    ];
     text.split(',')
         .filter(|part| !part.trim().is_empty())
         .map(|part| {
             let (name, figure) = part
                 .split_once('=')
                 .ok_or_else(|| format!("`{part}` is not name=figure"))?;
-            let measure = names
+            let measure = Measure::ALL
                 .iter()
                 .find(|m| m.name() == name.trim())
-                .ok_or_else(|| format!("`{name}` is not a limit"))?;
+                .ok_or_else(|| {
+                    let names: Vec<&str> = Measure::ALL.iter().map(|m| m.name()).collect();
+                    format!(
+                        "`{name}` is not a limit; the limits are {}",
+                        names.join(", ")
+                    )
+                })?;
             let most = figure
                 .trim()
                 .parse()
@@ -334,6 +389,29 @@ pub fn shown(measure: Measure, figure: u64) -> String {
     }
 }
 
+/// `figure` as `shown` shows `like`: bytes in the limit's decimal or
+/// binary units, so that the two compare at a glance.
+fn shown_like(measure: Measure, figure: u64, like: u64) -> String {
+    if !measure.counts_bytes() {
+        return grouped(figure);
+    }
+    if !is_decimal(like, 1_000_000) {
+        return bytes(figure);
+    }
+    for (unit, size) in [("GB", 1_000_000_000), ("MB", 1_000_000), ("kB", 1_000)] {
+        if figure >= size {
+            return format!("{:.1} {unit}", figure as f64 / size as f64);
+        }
+    }
+    format!("{figure} B")
+}
+
+/// Whether `n` is a whole number of the decimal unit `size` and no whole
+/// number of mebibytes: a figure the host gives in decimal units.
+fn is_decimal(n: u64, size: u64) -> bool {
+    n >= size && n.is_multiple_of(size) && !n.is_multiple_of(MIB)
+}
+
 fn grouped(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
@@ -350,7 +428,7 @@ fn bytes(n: u64) -> String {
     // A figure the host gives in decimal units (GitHub's 1 GB) reads as
     // it does.
     for (unit, size) in [("GB", 1_000_000_000), ("MB", 1_000_000)] {
-        if n >= size && n.is_multiple_of(size) && !n.is_multiple_of(MIB) {
+        if is_decimal(n, size) {
             return format!("{} {unit}", n / size);
         }
     }
@@ -366,41 +444,35 @@ fn bytes(n: u64) -> String {
 impl fmt::Display for Figure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let measure = self.limit.measure;
-        let (figure, most) = (shown(measure, self.figure), shown(measure, self.limit.most));
+        let (figure, most) = self.shown();
         let at = self.at.as_deref().unwrap_or_default();
-        match measure {
-            Measure::Files => write!(f, "{figure} files; it takes at most {most} per site"),
-            Measure::FilesPerDirectory => write!(
-                f,
-                "{figure} files in `{at}`; it takes at most {most} in one directory"
-            ),
+        let sentence = match measure {
+            Measure::Files => format!("{figure} files; it takes at most {most} per site"),
+            Measure::FilesPerDirectory => {
+                format!("{figure} files in `{at}`; it takes at most {most} in one directory")
+            }
             Measure::FileBytes => {
-                write!(f, "`{at}` is {figure}; it takes at most {most} per file")
+                format!("`{at}` is {figure}; it takes at most {most} per file")
             }
-            Measure::SiteBytes => write!(f, "{figure} in all; it takes at most {most} per site"),
+            Measure::SiteBytes => format!("{figure} in all; it takes at most {most} per site"),
             Measure::HeaderRules => {
-                write!(f, "{figure} rules in `_headers`; it takes at most {most}")
+                format!("{figure} rules in `_headers`; it takes at most {most}")
             }
-            Measure::StaticRedirects => write!(
-                f,
-                "{figure} static rules in `_redirects`; it takes at most {most}"
-            ),
-            Measure::DynamicRedirects => write!(
-                f,
-                "{figure} dynamic rules in `_redirects`; it takes at most {most}"
-            ),
+            Measure::StaticRedirects => {
+                format!("{figure} static rules in `_redirects`; it takes at most {most}")
+            }
+            Measure::DynamicRedirects => {
+                format!("{figure} dynamic rules in `_redirects`; it takes at most {most}")
+            }
             Measure::RouteRules => {
-                write!(
-                    f,
-                    "{figure} rules in `_routes.json`; it takes at most {most}"
-                )
+                format!("{figure} rules in `_routes.json`; it takes at most {most}")
             }
-            Measure::HandlerBytes { compressed, .. } => write!(
-                f,
+            Measure::HandlerBytes { compressed, .. } => format!(
                 "`{at}` is {figure}{}; it takes a handler of at most {most}",
                 if compressed { " compressed" } else { "" }
             ),
-        }
+        };
+        write!(f, "{sentence}{}", self.whose())
     }
 }
 
@@ -481,10 +553,12 @@ mod tests {
     const SMALL: Plan = Plan {
         name: "small",
         title: "Small",
+        runs_code: true,
+        unlisted: &["_routes.json"],
         limits: &[
             Limit {
                 measure: Measure::Files,
-                most: 3,
+                most: 4,
             },
             Limit {
                 measure: Measure::FilesPerDirectory,
@@ -538,11 +612,12 @@ mod tests {
     #[test]
     fn a_site_within_every_limit_passes_none() {
         let measured = Measured::of([("a.json", 10), ("b/c.json", 20)], |_| None);
-        assert_eq!(measured.files, 2);
+        // The two files, and the output's marker and record.
+        assert_eq!(measured.files, 4);
         assert_eq!(measured.bytes, 30);
         assert_eq!(measured.largest_file, ("b/c.json".to_owned(), 20));
         assert_eq!(measured.fullest_directory, ("".to_owned(), 1));
-        assert!(SMALL.passed(&measured, &[]).is_empty());
+        assert!(Fit::of(&SMALL, &measured, &[]).fits());
     }
 
     #[test]
@@ -560,12 +635,13 @@ mod tests {
             (1, 2)
         );
         assert_eq!(measured.route_rules, 3);
-        assert_eq!(measured.handlers["_worker.js"].0, 1);
+        assert_eq!(measured.host_files["_worker.js"].0, 1);
         assert!(
-            measured.handlers["_worker.js"].1 > 1,
+            measured.host_files["_worker.js"].1 > 1,
             "a gzip header and more"
         );
-        let passed = SMALL.passed(&measured, &[]);
+        let fit = Fit::of(&SMALL, &measured, &[]);
+        let passed: Vec<&Figure> = fit.passed().collect();
         let names: Vec<&str> = passed.iter().map(|p| p.limit.measure.name()).collect();
         assert_eq!(
             names,
@@ -580,7 +656,9 @@ mod tests {
             ]
         );
         let shown: Vec<String> = passed.iter().map(ToString::to_string).collect();
-        assert_eq!(shown[0], "4 files; it takes at most 3 per site");
+        // Four files and the output's two, less `_routes.json`, which the
+        // plan does not count.
+        assert_eq!(shown[0], "5 files; it takes at most 4 per site");
         assert_eq!(
             shown[1],
             "3 files in `/`; it takes at most 2 in one directory"
@@ -592,11 +670,8 @@ mod tests {
         assert_eq!(shown[3], "1.1 KiB in all; it takes at most 1000 B per site");
         // An override in place of the plan's own figure.
         let raised = parse_overrides("files=10, file-bytes=1000").unwrap();
-        let names: Vec<&str> = SMALL
-            .passed(&measured, &raised)
-            .iter()
-            .map(|p| p.limit.measure.name())
-            .collect();
+        let fit = Fit::of(&SMALL, &measured, &raised);
+        let names: Vec<&str> = fit.passed().map(|p| p.limit.measure.name()).collect();
         assert!(!names.contains(&"files") && !names.contains(&"file-bytes"));
         assert!(parse_overrides("files").is_err());
         assert!(parse_overrides("nope=1").is_err());
@@ -613,5 +688,41 @@ mod tests {
         assert_eq!(bytes(12), "12 B");
         assert_eq!(bytes(1_000_000_000), "1 GB");
         assert_eq!(bytes(20_000_000), "20 MB");
+        assert_eq!(
+            shown_like(Measure::SiteBytes, 12_492, 20_000_000),
+            "12.5 kB"
+        );
+        assert_eq!(
+            shown_like(Measure::SiteBytes, 1_007_000_000, 1_000_000_000),
+            "1.0 GB"
+        );
+        let just_over = Figure {
+            limit: Limit {
+                measure: Measure::SiteBytes,
+                most: 1_000_000_000,
+            },
+            figure: 1_000_000_001,
+            at: None,
+            overridden: false,
+        };
+        assert_eq!(
+            just_over.to_string(),
+            "1.0 GB (1,000,000,001 bytes) in all; it takes at most 1 GB per site"
+        );
+        assert_eq!(shown_like(Measure::SiteBytes, 3 * MIB, 25 * MIB), "3.0 MiB");
+        assert_eq!(shown_like(Measure::Files, 12_345, 20_000), "12,345");
+        let over = Figure {
+            limit: Limit {
+                measure: Measure::FileBytes,
+                most: 25 * MIB,
+            },
+            figure: 25 * MIB + 1,
+            at: Some("dump.nt".into()),
+            overridden: false,
+        };
+        assert_eq!(
+            over.to_string(),
+            "`dump.nt` is 25.0 MiB (26,214,401 bytes); it takes at most 25.0 MiB per file"
+        );
     }
 }

@@ -22,6 +22,9 @@ pub struct HostInput<'a> {
     pub downloads: &'a [Download],
     /// The paths of the entities' own IRIs, which the handlers carry.
     pub aliases: &'a Aliases,
+    /// How many bundles each format has, where the entities' documents
+    /// are bundled (`site::bundles`): the handlers answer them.
+    pub bundles: Option<u32>,
 }
 
 /// One file the build writes for a host.

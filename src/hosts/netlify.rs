@@ -11,8 +11,20 @@ pub const EDGE_FUNCTION: &str = "_edge/netlify/search.js";
 /// The committed handler, which the generated module wraps.
 const HANDLER: &str = include_str!("../../assets/netlify-edge.js");
 
+/// The committed handler's `config.pattern`: the paths without a `.`.
+const PATTERN: &str = r#"pattern: "^/(?:[^.]*|\\.well-known/void)$""#;
+
+/// The pattern where the site bundles its entities' documents: their
+/// paths too, `/{name}.{extension}` (the function leaves a site-wide
+/// file such as `/index.json` to the static server).
+const BUNDLED_PATTERN: &str =
+    r#"pattern: "^/(?:[^.]*|\\.well-known/void|[^/.]+\\.(?:json|jsonld|ttl|nt|html))$""#;
+
 fn edge_function(input: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
-    script::host_module(HANDLER, input.aliases, out);
+    match input.bundles {
+        None => script::host_module(HANDLER, input, out),
+        Some(_) => script::host_module(&HANDLER.replace(PATTERN, BUNDLED_PATTERN), input, out),
+    }
     Ok(())
 }
 
@@ -28,6 +40,8 @@ pub const FILES: &[HostFile] = &[HostFile {
 pub const PLANS: &[Plan] = &[Plan {
     name: "netlify",
     title: "Netlify",
+    runs_code: true,
+    unlisted: &[],
     limits: &[
         Limit {
             measure: Measure::FilesPerDirectory,
@@ -52,10 +66,7 @@ mod tests {
     /// table negotiates and `/search`, and no file of the site.
     #[test]
     fn the_netlify_pattern_takes_the_negotiated_paths_and_no_file() {
-        let source = HANDLER;
-        let start = source.find("pattern: \"").unwrap() + "pattern: \"".len();
-        let literal = &source[start..start + source[start..].find('"').unwrap()];
-        let pattern = regex::Regex::new(&literal.replace("\\\\", "\\")).unwrap();
+        let pattern = pattern_of(HANDLER);
         for path in ["/", "/search", "/vocab", "/.well-known/void", "/abc123"] {
             assert!(pattern.is_match(path), "{path}");
         }
@@ -72,5 +83,34 @@ mod tests {
             }
         }
         assert!(!pattern.is_match("/search/n0.json"));
+    }
+
+    /// The `config.pattern` literal of a module, as Netlify reads it.
+    fn pattern_of(source: &str) -> regex::Regex {
+        let start = source.find("pattern: \"").unwrap() + "pattern: \"".len();
+        let literal = &source[start..start + source[start..].find('"').unwrap()];
+        regex::Regex::new(&literal.replace("\\\\", "\\")).unwrap()
+    }
+
+    /// Bundled, the pattern takes every entity document's path too, and
+    /// still no other file of a folder.
+    #[test]
+    fn the_bundled_pattern_takes_the_documents_too() {
+        assert!(HANDLER.contains(PATTERN));
+        let pattern = pattern_of(&HANDLER.replace(PATTERN, BUNDLED_PATTERN));
+        for format in crate::site::formats::ENTITY_FORMATS {
+            assert!(pattern.is_match(&format!("/abc.{}", format.extension)));
+        }
+        for path in ["/", "/abc", "/vocab", "/.well-known/void"] {
+            assert!(pattern.is_match(path), "{path}");
+        }
+        for path in [
+            "/ui/site.css",
+            "/search/n0.json",
+            "/bundles/json/0.json",
+            "/dump.nt.gz",
+        ] {
+            assert!(!pattern.is_match(path), "{path}");
+        }
     }
 }

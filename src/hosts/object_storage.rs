@@ -8,6 +8,8 @@ use super::limits::{Limit, Measure, Plan, TIB};
 pub const PLANS: &[Plan] = &[Plan {
     name: "object-storage",
     title: "object storage (S3 API)",
+    runs_code: false,
+    unlisted: &[],
     limits: &[Limit {
         measure: Measure::FileBytes,
         most: 5 * TIB,

@@ -16,6 +16,10 @@ pub struct Record {
     pub entities: usize,
     pub files: usize,
     pub bytes: u64,
+    /// What the build measured of the site for the hosts, one line of
+    /// JSON that the build reads back (`hosts::Measured`): an unchanged
+    /// site is not measured again.
+    pub measured: String,
 }
 
 const HEADER: &str = "ontosite build record";
@@ -32,6 +36,7 @@ impl Record {
             entities: field()?.parse().ok()?,
             files: field()?.parse().ok()?,
             bytes: field()?.parse().ok()?,
+            measured: field()?.to_owned(),
         };
         Some(record)
     }
@@ -40,8 +45,12 @@ impl Record {
     pub(super) fn keep(&self, dir: &Path) -> Result<(), OutputError> {
         let path = dir.join(RECORD);
         let text = format!(
-            "{HEADER}\n{}\n{}\n{}\n{}\n",
-            self.fingerprint, self.entities, self.files, self.bytes
+            "{HEADER}\n{}\n{}\n{}\n{}\n{}\n",
+            self.fingerprint,
+            self.entities,
+            self.files,
+            self.bytes,
+            self.measured.replace('\n', " ")
         );
         std::fs::write(&path, text).map_err(io(&path, "writing"))
     }

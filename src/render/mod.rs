@@ -37,6 +37,7 @@ use crate::hosts::{HostFile, HostInput};
 use crate::model::{Download, Entity, Ontology};
 use crate::search::Corpus;
 use crate::search::client::SEARCH_JS;
+use crate::site::bundles::{self, Layout};
 use crate::site::formats::{ENTITY_FORMATS, EntityFormat};
 use crate::site::{files, pages};
 use rayon::prelude::*;
@@ -87,6 +88,8 @@ impl<'a> Rendering<'a> {
             info: std::sync::OnceLock::new(),
             browse: std::sync::OnceLock::new(),
             tree_pages: std::sync::OnceLock::new(),
+            layout: Layout::Files,
+            bundles: std::sync::OnceLock::new(),
         })
     }
 }
@@ -132,6 +135,11 @@ pub enum Document<'a> {
     Page(pages::Paged, usize),
     /// One entity in one of its formats.
     Entity(&'a Entity, &'static EntityFormat),
+    /// The documents of one bundle's entities in one format, where they
+    /// are bundled (`site::bundles`).
+    Bundle(&'static EntityFormat, u32),
+    /// How many bundles there are.
+    BundleManifest,
     /// An ontology source file, published as it is.
     Source(&'a Download),
 }
@@ -208,6 +216,8 @@ impl Document<'_> {
             Document::Browse(page) => page.path(),
             Document::Page(list, number) => list.file(*number),
             Document::Entity(e, format) => format.file(e),
+            Document::Bundle(format, n) => bundles::path(format.extension, *n),
+            Document::BundleManifest => bundles::MANIFEST.to_owned(),
             Document::Source(download) => download.name.clone(),
         }
     }
@@ -279,6 +289,7 @@ impl Document<'_> {
                 let input = HostInput {
                     downloads: &site.ontology.meta.downloads,
                     aliases: &site.aliases,
+                    bundles: site.bundle_count(),
                 };
                 (file.write)(&input, out)?
             }
@@ -309,6 +320,18 @@ impl Document<'_> {
                 html::render_template(site, template, "../", context, out)?
             }
             Document::Entity(e, format) => entity_document(site, e, format, out)?,
+            Document::Bundle(format, n) => bundle(site, format, *n, out)?,
+            Document::BundleManifest => serde_json::to_writer(
+                &mut *out,
+                &bundles::Manifest {
+                    version: bundles::VERSION,
+                    count: site.bundle_count().unwrap_or(1),
+                    formats: ENTITY_FORMATS
+                        .iter()
+                        .map(|f| f.extension.to_owned())
+                        .collect(),
+                },
+            )?,
             // The one document copied, not rendered: the source file as
             // the publisher wrote it, byte for byte.
             Document::Source(download) => {
@@ -332,6 +355,29 @@ fn entity_document(
     if !entity::data(site, entity, format.representation, out)? {
         html::entity(site, entity, out)?;
     }
+    Ok(())
+}
+
+/// A bundle: each of its entities' documents in `format`, as its file
+/// would hold it (newline included), by slug.
+fn bundle(
+    site: &Rendering,
+    format: &EntityFormat,
+    n: u32,
+    out: &mut Vec<u8>,
+) -> Result<(), RenderError> {
+    let mut documents = serde_json::Map::new();
+    let mut document = Vec::new();
+    for &i in site.bundle_members().get(n as usize).into_iter().flatten() {
+        let entity = &site.ontology.entities[i];
+        document.clear();
+        entity_document(site, entity, format, &mut document)?;
+        document.push(b'\n');
+        let text = String::from_utf8(std::mem::take(&mut document))
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
+        documents.insert(entity.slug.as_str().to_owned(), text.into());
+    }
+    serde_json::to_writer(out, &documents)?;
     Ok(())
 }
 
@@ -389,11 +435,20 @@ impl Graph {
 /// Every document of the site, as a parallel iterator: the site-wide ones,
 /// the search index's files, then each entity in every format.
 pub fn documents<'a>(site: &Rendering<'a>) -> impl ParallelIterator<Item = Document<'a>> + 'a {
-    let per_entity = site
-        .ontology
-        .entities
-        .par_iter()
-        .flat_map_iter(|e| ENTITY_FORMATS.iter().map(move |f| Document::Entity(e, f)));
+    let per_entity = match site.bundle_count() {
+        None => rayon::iter::Either::Left(
+            site.ontology
+                .entities
+                .par_iter()
+                .flat_map_iter(|e| ENTITY_FORMATS.iter().map(move |f| Document::Entity(e, f))),
+        ),
+        Some(count) => rayon::iter::Either::Right(
+            (0..count)
+                .into_par_iter()
+                .flat_map_iter(|n| ENTITY_FORMATS.iter().map(move |f| Document::Bundle(f, n)))
+                .chain([Document::BundleManifest]),
+        ),
+    };
     let search_files = (0..site.search_index.files.len())
         .into_par_iter()
         .flat_map_iter(|i| [Document::SearchFile(i), Document::SearchScript(Some(i))]);

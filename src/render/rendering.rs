@@ -6,6 +6,7 @@ use super::browse;
 use super::context::Context;
 use super::search_index::SearchIndex;
 use super::templates::Templates;
+use crate::site::bundles::{self, Layout};
 
 pub struct Rendering<'a> {
     pub(super) context: Context<'a>,
@@ -24,6 +25,10 @@ pub struct Rendering<'a> {
     pub(super) browse: std::sync::OnceLock<browse::Browse>,
     /// The hierarchy's rows, cut into pages.
     pub(super) tree_pages: std::sync::OnceLock<browse::TreePages>,
+    /// Whether the entities' documents are files or bundles.
+    pub(super) layout: Layout,
+    /// The entities of each bundle, in slug order, where they are bundled.
+    pub(super) bundles: std::sync::OnceLock<Vec<Vec<usize>>>,
 }
 
 /// The pages read the data's context as the data formats do: `site.ontology`
@@ -37,6 +42,40 @@ impl<'a> std::ops::Deref for Rendering<'a> {
 }
 
 impl Rendering<'_> {
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// Lays the entities' documents out as `layout` says: nothing is
+    /// rendered yet, so a build can measure one layout and choose another.
+    pub fn set_layout(&mut self, layout: Layout) {
+        self.layout = layout;
+    }
+
+    /// The number of bundles each format has, where the documents are
+    /// bundled.
+    pub fn bundle_count(&self) -> Option<u32> {
+        (self.layout == Layout::Bundled).then(|| bundles::count(self.ontology.entities.len()))
+    }
+
+    /// The entities of each bundle, in slug order.
+    pub(super) fn bundle_members(&self) -> &[Vec<usize>] {
+        self.bundles.get_or_init(|| {
+            let count = bundles::count(self.ontology.entities.len());
+            let mut members = vec![Vec::new(); count as usize];
+            for (i, entity) in self.ontology.entities.iter().enumerate() {
+                members[bundles::of(entity.slug.as_str(), count) as usize].push(i);
+            }
+            for bundle in &mut members {
+                bundle.sort_by(|&a, &b| {
+                    let slug = |i: usize| self.ontology.entities[i].slug.as_str();
+                    slug(a).cmp(slug(b))
+                });
+            }
+            members
+        })
+    }
+
     pub(super) fn browse(&self) -> &browse::Browse {
         self.browse
             .get_or_init(|| browse::Browse::of(self.ontology, &self.relations))

@@ -20,7 +20,7 @@ use bytes::Bytes;
 use std::sync::OnceLock;
 
 /// The type of an entity's page, answered at its IRI.
-const PAGE_TYPE: &str = "text/html; charset=utf-8";
+const PAGE_TYPE: &str = media::PAGE;
 
 /// The methods every path answers.
 const ALLOW: &str = "GET, HEAD, OPTIONS";
@@ -179,7 +179,7 @@ pub fn answer(
                     negotiate(site, &path, uri.query().unwrap_or(""), request, &found),
                     true,
                 ),
-                None => (get(site, &path, uri.query().unwrap_or("")), true),
+                None => (get(site, &path, uri.query().unwrap_or(""), runs_code), true),
             }
         }
         Method::OPTIONS => (options(request), false),
@@ -223,15 +223,15 @@ fn options(request: &HeaderMap) -> Answer {
     answer
 }
 
-fn get(site: &Snapshot, path: &SitePath, query: &str) -> Answer {
-    let static_file = static_file(site, path);
+fn get(site: &Snapshot, path: &SitePath, query: &str, runs_code: bool) -> Answer {
+    let static_file = static_file(site, path, runs_code);
     // Query conditions match the decoded parameters, the first of a name.
     let params = QueryParams::parse(query);
     let route = site
         .redirects
         .route(path.as_str(), |name| params.first(name));
     match route {
-        Some(route) if route.force || static_file.is_none() => follow(site, &route),
+        Some(route) if route.force || static_file.is_none() => follow(site, &route, runs_code),
         _ => match static_file {
             Some((served, body)) => file(&served, body, StatusCode::OK),
             None => not_found(),
@@ -265,7 +265,7 @@ fn negotiate(
     {
         return see_other(location);
     }
-    let at_iri = get(site, path, query);
+    let at_iri = get(site, path, query, true);
     // An entity's IRI is one where the site serves the entity's page: a
     // path a redirect rule sends elsewhere, or no entity at all, answers
     // as it would without negotiation. The type it comes with is the
@@ -367,8 +367,10 @@ fn search(site: &Snapshot, query: &str, reads: Reads) -> Option<Answer> {
 /// The file a path names on a static host, as Netlify finds it: the file
 /// itself; for `/name/`, `name/index.html`, then the file `name` and
 /// `name.html`; for `/name`, `name.html` ("pretty URLs"), then
-/// `name/index.html`. Never a private file.
-fn static_file(site: &Snapshot, path: &SitePath) -> Option<(SitePath, Vec<u8>)> {
+/// `name/index.html`. Never a private file. Where the host runs code, an
+/// entity's document is found in its bundle too (`site::bundles`), as the
+/// hosts' handlers find it.
+fn static_file(site: &Snapshot, path: &SitePath, runs_code: bool) -> Option<(SitePath, Vec<u8>)> {
     let stem = path.as_str().trim_end_matches('/');
     let candidates = if path.is_directory() {
         vec![
@@ -388,14 +390,17 @@ fn static_file(site: &Snapshot, path: &SitePath) -> Option<(SitePath, Vec<u8>)> 
         if path::is_private(&served) {
             return None;
         }
-        let body = site.dir.read(&served)?;
+        let body = site
+            .dir
+            .read(&served)
+            .or_else(|| site.bundled(&served).filter(|_| runs_code))?;
         Some((served, body))
     })
 }
 
 /// A matching rule: a rewrite serves another file of the site with the
 /// rule's status; anything else redirects.
-fn follow(site: &Snapshot, route: &Route) -> Answer {
+fn follow(site: &Snapshot, route: &Route, runs_code: bool) -> Answer {
     let status = StatusCode::from_u16(route.status).unwrap_or(StatusCode::OK);
     if !route.is_rewrite() {
         let mut answer = Answer::empty(status);
@@ -408,7 +413,7 @@ fn follow(site: &Snapshot, route: &Route) -> Answer {
         .map_or(route.to.as_str(), |(p, _)| p);
     match path::site_path(target)
         .ok()
-        .and_then(|t| static_file(site, &t))
+        .and_then(|t| static_file(site, &t, runs_code))
     {
         Some((served, body)) => file(&served, body, status),
         None => not_found(),

@@ -4,11 +4,11 @@
 //! A snapshot is read once and never changes; `--watch` swaps in a new one
 //! after a rebuild, so every request is answered from one site.
 
-use super::path::SiteDir;
+use super::path::{SiteDir, SitePath};
 use super::rules::{HeaderRules, RedirectRules, RuleError};
 use super::search_index::PublishedIndex;
-use crate::site::files;
 use crate::site::negotiation::Aliases;
+use crate::site::{bundles, files};
 use std::path::{Path, PathBuf};
 
 /// A site directory that cannot be served.
@@ -40,6 +40,9 @@ pub struct Snapshot {
     pub aliases: Aliases,
     /// The search index the build wrote, which `/search` answers from.
     pub index: PublishedIndex,
+    /// How many bundles each format has, where the entities' documents
+    /// are bundled (`site::bundles`).
+    pub bundles: Option<bundles::Manifest>,
 }
 
 impl Snapshot {
@@ -69,18 +72,60 @@ impl Snapshot {
                 PublishedIndex::in_site(copy).map_err(|e| not_a_site(&root, &e.path, e.what))
             })?;
         let aliases = published_aliases(&root)?;
+        let bundles = bundle_manifest(&root)?;
         Ok(Snapshot {
             dir: site,
             headers,
             redirects,
             aliases,
             index,
+            bundles,
         })
+    }
+
+    /// An entity's document from its bundle, where the site bundles them:
+    /// the bytes its file would hold.
+    pub fn bundled(&self, path: &SitePath) -> Option<Vec<u8>> {
+        let manifest = self.bundles.as_ref()?;
+        let (slug, extension) = bundles::entity_document(path.as_str())?;
+        if !manifest.formats.iter().any(|f| f == extension) {
+            return None;
+        }
+        let bundle = bundles::path(extension, bundles::of(slug, manifest.count));
+        let bytes = self
+            .dir
+            .read(&super::path::site_path(&format!("/{bundle}")).ok()?)?;
+        let mut documents: std::collections::HashMap<String, String> =
+            serde_json::from_slice(&bytes).ok()?;
+        documents.remove(slug).map(String::into_bytes)
     }
 
     pub fn entities(&self) -> usize {
         self.index.total()
     }
+}
+
+/// The bundles' manifest, where the site has one.
+fn bundle_manifest(root: &Path) -> Result<Option<bundles::Manifest>, SiteError> {
+    let path = root.join(bundles::MANIFEST);
+    let Ok(bytes) = std::fs::read(&path) else {
+        return Ok(None);
+    };
+    let manifest: bundles::Manifest = serde_json::from_slice(&bytes)
+        .map_err(|e| not_a_site(root, &path, format!("it is not a bundle manifest: {e}")))?;
+    if manifest.version != bundles::VERSION || manifest.count == 0 {
+        return Err(not_a_site(
+            root,
+            &path,
+            format!(
+                "it is a bundle manifest of version {} with {} bundles; this ontosite reads version {} with at least one",
+                manifest.version,
+                manifest.count,
+                bundles::VERSION
+            ),
+        ));
+    }
+    Ok(Some(manifest))
 }
 
 /// The aliases of the entities' own IRIs, as the build wrote them: a

@@ -6,6 +6,7 @@
 //! without depending on the others.
 
 pub mod answers;
+pub mod bundles;
 pub mod files;
 pub mod formats;
 pub mod negotiation;

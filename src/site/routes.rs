@@ -17,6 +17,8 @@ pub mod media {
     pub const TURTLE: &str = "text/turtle";
     pub const N_TRIPLES: &str = "application/n-triples";
     pub const HTML: &str = "text/html";
+    /// A page as every host types a `.html` file.
+    pub const PAGE: &str = "text/html; charset=utf-8";
     /// Said, so that no host sends a gzip file with `Content-Encoding`.
     pub const GZIP: &str = "application/gzip";
 }

@@ -51,10 +51,14 @@ fn a_site_past_cloudflare_free_s_file_count_is_refused_and_the_previous_site_sta
     );
     let before = snapshot(&out);
 
-    // Built for Cloudflare Pages Free (the host is part of what a build
-    // reads: the site is built and checked again), it is refused, and the
-    // site built before is left whole.
-    let refused = build(&input, &out, &["--host", "cloudflare"]);
+    // Cloudflare counts the output's marker and record, not the four
+    // files it reads as configuration.
+    let counted = files + 2 - 4;
+
+    // Built for Cloudflare Pages Free a file per document (the host and the
+    // layout are part of what a build reads: the site is built and checked
+    // again), it is refused, and the site built before is left whole.
+    let refused = build(&input, &out, &["--host", "cloudflare", "--layout", "files"]);
     assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
     let message = stderr(&refused);
     assert!(
@@ -63,8 +67,8 @@ fn a_site_past_cloudflare_free_s_file_count_is_refused_and_the_previous_site_sta
     );
     assert!(
         message.contains(&format!(
-            "  - {} files; it takes at most 20,000 per site",
-            grouped(files)
+            "  - {} files; it takes at most 20,000 per site\n",
+            grouped(counted)
         )),
         "{message}"
     );
@@ -83,7 +87,14 @@ fn a_site_past_cloudflare_free_s_file_count_is_refused_and_the_previous_site_sta
 
     // `check --host` says the same, and writes nothing.
     let checked = ontosite()
-        .args(["check", "--host", "cloudflare", "--input"])
+        .args([
+            "check",
+            "--host",
+            "cloudflare",
+            "--layout",
+            "files",
+            "--input",
+        ])
         .arg(&input)
         .output()
         .unwrap();
@@ -95,17 +106,35 @@ fn a_site_past_cloudflare_free_s_file_count_is_refused_and_the_previous_site_sta
     );
     assert!(snapshot(&out) == before);
 
-    // The paid plan takes it.
+    // The paid plan takes it as it is.
     let paid = build(&input, &out, &["--host", "cloudflare-paid"]);
     assert!(paid.status.success(), "{}", stderr(&paid));
     let line = stdout(&paid).lines().nth(1).unwrap_or_default().to_owned();
     assert!(
         line.starts_with(&format!(
             "fits Cloudflare Pages (paid plans) (--host cloudflare-paid): {} of 100,000 files, ",
-            grouped(files)
+            grouped(counted)
         )),
         "{line}"
     );
+    assert!(!out.join("bundles").exists());
+
+    // Left to choose, a build for the Free plan bundles the documents, which
+    // the worker answers: the site fits.
+    let bundled = build(&input, &out, &["--host", "cloudflare"]);
+    assert!(bundled.status.success(), "{}", stderr(&bundled));
+    let line = stdout(&bundled)
+        .lines()
+        .nth(1)
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        line.starts_with("fits Cloudflare Pages (Free) (--host cloudflare): "),
+        "{line}"
+    );
+    let manifest = read_json(&out.join("bundles/index.json"));
+    assert_eq!(manifest["count"], 4_100usize.div_ceil(16), "{manifest}");
+    assert!(!out.join("e0.json").exists());
 }
 
 /// A count as the messages show it.
@@ -118,13 +147,18 @@ fn each_limit_passed_is_named_with_its_figure_and_limit() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("dist");
     let every = "files=10,file-bytes=1000,header-rules=1,static-redirects=1,dynamic-redirects=1,route-rules=1,handler-bytes=100";
-    let refused = build_with_limits(&tiny_input(), &out, every, &["--host", "cloudflare"]);
+    let refused = build_with_limits(
+        &tiny_input(),
+        &out,
+        every,
+        &["--host", "cloudflare", "--layout", "files"],
+    );
     assert_eq!(refused.status.code(), Some(1));
     let message = stderr(&refused);
     let passed: Vec<&str> = message.lines().filter(|l| l.starts_with("  - ")).collect();
     let expected_starts = [
-        "  - ",
-        "  - `",
+        "  - 63 files; it takes at most 10 per site",
+        "  - `openapi.json` is ",
         "  - 9 rules in `_headers`; it takes at most 1",
         "  - 9 static rules in `_redirects`; it takes at most 1",
         "  - 2 dynamic rules in `_redirects`; it takes at most 1",
@@ -135,16 +169,15 @@ fn each_limit_passed_is_named_with_its_figure_and_limit() {
     for (line, start) in passed.iter().zip(expected_starts) {
         assert!(line.starts_with(start), "{line} / {start}\n{message}");
     }
+    // Each limit here is the override's, and says so.
+    let from = " (a figure from ONTOSITE_HOST_LIMITS)";
+    assert!(passed.iter().all(|line| line.ends_with(from)), "{message}");
     assert!(
-        passed[0].ends_with("files; it takes at most 10 per site"),
+        passed[1].ends_with(&format!("; it takes at most 1000 B per file{from}")),
         "{message}"
     );
     assert!(
-        passed[1].contains("; it takes at most 1000 B per file"),
-        "{message}"
-    );
-    assert!(
-        passed[6].ends_with("; it takes a handler of at most 100 B"),
+        passed[6].ends_with(&format!("; it takes a handler of at most 100 B{from}")),
         "{message}"
     );
     assert!(!out.exists(), "nothing is written where there was no site");
@@ -153,7 +186,7 @@ fn each_limit_passed_is_named_with_its_figure_and_limit() {
         &tiny_input(),
         &out,
         "files-per-directory=5,handler-bytes=100",
-        &["--host", "netlify"],
+        &["--host", "netlify", "--layout", "files"],
     );
     let message = stderr(&netlify);
     assert!(

@@ -456,6 +456,91 @@ fn netlify_edge_function_in_deno_answers_as_serve() {
     crate::dereference::assert_crawl_gathers_the_dump(site, &host.url, "deno");
 }
 
+/// The shipped site with its entities' documents bundled
+/// (`site::bundles`), as a build for a host whose file limits a file per
+/// document would pass makes it.
+fn bundled_shipped_site() -> &'static Path {
+    static SITE: std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)> =
+        std::sync::OnceLock::new();
+    &SITE
+        .get_or_init(|| {
+            let dir = tempfile::tempdir().unwrap();
+            let out = dir.path().join("dist");
+            let output = build(&shipped_input(), &out, &["--layout", "bundled"]);
+            assert!(output.status.success(), "{}", stderr(&output));
+            assert!(out.join("bundles/index.json").exists());
+            (dir, out)
+        })
+        .1
+}
+
+/// Every document of every 40th entity, and pages by their pretty URLs,
+/// with the site-wide paths: where the documents are bundled, the host's
+/// handler answers each of them.
+fn bundled_paths() -> Vec<String> {
+    let ontology = ontosite::source::load(&shipped_input(), None).expect("the input loads");
+    let mut paths: Vec<String> = sample_paths()
+        .into_iter()
+        .filter(|path| !path.starts_with("/search?"))
+        .collect();
+    for entity in ontology.entities.iter().step_by(40) {
+        let slug = entity.slug.as_str();
+        for format in ontosite::site::formats::ENTITY_FORMATS {
+            paths.push(format!("/{slug}.{}", format.extension));
+        }
+        paths.push(format!("/{slug}"));
+    }
+    paths.push("/index.ttl".to_owned());
+    paths
+}
+
+#[test]
+fn bundled_documents_answer_on_cloudflare_as_serve() {
+    needs!(WORKERD);
+    let site = bundled_shipped_site();
+    assert!(!site.join("abbcreateitem.json").exists());
+    let server = Server::dir(site);
+    let host = Host::cloudflare(site);
+    let paths = bundled_paths();
+    assert!(paths.len() > 300, "only {} paths", paths.len());
+    assert_same_as_serve(&host, &server, "workerd", &paths);
+    assert_negotiates_as_serve(&host, &server, "workerd");
+    // An entity no bundle holds gets Pages' own 404, as a missing file does.
+    let missing = answer(&host.url, "/nosuchentity.json");
+    assert_eq!(missing.status, 404);
+    assert_eq!(missing.body, std::fs::read(site.join("404.html")).unwrap());
+    // And they are what the files of the same site hold, byte for byte.
+    let files = shipped_site();
+    for path in paths
+        .iter()
+        .filter(|p| p.ends_with(".ttl") || p.ends_with(".json"))
+        .take(40)
+    {
+        let file = files.join(path.trim_start_matches('/'));
+        if file.exists() && !site.join(path.trim_start_matches('/')).exists() {
+            assert_eq!(
+                answer(&host.url, path).body,
+                std::fs::read(&file).unwrap(),
+                "{path}"
+            );
+        }
+    }
+}
+
+#[test]
+fn bundled_documents_answer_on_netlify_as_serve() {
+    needs!(DENO);
+    let site = bundled_shipped_site();
+    let server = Server::dir(site);
+    // Netlify's static side runs no code: the function answers them.
+    let origin = Server::start(&["--dir".as_ref(), site.as_os_str(), "--static".as_ref()]);
+    let host = Host::netlify(site, &origin.url);
+    let mut paths = bundled_paths();
+    paths.extend(["/nosuchentity.json", "/nosuchentity.ttl", "/vocab.html"].map(String::from));
+    assert_same_as_serve(&host, &server, "deno", &paths);
+    assert_negotiates_as_serve(&host, &server, "deno");
+}
+
 /// An ontology whose namespace resolves through the site: its own IRIs
 /// (`/Person`, `/data_1501`, the case twins `/Text` and `/text`) answer on
 /// Cloudflare and Netlify as through `serve`, and a crawl from `/`
@@ -545,6 +630,7 @@ fn the_handlers_load_and_lint_on_their_own() {
         assets.path().join("negotiation.js"),
         ontosite::hosts::script::negotiation_module(
             &ontosite::site::negotiation::Aliases::default(),
+            None,
         ),
     )
     .unwrap();

@@ -1,0 +1,129 @@
+//! The bundled layout: where a host runs code, an entity's documents need
+//! not be a file each. Five files an entity put a site past Cloudflare
+//! Pages' 20,000 files at about 3,750 entities and past Netlify's 54,000
+//! files in one directory at about 10,750; bundled, the documents of
+//! [`ENTITIES_PER_BUNDLE`] entities in one format are one file, and the
+//! host's handler (and `serve`) answers `/{slug}.{extension}` from it,
+//! byte for byte what the file would hold. The API is unchanged.
+//!
+//! A bundle is a JSON object from slug to document, the slugs in code
+//! point order: any JSON reader finds a document in it. The bundle of a
+//! slug is its 32-bit FNV-1a hash modulo the number of bundles, so a
+//! handler finds it without an index; the manifest says how many there
+//! are. `assets/negotiate.js` holds the same rule; the runtime tests
+//! answer every document both ways.
+
+use serde::{Deserialize, Serialize};
+
+/// How a site holds its entities' documents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Layout {
+    /// A file each: every host serves them, code or not.
+    #[default]
+    Files,
+    /// In bundles, which a host's handler answers from.
+    Bundled,
+}
+
+impl Layout {
+    /// The names `--layout` takes.
+    pub const NAMES: [(&'static str, Layout); 2] =
+        [("files", Layout::Files), ("bundled", Layout::Bundled)];
+
+    pub fn named(name: &str) -> Option<Layout> {
+        Layout::NAMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, layout)| *layout)
+    }
+}
+
+/// The folder the bundles are in, one folder per format.
+pub const DIR: &str = "bundles";
+
+/// The manifest: how many bundles, and which formats are bundled.
+pub const MANIFEST: &str = "bundles/index.json";
+
+/// Entities in a bundle, on average: a bundle of a rich term's pages stays
+/// a few hundred kilobytes, which a handler reads and parses in a
+/// millisecond or two.
+pub const ENTITIES_PER_BUNDLE: usize = 16;
+
+/// What `bundles/index.json` says.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub version: u32,
+    /// How many bundles each format has.
+    pub count: u32,
+    /// The extensions of the bundled formats.
+    pub formats: Vec<String>,
+}
+
+/// The manifest's version: a reader refuses another.
+pub const VERSION: u32 = 1;
+
+/// How many bundles a site of `entities` entities has in each format.
+pub fn count(entities: usize) -> u32 {
+    u32::try_from(entities.div_ceil(ENTITIES_PER_BUNDLE).max(1)).unwrap_or(u32::MAX)
+}
+
+/// The bundle that holds the documents of `slug`.
+pub fn of(slug: &str, count: u32) -> u32 {
+    // 32-bit FNV-1a, which JavaScript computes exactly with Math.imul.
+    let mut hash: u32 = 0x811c_9dc5;
+    for byte in slug.bytes() {
+        hash ^= u32::from(byte);
+        hash = hash.wrapping_mul(0x0100_0193);
+    }
+    hash % count.max(1)
+}
+
+/// The path of bundle `n` of the format with `extension`.
+pub fn path(extension: &str, n: u32) -> String {
+    format!("{DIR}/{extension}/{n}.json")
+}
+
+/// Each bundled format's extension and the type its documents are
+/// answered with, as a host types the file: a page as every `.html`.
+pub fn answered_types() -> Vec<(&'static str, &'static str)> {
+    crate::site::formats::ENTITY_FORMATS
+        .iter()
+        .map(|format| match format.media_type {
+            crate::site::media::HTML => (format.extension, crate::site::media::PAGE),
+            other => (format.extension, other),
+        })
+        .collect()
+}
+
+/// The slug and extension of a path an entity's document would be at
+/// (`/{slug}.{extension}`, or without the leading `/`), if it is one.
+pub fn entity_document(path: &str) -> Option<(&str, &str)> {
+    let name = path.strip_prefix('/').unwrap_or(path);
+    if name.contains('/') {
+        return None;
+    }
+    let (slug, extension) = name.rsplit_once('.')?;
+    crate::site::reserved::names_entity(slug).then_some((slug, extension))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_slug_s_bundle_is_its_fnv_hash_modulo_the_count() {
+        // FNV-1a of "a" is 0xe40c292c (the reference test vector).
+        assert_eq!(of("a", u32::MAX), 0xe40c_292c);
+        assert_eq!(of("a", 1000), 0xe40c_292c % 1000);
+        assert_eq!(of("", 7), 0x811c_9dc5 % 7);
+        assert!((0..1000).all(|n| of(&format!("e{n}"), 13) < 13));
+        assert_eq!(count(0), 1);
+        assert_eq!(count(16), 1);
+        assert_eq!(count(17), 2);
+        assert_eq!(path("jsonld", 3), "bundles/jsonld/3.json");
+        assert_eq!(entity_document("/abc.json"), Some(("abc", "json")));
+        assert_eq!(entity_document("abc.ttl"), Some(("abc", "ttl")));
+        assert_eq!(entity_document("/a/b.json"), None);
+        assert_eq!(entity_document("/abc"), None);
+    }
+}
