@@ -10,7 +10,7 @@
 // come here too. Files are read through the ASSETS binding, so they never
 // leave Cloudflare.
 import { RESPONSE_HEADERS, openIndex, respond } from "./search.js";
-import { bundled, isUnpublished, negotiate } from "./negotiate.js";
+import { answerAt, isUnpublished } from "./negotiate.js";
 import { NEGOTIATION } from "./negotiation.js";
 
 let index = null;
@@ -26,11 +26,8 @@ export default {
       });
     }
     if (url.pathname !== "/search") {
-      // A file, or where the site bundles its entities' documents, one from
-      // its bundle (an entity's IRI: its page).
       const asset = (path) => env.ASSETS.fetch(new URL(path, url));
-      const file = async (pathname) => (await bundled(pathname, NEGOTIATION, RESPONSE_HEADERS, asset)) ?? env.ASSETS.fetch(request);
-      return (await negotiate(request, NEGOTIATION, RESPONSE_HEADERS, () => file(`${url.pathname}.html`))) ?? file(url.pathname);
+      return answerAt(request, NEGOTIATION, RESPONSE_HEADERS, asset, () => env.ASSETS.fetch(request));
     }
     index ??= openIndex(new URL("/search-index.json", url), { fetch: (target) => env.ASSETS.fetch(target) }).catch(
       (error) => {

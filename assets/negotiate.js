@@ -104,22 +104,48 @@ function fnv1a(text) {
 /**
  * An entity's document from its bundle, where the site bundles them
  * (src/site/bundles.rs, `table.bundles`): the bytes its file would hold,
- * typed as the host types the file; null where `pathname` names no
- * bundled document. `fetchAsset(path)` reads a file of the site.
+ * typed as the host types the file, with an entity tag of the bundle's and
+ * the slug's (a matching `If-None-Match` gets a 304); null where
+ * `pathname` names no bundled document, or the method reads nothing.
+ * `fetchAsset(path)` reads a file of the site.
  */
-export async function bundled(pathname, table, headers, fetchAsset) {
+export async function bundled(request, pathname, table, headers, fetchAsset) {
   const bundles = table.bundles;
-  if (bundles === undefined) return null;
-  const match = /^\/([^/]+)\.([a-z]+)$/.exec(pathname);
+  if (bundles === undefined || (request.method !== "GET" && request.method !== "HEAD")) return null;
+  let decoded;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+  const match = /^\/([^/]+)\.([a-z]+)$/.exec(decoded);
   if (match === null) return null;
   const [, slug, extension] = match;
-  const type = bundles.types[extension];
-  if (type === undefined || !new RegExp(table.slugPattern).test(slug)) return null;
+  if (!Object.hasOwn(bundles.types, extension) || !new RegExp(table.slugPattern).test(slug)) return null;
   const response = await fetchAsset(`/${bundles.dir}/${extension}/${fnv1a(slug) % bundles.count}.json`);
   if (!response.ok) return null;
   const documents = await response.json();
   if (!Object.hasOwn(documents, slug)) return null;
-  return new Response(documents[slug], { status: 200, headers: { ...headers, "Content-Type": type } });
+  const bundleTag = (response.headers.get("ETag") ?? "").replace(/^W\//, "").replaceAll('"', "");
+  const tag = `W/"${bundleTag}-${slug}"`;
+  const answered = { ...headers, "Content-Type": bundles.types[extension], ETag: tag };
+  const asked = request.headers.get("If-None-Match");
+  if (asked !== null && asked.split(",").some((t) => t.trim() === tag || t.trim() === "*")) {
+    return new Response(null, { status: 304, headers: answered });
+  }
+  return new Response(request.method === "HEAD" ? null : documents[slug], { status: 200, headers: answered });
+}
+
+/**
+ * What a handler answers at a path that is not `/search`: a negotiated
+ * IRI's answer, else the file, or where the site bundles its entities'
+ * documents, one from its bundle. `fallback()` is what the host serves
+ * itself; at an entity's IRI, its page is `{path}.html`.
+ */
+export async function answerAt(request, table, headers, fetchAsset, fallback) {
+  const pathname = new URL(request.url).pathname;
+  const file = async (path) => (await bundled(request, path, table, headers, fetchAsset)) ?? fallback();
+  return (await negotiate(request, table, headers, () => file(`${pathname}.html`))) ?? file(pathname);
 }
 
 /** Whether `pathname` is a file the build writes for the host only. */

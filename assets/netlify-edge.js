@@ -6,7 +6,7 @@
 // Only paths without a `.` reach it (`config.pattern`); every file is
 // served as it is, with no code on the way.
 import { RESPONSE_HEADERS, openIndex, respond } from "./search.js";
-import { bundled, negotiate } from "./negotiate.js";
+import { answerAt } from "./negotiate.js";
 import { NEGOTIATION } from "./negotiation.js";
 
 // The index, opened once per isolate from the site itself.
@@ -15,11 +15,8 @@ let index = null;
 export default async (request, context) => {
   const url = new URL(request.url);
   if (url.pathname !== "/search") {
-    // A file, or where the site bundles its entities' documents, one from
-    // its bundle (an entity's IRI: its page).
     const asset = (path) => fetch(new URL(path, url));
-    const file = async (pathname) => (await bundled(pathname, NEGOTIATION, RESPONSE_HEADERS, asset)) ?? context.next();
-    return (await negotiate(request, NEGOTIATION, RESPONSE_HEADERS, () => file(`${url.pathname}.html`))) ?? file(url.pathname);
+    return answerAt(request, NEGOTIATION, RESPONSE_HEADERS, asset, () => context.next());
   }
   index ??= openIndex(new URL("/search-index.json", request.url)).catch((error) => {
     index = null;

@@ -162,7 +162,10 @@ pub fn build_keeping_previous(
         // fingerprint); a record that does not say is measured again.
         let checked =
             serde_json::from_str::<Checked>(&record.measured).unwrap_or_else(|_| Checked {
-                host: None,
+                host: match config.host {
+                    HostCheck::Named(plan) => Some(plan.name.to_owned()),
+                    HostCheck::AsInputSays | HostCheck::Off => None,
+                },
                 measured: measure_written(&out),
             });
         let host = checked.host.as_deref().and_then(hosts::plan);
@@ -282,7 +285,9 @@ fn layout(
     };
     // The file names alone: nothing is rendered yet.
     let paths: Vec<String> = render::documents(site).map(|d| d.path(site)).collect();
-    let measured = Measured::of(paths.iter().map(|path| (path.as_str(), 0)), |_| None);
+    // The host files are there (the host may not count them), empty.
+    let host_file = |path: &str| hosts::files().any(|f| f.path == path).then(Vec::new);
+    let measured = Measured::of(paths.iter().map(|path| (path.as_str(), 0)), host_file);
     let too_many = Fit::of(plan, &measured, &config.limit_overrides)
         .passed()
         .any(|figure| {

@@ -49,20 +49,33 @@ pub fn machine() -> String {
 /// Starts `ontosite serve` on a free port for `site`; returns the process
 /// and the URL it prints (`http://127.0.0.1:PORT/`).
 pub fn serve(site: &Path) -> (std::process::Child, String) {
-    use std::io::BufRead;
+    serve_with(site, &[])
+}
+
+/// [`serve`] with more arguments (`--static`).
+#[allow(dead_code)]
+pub fn serve_with(site: &Path, args: &[&str]) -> (std::process::Child, String) {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ontosite"))
-        .args(["serve", "--port", "0", "--dir"])
+        .args(["serve", "--port", "0"])
+        .args(args)
+        .arg("--dir")
         .arg(site)
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let line = std::io::BufReader::new(child.stdout.take().unwrap())
+    let line = first_line(&mut child);
+    let url = line.split_whitespace().nth(2).unwrap().to_owned();
+    (child, url)
+}
+
+/// The first line a child process prints: where it listens.
+pub fn first_line(child: &mut std::process::Child) -> String {
+    use std::io::BufRead;
+    std::io::BufReader::new(child.stdout.take().unwrap())
         .lines()
         .next()
         .unwrap()
-        .unwrap();
-    let url = line.split_whitespace().nth(2).unwrap().to_owned();
-    (child, url)
+        .unwrap()
 }
 
 /// Every document of the site but the entity files and the whole-site

@@ -15,15 +15,23 @@ const HANDLER: &str = include_str!("../../assets/netlify-edge.js");
 const PATTERN: &str = r#"pattern: "^/(?:[^.]*|\\.well-known/void)$""#;
 
 /// The pattern where the site bundles its entities' documents: their
-/// paths too, `/{name}.{extension}` (the function leaves a site-wide
-/// file such as `/index.json` to the static server).
-const BUNDLED_PATTERN: &str =
-    r#"pattern: "^/(?:[^.]*|\\.well-known/void|[^/.]+\\.(?:json|jsonld|ttl|nt|html))$""#;
+/// paths too, `/{name}.{extension}` for each entity format (the function
+/// leaves a site-wide file such as `/index.json` to the static server).
+fn bundled_pattern() -> String {
+    let extensions: Vec<&str> = crate::site::formats::ENTITY_FORMATS
+        .iter()
+        .map(|format| format.extension)
+        .collect();
+    format!(
+        r#"pattern: "^/(?:[^.]*|\\.well-known/void|[^/.]+\\.(?:{}))$""#,
+        extensions.join("|")
+    )
+}
 
 fn edge_function(input: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     match input.bundles {
         None => script::host_module(HANDLER, input, out),
-        Some(_) => script::host_module(&HANDLER.replace(PATTERN, BUNDLED_PATTERN), input, out),
+        Some(_) => script::host_module(&HANDLER.replace(PATTERN, &bundled_pattern()), input, out),
     }
     Ok(())
 }
@@ -97,7 +105,7 @@ mod tests {
     #[test]
     fn the_bundled_pattern_takes_the_documents_too() {
         assert!(HANDLER.contains(PATTERN));
-        let pattern = pattern_of(&HANDLER.replace(PATTERN, BUNDLED_PATTERN));
+        let pattern = pattern_of(&HANDLER.replace(PATTERN, &bundled_pattern()));
         for format in crate::site::formats::ENTITY_FORMATS {
             assert!(pattern.is_match(&format!("/abc.{}", format.extension)));
         }
@@ -107,7 +115,7 @@ mod tests {
         for path in [
             "/ui/site.css",
             "/search/n0.json",
-            "/bundles/json/0.json",
+            "/entity-bundles/json/0.json",
             "/dump.nt.gz",
         ] {
             assert!(!pattern.is_match(path), "{path}");

@@ -127,7 +127,7 @@ mod tests {
         assert!(module.contains("async function negotiate("));
         assert!(module.contains("const NEGOTIATION = {"));
         assert!(module.contains(
-            r#""bundles":{"dir":"bundles","count":3,"types":{"json":"application/json","#
+            r#""bundles":{"dir":"entity-bundles","count":3,"types":{"json":"application/json","#
         ));
     }
 }

@@ -390,10 +390,13 @@ fn static_file(site: &Snapshot, path: &SitePath, runs_code: bool) -> Option<(Sit
         if path::is_private(&served) {
             return None;
         }
+        // A handler finds a bundled document at its own path and a page at
+        // `/{slug}`, not under a folder's `/`.
+        let bundled = runs_code && !path.is_directory();
         let body = site
             .dir
             .read(&served)
-            .or_else(|| site.bundled(&served).filter(|_| runs_code))?;
+            .or_else(|| bundled.then(|| site.bundled(&served)).flatten())?;
         Some((served, body))
     })
 }

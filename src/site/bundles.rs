@@ -38,11 +38,14 @@ impl Layout {
     }
 }
 
-/// The folder the bundles are in, one folder per format.
-pub const DIR: &str = "bundles";
+/// The folder the bundles are in, one folder per format. Its `-` keeps it
+/// apart from every slug (letters and digits): Cloudflare's route
+/// `/entity-bundles/*` takes `/entity-bundles` too, which no entity's IRI
+/// can be.
+pub const DIR: &str = "entity-bundles";
 
 /// The manifest: how many bundles, and which formats are bundled.
-pub const MANIFEST: &str = "bundles/index.json";
+pub const MANIFEST: &str = "entity-bundles/index.json";
 
 /// Entities in a bundle, on average: a bundle of a rich term's pages stays
 /// a few hundred kilobytes, which a handler reads and parses in a
@@ -120,7 +123,7 @@ mod tests {
         assert_eq!(count(0), 1);
         assert_eq!(count(16), 1);
         assert_eq!(count(17), 2);
-        assert_eq!(path("jsonld", 3), "bundles/jsonld/3.json");
+        assert_eq!(path("jsonld", 3), "entity-bundles/jsonld/3.json");
         assert_eq!(entity_document("/abc.json"), Some(("abc", "json")));
         assert_eq!(entity_document("abc.ttl"), Some(("abc", "ttl")));
         assert_eq!(entity_document("/a/b.json"), None);

@@ -117,7 +117,7 @@ fn a_site_past_cloudflare_free_s_file_count_is_refused_and_the_previous_site_sta
         )),
         "{line}"
     );
-    assert!(!out.join("bundles").exists());
+    assert!(!out.join("entity-bundles").exists());
 
     // Left to choose, a build for the Free plan bundles the documents, which
     // the worker answers: the site fits.
@@ -132,7 +132,7 @@ fn a_site_past_cloudflare_free_s_file_count_is_refused_and_the_previous_site_sta
         line.starts_with("fits Cloudflare Pages (Free) (--host cloudflare): "),
         "{line}"
     );
-    let manifest = read_json(&out.join("bundles/index.json"));
+    let manifest = read_json(&out.join("entity-bundles/index.json"));
     assert_eq!(manifest["count"], 4_100usize.div_ceil(16), "{manifest}");
     assert!(!out.join("e0.json").exists());
 }

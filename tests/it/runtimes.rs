@@ -468,7 +468,7 @@ fn bundled_shipped_site() -> &'static Path {
             let out = dir.path().join("dist");
             let output = build(&shipped_input(), &out, &["--layout", "bundled"]);
             assert!(output.status.success(), "{}", stderr(&output));
-            assert!(out.join("bundles/index.json").exists());
+            assert!(out.join("entity-bundles/index.json").exists());
             (dir, out)
         })
         .1
@@ -494,6 +494,31 @@ fn bundled_paths() -> Vec<String> {
     paths
 }
 
+/// What a client's cache and a wrong method see of a bundled document on
+/// a host: an entity tag that a second request's `If-None-Match` gets a
+/// 304 with, a `HEAD` without a body, and no document for a `POST`.
+fn assert_bundled_answers_are_http(host: &Host, name: &str) {
+    let url = format!("{}abbcreateitem.jsonld", host.url);
+    let first = client().get(&url).send().unwrap();
+    assert_eq!(first.status().as_u16(), 200, "{name}");
+    let tag = first.headers()["etag"].to_str().unwrap().to_owned();
+    assert!(
+        tag.starts_with("W/\"") && tag.ends_with("-abbcreateitem\""),
+        "{name}: {tag}"
+    );
+    let again = client()
+        .get(&url)
+        .header("If-None-Match", &tag)
+        .send()
+        .unwrap();
+    assert_eq!(again.status().as_u16(), 304, "{name}");
+    let head = client().head(&url).send().unwrap();
+    assert_eq!(head.status().as_u16(), 200, "{name}");
+    assert!(head.bytes().unwrap().is_empty(), "{name}");
+    let post = client().post(&url).send().unwrap();
+    assert_ne!(post.status().as_u16(), 200, "{name}");
+}
+
 #[test]
 fn bundled_documents_answer_on_cloudflare_as_serve() {
     needs!(WORKERD);
@@ -506,6 +531,7 @@ fn bundled_documents_answer_on_cloudflare_as_serve() {
     assert_same_as_serve(&host, &server, "workerd", &paths);
     assert_negotiates_as_serve(&host, &server, "workerd");
     // An entity no bundle holds gets Pages' own 404, as a missing file does.
+    assert_bundled_answers_are_http(&host, "workerd");
     let missing = answer(&host.url, "/nosuchentity.json");
     assert_eq!(missing.status, 404);
     assert_eq!(missing.body, std::fs::read(site.join("404.html")).unwrap());
@@ -539,6 +565,7 @@ fn bundled_documents_answer_on_netlify_as_serve() {
     paths.extend(["/nosuchentity.json", "/nosuchentity.ttl", "/vocab.html"].map(String::from));
     assert_same_as_serve(&host, &server, "deno", &paths);
     assert_negotiates_as_serve(&host, &server, "deno");
+    assert_bundled_answers_are_http(&host, "deno");
 }
 
 /// An ontology whose namespace resolves through the site: its own IRIs
