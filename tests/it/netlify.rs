@@ -58,7 +58,10 @@ fn netlify_parses_the_host_files_and_routes_every_endpoint() {
     let build = &report["build"];
     assert_eq!(build["publish"], "dist");
     assert!(
-        build["command"].as_str().unwrap().ends_with("-- build --host netlify"),
+        build["command"]
+            .as_str()
+            .unwrap()
+            .ends_with("-- build --host netlify"),
         "{build}"
     );
     let edge = build["edge_functions"].as_str().unwrap();

@@ -1161,6 +1161,50 @@ fn envo_obo_builds() {
         .find(|i| i["iri"] == "http://purl.obolibrary.org/obo/ENVO_01000220")
         .cloned();
     assert!(forest.is_some());
+
+    // A file per document is past Cloudflare Pages Free's 20,000 files...
+    let input = dir.path().join("input");
+    let files = ontosite()
+        .args([
+            "check",
+            "--host",
+            "cloudflare",
+            "--layout",
+            "files",
+            "--input",
+        ])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(files.status.code(), Some(1));
+    assert!(
+        stderr(&files).contains("files; it takes at most 20,000 per site"),
+        "{}",
+        stderr(&files)
+    );
+    // ...bundled, the release fits, and its terms answer as their files.
+    let bundled = dir.path().join("bundled");
+    let output = build(&input, &bundled, &["--host", "cloudflare"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let line = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        line.contains("fits Cloudflare Pages (Free) (--host cloudflare): "),
+        "{line}"
+    );
+    let written = snapshot(&bundled).len();
+    assert!(written < 20_000, "{written} files");
+    let server = Server::dir(&bundled);
+    let slug = forest.unwrap()["slug"].as_str().unwrap().to_owned();
+    for extension in ["json", "ttl", "html"] {
+        let body = client()
+            .get(format!("{}{slug}.{extension}", server.url))
+            .send()
+            .unwrap()
+            .bytes()
+            .unwrap();
+        let file = std::fs::read(site.join(format!("{slug}.{extension}"))).unwrap();
+        assert!(body == file, "{slug}.{extension}");
+    }
 }
 
 #[test]
