@@ -137,6 +137,31 @@ export async function bundled(request, pathname, table, headers, fetchAsset) {
 }
 
 /**
+ * A whole dump where the site writes its dumps in parts
+ * (`table.dumpParts`): its parts streamed in order, as `serve` joins them;
+ * null where `pathname` is no such dump, or the method reads nothing.
+ */
+export function wholeDump(request, pathname, table, headers, fetchAsset) {
+  const parts = table.dumpParts;
+  if (parts === undefined || (request.method !== "GET" && request.method !== "HEAD")) return null;
+  if (!Object.hasOwn(parts.wholes, pathname)) return null;
+  const extension = parts.wholes[pathname];
+  const answered = { ...headers, "Content-Type": parts.types[extension] };
+  if (request.method === "HEAD") return new Response(null, { status: 200, headers: answered });
+  const { readable, writable } = new TransformStream();
+  const join = async () => {
+    for (let k = 1; k <= parts.count; k++) {
+      const part = await fetchAsset(`/${parts.dir}/${k}.${extension}`);
+      if (!part.ok || part.body === null) throw new Error(`part ${k} of ${pathname}: ${part.status}`);
+      await part.body.pipeTo(writable, { preventClose: true });
+    }
+    await writable.close();
+  };
+  join().catch((error) => writable.abort(error));
+  return new Response(readable, { status: 200, headers: answered });
+}
+
+/**
  * What a handler answers at a path that is not `/search`: a negotiated
  * IRI's answer, else the file, or where the site bundles its entities'
  * documents, one from its bundle. `fallback()` is what the host serves
@@ -144,6 +169,8 @@ export async function bundled(request, pathname, table, headers, fetchAsset) {
  */
 export async function answerAt(request, table, headers, fetchAsset, fallback) {
   const pathname = new URL(request.url).pathname;
+  const whole = wholeDump(request, pathname, table, headers, fetchAsset);
+  if (whole !== null) return whole;
   const file = async (path) => (await bundled(request, path, table, headers, fetchAsset)) ?? fallback();
   return (await negotiate(request, table, headers, () => file(`${pathname}.html`))) ?? file(pathname);
 }

@@ -85,7 +85,7 @@ pub fn check_host(
         progress.phase(phase::MEASURING, None);
     }
     let mut site = prepare(config, ontology)?;
-    site.set_layout(layout(config, Some(plan), &site)?);
+    lay_out(config, Some(plan), &mut site)?;
     let sizes = render::documents(&site)
         .map_init(Vec::new, |buffer, document| {
             let path = document.path(&site);
@@ -94,9 +94,9 @@ pub fn check_host(
                 source,
             };
             let len = if document.streams() {
-                let mut counted = Counted(0);
+                let mut counted = render::Counted::default();
                 document.render_into(&site, &mut counted).map_err(failed)?;
-                counted.0
+                counted.bytes
             } else {
                 document.render(&site, buffer).map_err(failed)?;
                 buffer.len() as u64
@@ -111,20 +111,6 @@ pub fn check_host(
     let fits = vec![Fit::of(plan, &measured, &config.limit_overrides)];
     refuse_unfit(Some(plan), &fits, &measured, config)?;
     Ok(fits.into_iter().next())
-}
-
-/// A stream that only counts what is written to it.
-struct Counted(u64);
-
-impl std::io::Write for Counted {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0 += bytes.len() as u64;
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
 }
 
 /// Builds the site. `interrupted` is polled between files: once it is set,
@@ -190,7 +176,7 @@ pub fn build_keeping_previous(
     let staging = Staging::begin(&config.out, !config.force)?;
     let mut site = prepare(config, &ontology)?;
     let host = host(config, &ontology);
-    site.set_layout(layout(config, host, &site)?);
+    lay_out(config, host, &mut site)?;
     progress.phase(
         &format!("{} of {} entities", phase::WRITING, ontology.entities.len()),
         Some(render::documents(&site).count() as u64),
@@ -301,6 +287,48 @@ fn layout(
     } else {
         Layout::Files
     })
+}
+
+/// Lays the site out for its host before anything is rendered: the
+/// entities' documents as [`layout`] chooses, and the N-Triples and Turtle
+/// dumps in parts where the host takes no file as large as the whole dump
+/// would be (estimated from a sample of the entities; the parts written
+/// are measured after, as every file is). Where the host runs code, the
+/// parts come bundled: its handler answers the whole dumps' paths from
+/// them (Cloudflare's routes name the files only in that layout).
+fn lay_out(
+    config: &BuildConfig,
+    host: Option<&'static Plan>,
+    site: &mut Rendering,
+) -> Result<(), Error> {
+    let mut layout = layout(config, host, site)?;
+    let most = host.and_then(|plan| {
+        Fit::of(plan, &Measured::default(), &config.limit_overrides)
+            .figures
+            .iter()
+            .find(|figure| figure.limit.measure == hosts::Measure::FileBytes)
+            .map(|figure| figure.limit.most)
+    });
+    if let Some(most) = most {
+        let step = (site.ontology.entities.len() / 256).max(1);
+        let estimate = site
+            .estimated_dump_bytes(step)
+            .map_err(|source| Error::Render {
+                path: crate::site::files::DUMP_NT.to_owned(),
+                source,
+            })?;
+        // A tenth to spare for the estimate; parts of three quarters of
+        // the limit, for the entities the sample missed.
+        if estimate > most / 10 * 9 {
+            let parts = estimate.div_ceil((most / 4 * 3).max(1));
+            site.set_dump_parts(u32::try_from(parts).unwrap_or(u32::MAX));
+            if config.layout.is_none() && host.is_some_and(|plan| plan.runs_code) {
+                layout = Layout::Bundled;
+            }
+        }
+    }
+    site.set_layout(layout);
+    Ok(())
 }
 
 /// How the site stands against `host`, or without one, every plan.

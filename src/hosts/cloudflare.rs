@@ -31,7 +31,7 @@ fn worker(input: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error>
 fn routes(input: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     let exclude = match input.bundles {
         None => excluded_by_extension(),
-        Some(_) => excluded_by_name(),
+        Some(_) => excluded_by_name(input),
     };
     serde_json::to_writer_pretty(
         out,
@@ -58,9 +58,13 @@ fn excluded_by_extension() -> Vec<String> {
 
 /// What the worker never sees where the entities' documents are bundled,
 /// so that their paths reach it: the site-wide files by name and the
-/// folders (the private files go to it, which answers them 404).
-fn excluded_by_name() -> Vec<String> {
-    let private: Vec<&str> = super::private_files().collect();
+/// folders (the private files go to it, which answers them 404), but the
+/// whole dumps where they are in parts, which it answers from the parts.
+fn excluded_by_name(input: &HostInput) -> Vec<String> {
+    let mut private: Vec<&str> = super::private_files().collect();
+    if input.dump_parts.is_some() {
+        private.extend([files::DUMP_NT, files::DUMP_TTL]);
+    }
     let mut exclude: Vec<String> = Vec::new();
     let mut add = |rule: String| {
         if !exclude.contains(&rule) {
@@ -78,7 +82,10 @@ fn excluded_by_name() -> Vec<String> {
             None => add(format!("/{file}")),
         }
     }
-    for folder in files::FOLDERS.iter().chain([&bundles::DIR]) {
+    for folder in files::FOLDERS
+        .iter()
+        .chain([&bundles::DIR, &files::DUMP_PARTS])
+    {
         if *folder == crate::search::format::DIR {
             // `/search/*` would take `/search` too, which the worker answers.
             for extension in super::published_extensions() {

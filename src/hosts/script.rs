@@ -8,8 +8,7 @@
 //! all, so there the client becomes a classic script.
 
 use crate::search::client::SEARCH_JS;
-use crate::site::bundles;
-use crate::site::negotiation::Aliases;
+use crate::site::{bundles, files, media};
 
 /// The content negotiation the handlers share.
 pub const NEGOTIATE_JS: &str = include_str!("../../assets/negotiate.js");
@@ -24,18 +23,28 @@ const INLINED: [&str; 3] = [
 
 /// The generated module `./negotiation.js`: the table the handlers
 /// negotiate with (`negotiation::table`), with the paths no host may
-/// publish and, where the site bundles its entities' documents, where the
-/// bundles are (`site::bundles`).
-pub fn negotiation_module(aliases: &Aliases, bundles: Option<u32>) -> String {
-    let mut table = crate::site::negotiation::table(aliases);
+/// publish and, where the site bundles its entities' documents or writes
+/// its dumps in parts, where those are (`site::bundles`, `files::DUMP_PARTS`).
+pub fn negotiation_module(input: &super::HostInput) -> String {
+    let mut table = crate::site::negotiation::table(input.aliases);
     table["unpublished"] = serde_json::json!(crate::site::routes::UNPUBLISHED);
-    if let Some(count) = bundles {
+    if let Some(count) = input.bundles {
         let types: serde_json::Map<String, serde_json::Value> = bundles::answered_types()
             .into_iter()
             .map(|(extension, media_type)| (extension.to_owned(), media_type.into()))
             .collect();
         table["bundles"] =
             serde_json::json!({ "dir": bundles::DIR, "count": count, "types": types });
+    }
+    if let Some(count) = input.dump_parts {
+        let wholes = serde_json::json!({
+            format!("/{}", files::DUMP_NT): "nt",
+            format!("/{}", files::DUMP_TTL): "ttl",
+        });
+        let types = serde_json::json!({ "nt": media::N_TRIPLES, "ttl": media::TURTLE });
+        table["dumpParts"] = serde_json::json!({
+            "dir": files::DUMP_PARTS, "count": count, "wholes": wholes, "types": types
+        });
     }
     format!("export const NEGOTIATION = {table};\n")
 }
@@ -59,7 +68,7 @@ pub fn host_module(handler: &str, input: &super::HostInput, out: &mut Vec<u8>) {
     out.push(b'\n');
     private(NEGOTIATE_JS, out);
     out.push(b'\n');
-    private(&negotiation_module(input.aliases, input.bundles), out);
+    private(&negotiation_module(input), out);
     out.push(b'\n');
     for line in handler.trim_end().lines() {
         let inlined = line.starts_with("import ") && INLINED.iter().any(|m| line.ends_with(m));
@@ -112,8 +121,9 @@ mod tests {
         let mut out = Vec::new();
         let input = crate::hosts::HostInput {
             downloads: &[],
-            aliases: &Aliases::default(),
+            aliases: &crate::site::negotiation::Aliases::default(),
             bundles: Some(3),
+            dump_parts: Some(2),
         };
         host_module(handler, &input, &mut out);
         let module = String::from_utf8(out).unwrap();

@@ -29,6 +29,9 @@ pub struct Context<'a> {
     /// Whether the input names some entity of `input/entities/` by its own
     /// IRI, which the context and schemas then describe.
     pub(crate) own_iris: bool,
+    /// How many parts the N-Triples and Turtle dumps are written in: 1,
+    /// whole, unless the host takes no file that large.
+    pub(super) dump_parts: u32,
 }
 
 impl<'a> Context<'a> {
@@ -50,7 +53,25 @@ impl<'a> Context<'a> {
                 .entities
                 .iter()
                 .any(|e| e.term.is_none() && e.iri.is_some()),
+            dump_parts: 1,
         }
+    }
+
+    /// The dumps' parts, where they are in parts.
+    pub fn dump_parts(&self) -> Option<u32> {
+        (self.dump_parts > 1).then_some(self.dump_parts)
+    }
+
+    /// The entities of dump part `k` (from 1): the parts split the
+    /// entities evenly, in order; the first holds the data set's
+    /// description, the vocabulary and the list besides.
+    pub(super) fn dump_part_entities(&self, k: u32) -> std::ops::Range<usize> {
+        let (count, parts) = (
+            self.ontology.entities.len(),
+            self.dump_parts.max(1) as usize,
+        );
+        let k = (k.max(1) as usize - 1).min(parts - 1);
+        count * k / parts..count * (k + 1) / parts
     }
 
     pub(super) fn url(&self, path: &str) -> String {

@@ -10,6 +10,7 @@ mod api_docs;
 mod bidi;
 mod browse;
 mod context;
+mod counted;
 mod entity;
 mod error;
 mod html;
@@ -29,6 +30,7 @@ mod void;
 pub use templates::TEMPLATES;
 
 pub use context::Context;
+pub use counted::Counted;
 pub use error::RenderError;
 pub use rendering::Rendering;
 use templates::Templates;
@@ -140,6 +142,9 @@ pub enum Document<'a> {
     Bundle(&'static EntityFormat, u32),
     /// How many bundles there are.
     BundleManifest,
+    /// Part `k` (from 1) of the dump in one syntax, where the dumps are in
+    /// parts.
+    DumpPart(rdf::Syntax, u32),
     /// An ontology source file, published as it is.
     Source(&'a Download),
 }
@@ -218,6 +223,7 @@ impl Document<'_> {
             Document::Entity(e, format) => format.file(e),
             Document::Bundle(format, n) => bundles::path(format.extension, *n),
             Document::BundleManifest => bundles::MANIFEST.to_owned(),
+            Document::DumpPart(syntax, k) => files::dump_part(syntax.extension(), *k),
             Document::Source(download) => download.name.clone(),
         }
     }
@@ -232,6 +238,7 @@ impl Document<'_> {
                 | Document::ListLd
                 | Document::All
                 | Document::Graph(Graph::List | Graph::Dump, _)
+                | Document::DumpPart(..)
         )
     }
 
@@ -247,6 +254,7 @@ impl Document<'_> {
                 rdf::render_entity_list(site, *syntax, &mut out)?
             }
             Document::Graph(Graph::Dump, syntax) => void::dump(site, *syntax, &mut out)?,
+            Document::DumpPart(syntax, k) => void::dump_part(site, *syntax, *k, &mut out)?,
             _ => {
                 let mut bytes = Vec::new();
                 self.render(site, &mut bytes)?;
@@ -269,7 +277,8 @@ impl Document<'_> {
             Document::List
             | Document::ListLd
             | Document::All
-            | Document::Graph(Graph::List | Graph::Dump, _) => {
+            | Document::Graph(Graph::List | Graph::Dump, _)
+            | Document::DumpPart(..) => {
                 return self.render_into(site, out);
             }
             Document::Page(list, number) => match list {
@@ -290,6 +299,7 @@ impl Document<'_> {
                     downloads: &site.ontology.meta.downloads,
                     aliases: &site.aliases,
                     bundles: site.bundle_count(),
+                    dump_parts: site.dump_parts(),
                 };
                 (file.write)(&input, out)?
             }
@@ -466,8 +476,20 @@ pub fn documents<'a>(site: &Rendering<'a>) -> impl ParallelIterator<Item = Docum
         .into_par_iter()
         .flat_map_iter(|n| pages::Paged::EVERY.map(|list| Document::Page(list, n)));
     let hosts: Vec<Document> = crate::hosts::files().map(Document::Host).collect();
-    Document::SITE_WIDE
+    // Where the dumps are in parts, the parts in place of the whole ones.
+    let parts = site.dump_parts().unwrap_or(0);
+    let dump_parts = [rdf::Syntax::NTriples, rdf::Syntax::Turtle]
         .into_par_iter()
+        .flat_map_iter(move |syntax| (1..=parts).map(move |k| Document::DumpPart(syntax, k)));
+    let site_wide = Document::SITE_WIDE.into_par_iter().filter(move |document| {
+        parts == 0
+            || !matches!(
+                document,
+                Document::Graph(Graph::Dump, rdf::Syntax::NTriples | rdf::Syntax::Turtle)
+            )
+    });
+    site_wide
+        .chain(dump_parts)
         .chain(hosts)
         .chain(list_pages)
         .chain(tree)

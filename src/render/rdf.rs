@@ -35,6 +35,17 @@ pub enum Syntax {
     JsonLd,
 }
 
+impl Syntax {
+    /// The extension of a file in it.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Syntax::Turtle => "ttl",
+            Syntax::NTriples => "nt",
+            Syntax::JsonLd => "jsonld",
+        }
+    }
+}
+
 /// A named node from an IRI the site built: from the base URL, the
 /// vocabulary namespace and the entity type's IRI, all checked as IRIs
 /// when `ontology.json` was read, and slugs (`[a-z0-9]`). Not parsed

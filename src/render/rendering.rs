@@ -52,6 +52,18 @@ impl Rendering<'_> {
         self.layout = layout;
     }
 
+    /// About how large the whole N-Triples dump is, from every `step`th
+    /// entity's triples (`void::estimated_dump_bytes`).
+    pub fn estimated_dump_bytes(&self, step: usize) -> Result<u64, super::error::RenderError> {
+        super::void::estimated_dump_bytes(self, step)
+    }
+
+    /// Writes the N-Triples and Turtle dumps in `parts` (1: whole); set
+    /// before anything is rendered, as the layout is.
+    pub fn set_dump_parts(&mut self, parts: u32) {
+        self.context.dump_parts = parts.max(1);
+    }
+
     /// The number of bundles each format has, where the documents are
     /// bundled.
     pub fn bundle_count(&self) -> Option<u32> {

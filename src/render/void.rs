@@ -9,6 +9,7 @@
 //! vocabulary and every entity's triples, in that order.
 
 use super::context::Context;
+use super::counted::Counted;
 use super::error::RenderError;
 use super::rdf::{self, SCHEMA, Syntax, VOID, iri};
 use super::vocab;
@@ -30,6 +31,32 @@ pub const DOWNLOADS: [(&str, &str); 6] = [
 
 /// The dumps among the downloads: every triple of the site.
 const DUMPS: [&str; 3] = [files::DUMP_NT, files::DUMP_NT_GZ, files::DUMP_TTL];
+
+/// The site's downloads with their media types: as [`DOWNLOADS`], but
+/// where the dumps are in parts, each part in place of its whole dump.
+fn downloads(site: &Context) -> Vec<(String, &'static str)> {
+    DOWNLOADS
+        .iter()
+        .flat_map(
+            |&(file, media_type)| match (site.dump_parts(), whole_dump_syntax(file)) {
+                (Some(parts), Some(extension)) => (1..=parts)
+                    .map(|k| (files::dump_part(extension, k), media_type))
+                    .collect::<Vec<_>>(),
+                _ => vec![(file.to_owned(), media_type)],
+            },
+        )
+        .collect()
+}
+
+/// The extension of a dump that is written in parts where the site's
+/// dumps are (the gzipped one stays whole: it is a tenth the size).
+fn whole_dump_syntax(file: &str) -> Option<&'static str> {
+    match file {
+        files::DUMP_NT => Some("nt"),
+        files::DUMP_TTL => Some("ttl"),
+        _ => None,
+    }
+}
 
 fn schema(term: &str) -> NamedNode {
     NamedNode::new_unchecked(format!("{SCHEMA}{term}"))
@@ -97,11 +124,13 @@ pub fn triples(site: &Context) -> Result<Vec<Triple>, RenderError> {
     }
     // The entry point from which every entity is linked.
     add(void("rootResource"), iri(site.url(rdf::INDEX))?.into());
-    for dump in DUMPS {
-        add(void("dataDump"), iri(site.url(dump))?.into());
+    for (file, _) in downloads(site) {
+        if DUMPS.contains(&file.as_str()) || file.starts_with(files::DUMP_PARTS) {
+            add(void("dataDump"), iri(site.url(&file))?.into());
+        }
     }
-    for (file, _) in DOWNLOADS {
-        add(schema("distribution"), iri(site.url(file))?.into());
+    for (file, _) in downloads(site) {
+        add(schema("distribution"), iri(site.url(&file))?.into());
     }
     triples.extend(data_downloads(site)?);
     // What the ontology source says of itself (`owl:Ontology`,
@@ -127,8 +156,8 @@ pub fn triples(site: &Context) -> Result<Vec<Triple>, RenderError> {
 /// type.
 fn data_downloads(site: &Context) -> Result<Vec<Triple>, RenderError> {
     let mut triples = Vec::new();
-    for (file, media_type) in DOWNLOADS {
-        let download = iri(site.url(file))?;
+    for (file, media_type) in downloads(site) {
+        let download = iri(site.url(&file))?;
         triples.extend([
             Triple::new(download.clone(), rdf_vocab::TYPE, schema("DataDownload")),
             Triple::new(
@@ -184,16 +213,73 @@ pub fn dump<W: Write>(site: &Context, syntax: Syntax, out: W) -> Result<(), Rend
 /// Every triple of the site, in the dumps' order: the data set's
 /// description, the vocabulary, the list, each entity.
 fn dump_triples<W: Write>(site: &Context, writer: &mut rdf::Writer<W>) -> Result<(), RenderError> {
+    dump_head(site, writer)?;
+    dump_entities(site, &site.ontology.entities, writer)
+}
+
+/// The dump's triples before the entities': the data set's description,
+/// the vocabulary, the list.
+fn dump_head<W: Write>(site: &Context, writer: &mut rdf::Writer<W>) -> Result<(), RenderError> {
     for triple in triples(site)?.iter().chain(&vocab::triples(site)?) {
         writer.triple(triple)?;
     }
     rdf::entity_list(site, writer, false)?;
-    for entity in &site.ontology.entities {
+    Ok(())
+}
+
+fn dump_entities<W: Write>(
+    site: &Context,
+    entities: &[crate::model::Entity],
+    writer: &mut rdf::Writer<W>,
+) -> Result<(), RenderError> {
+    for entity in entities {
         for triple in &rdf::entity_triples(site, entity)? {
             writer.triple(triple.as_ref())?;
         }
     }
     Ok(())
+}
+
+/// Part `k` (from 1) of the dump, into any stream: the first part starts
+/// with what the whole dump starts with, and in N-Triples the parts in
+/// order are the whole dump's lines.
+pub fn dump_part<W: Write>(
+    site: &Context,
+    syntax: Syntax,
+    k: u32,
+    out: W,
+) -> Result<(), RenderError> {
+    let mut writer = rdf::writer(site, syntax, out)?;
+    if k == 1 {
+        dump_head(site, &mut writer)?;
+    }
+    dump_entities(
+        site,
+        &site.ontology.entities[site.dump_part_entities(k)],
+        &mut writer,
+    )?;
+    writer.end()?;
+    Ok(())
+}
+
+/// About how large the N-Triples dump is, from its head and every
+/// `step`th entity's triples, rendered and counted: enough to choose how
+/// many parts keep each below a host's limit (the build measures the parts
+/// it wrote after).
+pub fn estimated_dump_bytes(site: &Context, step: usize) -> Result<u64, RenderError> {
+    let counted = |render: &dyn Fn(&mut rdf::Writer<&mut Counted>) -> Result<(), RenderError>| {
+        let mut counted = Counted::default();
+        let mut writer = rdf::writer(site, Syntax::NTriples, &mut counted)?;
+        render(&mut writer)?;
+        writer.end()?;
+        Ok::<u64, RenderError>(counted.bytes)
+    };
+    let head = counted(&|writer| dump_head(site, writer))?;
+    let entities = &site.ontology.entities;
+    let sample: Vec<crate::model::Entity> = entities.iter().step_by(step.max(1)).cloned().collect();
+    let sampled = counted(&|writer| dump_entities(site, &sample, writer))?;
+    let per_entity = sampled as f64 / sample.len().max(1) as f64;
+    Ok(head + (per_entity * entities.len() as f64) as u64)
 }
 
 /// The N-Triples dump, gzipped: `dump.nt` and its last newline, streamed

@@ -396,7 +396,8 @@ fn static_file(site: &Snapshot, path: &SitePath, runs_code: bool) -> Option<(Sit
         let body = site
             .dir
             .read(&served)
-            .or_else(|| bundled.then(|| site.bundled(&served)).flatten())?;
+            .or_else(|| bundled.then(|| site.bundled(&served)).flatten())
+            .or_else(|| bundled.then(|| site.whole_dump(&served)).flatten())?;
         Some((served, body))
     })
 }

@@ -43,6 +43,9 @@ pub struct Snapshot {
     /// How many bundles each format has, where the entities' documents
     /// are bundled (`site::bundles`).
     pub bundles: Option<bundles::Manifest>,
+    /// How many parts the N-Triples and Turtle dumps are in, where the
+    /// build wrote them in parts.
+    pub dump_parts: Option<u32>,
 }
 
 impl Snapshot {
@@ -73,6 +76,7 @@ impl Snapshot {
             })?;
         let aliases = published_aliases(&root)?;
         let bundles = bundle_manifest(&root)?;
+        let dump_parts = dump_parts(&root);
         Ok(Snapshot {
             dir: site,
             headers,
@@ -80,7 +84,25 @@ impl Snapshot {
             aliases,
             index,
             bundles,
+            dump_parts,
         })
+    }
+
+    /// A whole dump where the build wrote it in parts: the parts joined in
+    /// order, as the hosts' handlers stream them.
+    pub fn whole_dump(&self, path: &SitePath) -> Option<Vec<u8>> {
+        let count = self.dump_parts?;
+        let extension = [(files::DUMP_NT, "nt"), (files::DUMP_TTL, "ttl")]
+            .iter()
+            .find(|(file, _)| path.as_str().strip_prefix('/') == Some(*file))?
+            .1;
+        let mut whole = Vec::new();
+        for k in 1..=count {
+            let part =
+                super::path::site_path(&format!("/{}", files::dump_part(extension, k))).ok()?;
+            whole.extend(self.dir.read(&part)?);
+        }
+        Some(whole)
     }
 
     /// An entity's document from its bundle, where the site bundles them:
@@ -103,6 +125,16 @@ impl Snapshot {
     pub fn entities(&self) -> usize {
         self.index.total()
     }
+}
+
+/// How many parts of the N-Triples dump the site holds (`dump-parts/1.nt`
+/// on, with no gap), where it holds any.
+fn dump_parts(root: &Path) -> Option<u32> {
+    let dir = root.join(files::DUMP_PARTS);
+    let count = (1..)
+        .take_while(|k| dir.join(format!("{k}.nt")).is_file())
+        .count();
+    u32::try_from(count).ok().filter(|count| *count > 0)
 }
 
 /// The bundles' manifest, where the site has one.

@@ -568,6 +568,61 @@ fn bundled_documents_answer_on_netlify_as_serve() {
     assert_bundled_answers_are_http(&host, "deno");
 }
 
+/// The shipped site built for a host that takes no file as large as its
+/// dump (a limit lowered to 2.4 MB): its dumps in parts, its documents
+/// bundled. The whole dumps' paths answer on each host, and through
+/// `serve`, as the parts joined in order.
+#[test]
+fn whole_dumps_answer_from_their_parts_on_every_host() {
+    needs!(WORKERD, DENO);
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("dist");
+    let output = build_command(&shipped_input(), &site, &["--host", "cloudflare"])
+        .env("ONTOSITE_HOST_LIMITS", "file-bytes=2400000")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(!site.join("dump.nt").exists() && !site.join("dump.ttl").exists());
+    let joined = |extension: &str| {
+        let mut whole = Vec::new();
+        for k in 1.. {
+            match std::fs::read(site.join(format!("dump-parts/{k}.{extension}"))) {
+                Ok(part) => whole.extend(part),
+                Err(_) => break,
+            }
+        }
+        whole
+    };
+    let whole_nt = joined("nt");
+    assert!(whole_nt.len() > 3_000_000, "{} bytes", whole_nt.len());
+    let server = Server::dir(&site);
+    let cloudflare = Host::cloudflare(&site);
+    let origin = Server::start(&["--dir".as_ref(), site.as_os_str(), "--static".as_ref()]);
+    let netlify = Host::netlify(&site, &origin.url);
+    let paths = [
+        "/dump.nt",
+        "/dump.ttl",
+        "/dump-parts/2.nt",
+        "/dump.nt.gz",
+        "/void.ttl",
+    ]
+    .map(String::from);
+    assert_same_as_serve(&cloudflare, &server, "workerd", &paths);
+    assert_same_as_serve(&netlify, &server, "deno", &paths);
+    assert!(answer(&server.url, "/dump.nt").body == whole_nt);
+    assert!(answer(&server.url, "/dump.ttl").body == joined("ttl"));
+    // The data set's description lists every part as a dump.
+    let void = String::from_utf8(std::fs::read(site.join("void.ttl")).unwrap()).unwrap();
+    assert!(
+        void.contains("dump-parts/1.nt>") && void.contains("dump-parts/1.ttl>"),
+        "{void}"
+    );
+    // On a host without code the whole dumps are not there: the parts are.
+    let bare = Server::start(&["--dir".as_ref(), site.as_os_str(), "--static".as_ref()]);
+    assert_eq!(answer(&bare.url, "/dump.nt").status, 404);
+    assert_eq!(answer(&bare.url, "/dump-parts/1.nt").status, 200);
+}
+
 /// An ontology whose namespace resolves through the site: its own IRIs
 /// (`/Person`, `/data_1501`, the case twins `/Text` and `/text`) answer on
 /// Cloudflare and Netlify as through `serve`, and a crawl from `/`
@@ -655,10 +710,12 @@ fn the_handlers_load_and_lint_on_their_own() {
     }
     std::fs::write(
         assets.path().join("negotiation.js"),
-        ontosite::hosts::script::negotiation_module(
-            &ontosite::site::negotiation::Aliases::default(),
-            None,
-        ),
+        ontosite::hosts::script::negotiation_module(&ontosite::hosts::HostInput {
+            downloads: &[],
+            aliases: &ontosite::site::negotiation::Aliases::default(),
+            bundles: None,
+            dump_parts: None,
+        }),
     )
     .unwrap();
     let committed = [
