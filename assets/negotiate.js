@@ -141,19 +141,33 @@ export async function bundled(request, pathname, table, headers, fetchAsset) {
  * (`table.dumpParts`): its parts streamed in order, as `serve` joins them;
  * null where `pathname` is no such dump, or the method reads nothing.
  */
-export function wholeDump(request, pathname, table, headers, fetchAsset) {
+export async function wholeDump(request, pathname, table, headers, fetchAsset) {
   const parts = table.dumpParts;
   if (parts === undefined || (request.method !== "GET" && request.method !== "HEAD")) return null;
   if (!Object.hasOwn(parts.wholes, pathname)) return null;
   const extension = parts.wholes[pathname];
+  const part = (k) => fetchAsset(`/${parts.dir}/${k}.${extension}`);
+  // The first part is there before the answer is a 200.
+  const first = await part(1);
+  if (!first.ok || first.body === null) {
+    await first.body?.cancel();
+    return null;
+  }
   const answered = { ...headers, "Content-Type": parts.types[extension] };
-  if (request.method === "HEAD") return new Response(null, { status: 200, headers: answered });
+  if (request.method === "HEAD") {
+    await first.body.cancel();
+    return new Response(null, { status: 200, headers: answered });
+  }
   const { readable, writable } = new TransformStream();
   const join = async () => {
-    for (let k = 1; k <= parts.count; k++) {
-      const part = await fetchAsset(`/${parts.dir}/${k}.${extension}`);
-      if (!part.ok || part.body === null) throw new Error(`part ${k} of ${pathname}: ${part.status}`);
-      await part.body.pipeTo(writable, { preventClose: true });
+    await first.body.pipeTo(writable, { preventClose: true });
+    for (let k = 2; k <= parts.count; k++) {
+      const next = await part(k);
+      if (!next.ok || next.body === null) {
+        await next.body?.cancel();
+        throw new Error(`part ${k} of ${pathname}: ${next.status}`);
+      }
+      await next.body.pipeTo(writable, { preventClose: true });
     }
     await writable.close();
   };
@@ -169,7 +183,7 @@ export function wholeDump(request, pathname, table, headers, fetchAsset) {
  */
 export async function answerAt(request, table, headers, fetchAsset, fallback) {
   const pathname = new URL(request.url).pathname;
-  const whole = wholeDump(request, pathname, table, headers, fetchAsset);
+  const whole = await wholeDump(request, pathname, table, headers, fetchAsset);
   if (whole !== null) return whole;
   const file = async (path) => (await bundled(request, path, table, headers, fetchAsset)) ?? fallback();
   return (await negotiate(request, table, headers, () => file(`${pathname}.html`))) ?? file(pathname);

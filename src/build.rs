@@ -310,19 +310,20 @@ fn lay_out(
             .map(|figure| figure.limit.most)
     });
     if let Some(most) = most {
-        let step = (site.ontology.entities.len() / 256).max(1);
+        let entities = site.ontology.entities.len();
         let estimate = site
-            .estimated_dump_bytes(step)
+            .estimated_dump_bytes((entities / 256).max(1))
             .map_err(|source| Error::Render {
                 path: crate::site::files::DUMP_NT.to_owned(),
                 source,
             })?;
         // A tenth to spare for the estimate; parts of three quarters of
-        // the limit, for the entities the sample missed.
-        if estimate > most / 10 * 9 {
-            let parts = estimate.div_ceil((most / 4 * 3).max(1));
-            site.set_dump_parts(u32::try_from(parts).unwrap_or(u32::MAX));
-            if config.layout.is_none() && host.is_some_and(|plan| plan.runs_code) {
+        // the limit, for the entities the sample missed. Where the
+        // handlers join the parts, the documents are bundled: only there
+        // do the hosts send the whole dumps' paths to them.
+        if estimate.whole(entities) > most / 10 * 9 && site.split_dumps(&estimate, most / 4 * 3) {
+            let runs_code = host.is_some_and(|plan| plan.runs_code);
+            if runs_code && config.layout != Some(Layout::Files) {
                 layout = Layout::Bundled;
             }
         }

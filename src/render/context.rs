@@ -29,9 +29,10 @@ pub struct Context<'a> {
     /// Whether the input names some entity of `input/entities/` by its own
     /// IRI, which the context and schemas then describe.
     pub(crate) own_iris: bool,
-    /// How many parts the N-Triples and Turtle dumps are written in: 1,
-    /// whole, unless the host takes no file that large.
-    pub(super) dump_parts: u32,
+    /// Where each part of the N-Triples and Turtle dumps starts, as the
+    /// index of its first entity: one part, whole, unless the host takes
+    /// no file that large.
+    pub(super) dump_part_starts: Vec<usize>,
 }
 
 impl<'a> Context<'a> {
@@ -53,25 +54,27 @@ impl<'a> Context<'a> {
                 .entities
                 .iter()
                 .any(|e| e.term.is_none() && e.iri.is_some()),
-            dump_parts: 1,
+            dump_part_starts: vec![0],
         }
     }
 
     /// The dumps' parts, where they are in parts.
     pub fn dump_parts(&self) -> Option<u32> {
-        (self.dump_parts > 1).then_some(self.dump_parts)
+        let parts = u32::try_from(self.dump_part_starts.len()).unwrap_or(u32::MAX);
+        (parts > 1).then_some(parts)
     }
 
-    /// The entities of dump part `k` (from 1): the parts split the
-    /// entities evenly, in order; the first holds the data set's
-    /// description, the vocabulary and the list besides.
+    /// The entities of dump part `k` (from 1), in order; the first part
+    /// holds the data set's description, the vocabulary and the list
+    /// besides.
     pub(super) fn dump_part_entities(&self, k: u32) -> std::ops::Range<usize> {
-        let (count, parts) = (
-            self.ontology.entities.len(),
-            self.dump_parts.max(1) as usize,
-        );
-        let k = (k.max(1) as usize - 1).min(parts - 1);
-        count * k / parts..count * (k + 1) / parts
+        let starts = &self.dump_part_starts;
+        let at = (k.max(1) as usize - 1).min(starts.len() - 1);
+        let end = starts
+            .get(at + 1)
+            .copied()
+            .unwrap_or(self.ontology.entities.len());
+        starts[at]..end
     }
 
     pub(super) fn url(&self, path: &str) -> String {

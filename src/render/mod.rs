@@ -299,7 +299,9 @@ impl Document<'_> {
                     downloads: &site.ontology.meta.downloads,
                     aliases: &site.aliases,
                     bundles: site.bundle_count(),
-                    dump_parts: site.dump_parts(),
+                    // The handlers join the parts where the hosts send them
+                    // the whole dumps' paths: in the bundled layout.
+                    dump_parts: site.bundle_count().and(site.dump_parts()),
                 };
                 (file.write)(&input, out)?
             }
@@ -340,6 +342,7 @@ impl Document<'_> {
                         .iter()
                         .map(|f| f.extension.to_owned())
                         .collect(),
+                    dump_parts: site.dump_parts(),
                 },
             )?,
             // The one document copied, not rendered: the source file as

@@ -6,6 +6,7 @@ use super::browse;
 use super::context::Context;
 use super::search_index::SearchIndex;
 use super::templates::Templates;
+pub use super::void::DumpEstimate;
 use crate::site::bundles::{self, Layout};
 
 pub struct Rendering<'a> {
@@ -52,16 +53,38 @@ impl Rendering<'_> {
         self.layout = layout;
     }
 
-    /// About how large the whole N-Triples dump is, from every `step`th
-    /// entity's triples (`void::estimated_dump_bytes`).
-    pub fn estimated_dump_bytes(&self, step: usize) -> Result<u64, super::error::RenderError> {
+    /// About how large the N-Triples dump's head (the data set's
+    /// description, the vocabulary, the list) and an entity's triples
+    /// are, from every `step`th entity (`void::estimated_dump_bytes`).
+    pub fn estimated_dump_bytes(
+        &self,
+        step: usize,
+    ) -> Result<DumpEstimate, super::error::RenderError> {
         super::void::estimated_dump_bytes(self, step)
     }
 
-    /// Writes the N-Triples and Turtle dumps in `parts` (1: whole); set
-    /// before anything is rendered, as the layout is.
-    pub fn set_dump_parts(&mut self, parts: u32) {
-        self.context.dump_parts = parts.max(1);
+    /// Writes the N-Triples and Turtle dumps in parts that each stay about
+    /// within `most` bytes, by `estimate`: the first part holds the head
+    /// and fewer entities, the others as many each, at most one part an
+    /// entity. Set before anything is rendered, as the layout is. `false`,
+    /// with the dumps whole, where parts cannot help: the head alone would
+    /// not fit.
+    pub fn split_dumps(&mut self, estimate: &DumpEstimate, most: u64) -> bool {
+        let entities = self.ontology.entities.len();
+        let per_entity = estimate.per_entity.max(1.0);
+        let first = (most.saturating_sub(estimate.head) as f64 / per_entity) as usize;
+        let rest = ((most as f64 / per_entity) as usize).max(1);
+        if estimate.head >= most || first >= entities {
+            return false;
+        }
+        let mut starts = vec![0];
+        let mut next = first.max(1);
+        while next < entities {
+            starts.push(next);
+            next += rest;
+        }
+        self.context.dump_part_starts = starts;
+        true
     }
 
     /// The number of bundles each format has, where the documents are

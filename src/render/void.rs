@@ -262,11 +262,27 @@ pub fn dump_part<W: Write>(
     Ok(())
 }
 
-/// About how large the N-Triples dump is, from its head and every
-/// `step`th entity's triples, rendered and counted: enough to choose how
-/// many parts keep each below a host's limit (the build measures the parts
-/// it wrote after).
-pub fn estimated_dump_bytes(site: &Context, step: usize) -> Result<u64, RenderError> {
+/// How large the N-Triples dump's parts will be, about.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DumpEstimate {
+    /// The head: the data set's description, the vocabulary, the list.
+    pub head: u64,
+    /// An entity's triples, on average over the sample.
+    pub per_entity: f64,
+}
+
+impl DumpEstimate {
+    /// The whole dump.
+    pub fn whole(&self, entities: usize) -> u64 {
+        self.head + (self.per_entity * entities as f64) as u64
+    }
+}
+
+/// How large the N-Triples dump's head and an entity's triples are, from
+/// the head and every `step`th entity's triples rendered and counted:
+/// enough to choose where the parts split (the build measures the parts
+/// it wrote after, as every file).
+pub fn estimated_dump_bytes(site: &Context, step: usize) -> Result<DumpEstimate, RenderError> {
     let counted = |render: &dyn Fn(&mut rdf::Writer<&mut Counted>) -> Result<(), RenderError>| {
         let mut counted = Counted::default();
         let mut writer = rdf::writer(site, Syntax::NTriples, &mut counted)?;
@@ -276,10 +292,19 @@ pub fn estimated_dump_bytes(site: &Context, step: usize) -> Result<u64, RenderEr
     };
     let head = counted(&|writer| dump_head(site, writer))?;
     let entities = &site.ontology.entities;
-    let sample: Vec<crate::model::Entity> = entities.iter().step_by(step.max(1)).cloned().collect();
-    let sampled = counted(&|writer| dump_entities(site, &sample, writer))?;
-    let per_entity = sampled as f64 / sample.len().max(1) as f64;
-    Ok(head + (per_entity * entities.len() as f64) as u64)
+    let sample: Vec<&crate::model::Entity> = entities.iter().step_by(step.max(1)).collect();
+    let sampled = counted(&|writer| {
+        for entity in &sample {
+            for triple in &rdf::entity_triples(site, entity)? {
+                writer.triple(triple.as_ref())?;
+            }
+        }
+        Ok(())
+    })?;
+    Ok(DumpEstimate {
+        head,
+        per_entity: sampled as f64 / sample.len().max(1) as f64,
+    })
 }
 
 /// The N-Triples dump, gzipped: `dump.nt` and its last newline, streamed

@@ -43,9 +43,6 @@ pub struct Snapshot {
     /// How many bundles each format has, where the entities' documents
     /// are bundled (`site::bundles`).
     pub bundles: Option<bundles::Manifest>,
-    /// How many parts the N-Triples and Turtle dumps are in, where the
-    /// build wrote them in parts.
-    pub dump_parts: Option<u32>,
 }
 
 impl Snapshot {
@@ -76,7 +73,6 @@ impl Snapshot {
             })?;
         let aliases = published_aliases(&root)?;
         let bundles = bundle_manifest(&root)?;
-        let dump_parts = dump_parts(&root);
         Ok(Snapshot {
             dir: site,
             headers,
@@ -84,14 +80,14 @@ impl Snapshot {
             aliases,
             index,
             bundles,
-            dump_parts,
         })
     }
 
-    /// A whole dump where the build wrote it in parts: the parts joined in
-    /// order, as the hosts' handlers stream them.
+    /// A whole dump where the build wrote it in parts for a host whose
+    /// handler joins them (the bundles' manifest says how many): the parts
+    /// joined in order, as the handlers stream them.
     pub fn whole_dump(&self, path: &SitePath) -> Option<Vec<u8>> {
-        let count = self.dump_parts?;
+        let count = self.bundles.as_ref()?.dump_parts?;
         let extension = [(files::DUMP_NT, "nt"), (files::DUMP_TTL, "ttl")]
             .iter()
             .find(|(file, _)| path.as_str().strip_prefix('/') == Some(*file))?
@@ -125,16 +121,6 @@ impl Snapshot {
     pub fn entities(&self) -> usize {
         self.index.total()
     }
-}
-
-/// How many parts of the N-Triples dump the site holds (`dump-parts/1.nt`
-/// on, with no gap), where it holds any.
-fn dump_parts(root: &Path) -> Option<u32> {
-    let dir = root.join(files::DUMP_PARTS);
-    let count = (1..)
-        .take_while(|k| dir.join(format!("{k}.nt")).is_file())
-        .count();
-    u32::try_from(count).ok().filter(|count| *count > 0)
 }
 
 /// The bundles' manifest, where the site has one.

@@ -60,6 +60,11 @@ pub struct Manifest {
     pub count: u32,
     /// The extensions of the bundled formats.
     pub formats: Vec<String>,
+    /// How many parts the N-Triples and Turtle dumps are in, where they
+    /// are (`files::DUMP_PARTS`): the handlers answer the whole dumps'
+    /// paths by joining them.
+    #[serde(default, rename = "dumpParts", skip_serializing_if = "Option::is_none")]
+    pub dump_parts: Option<u32>,
 }
 
 /// The manifest's version: a reader refuses another.
