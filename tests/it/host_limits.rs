@@ -86,18 +86,7 @@ fn a_site_past_cloudflare_free_s_file_count_is_refused_and_the_previous_site_sta
     assert!(leftovers.is_empty(), "{leftovers:?}");
 
     // `check --host` says the same, and writes nothing.
-    let checked = ontosite()
-        .args([
-            "check",
-            "--host",
-            "cloudflare",
-            "--layout",
-            "files",
-            "--input",
-        ])
-        .arg(&input)
-        .output()
-        .unwrap();
+    let checked = check(&input, &["--host", "cloudflare", "--layout", "files"]);
     assert_eq!(checked.status.code(), Some(1));
     assert!(
         stderr(&checked).contains("does not fit Cloudflare Pages (Free)"),

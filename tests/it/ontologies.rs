@@ -1164,18 +1164,7 @@ fn envo_obo_builds() {
 
     // A file per document is past Cloudflare Pages Free's 20,000 files...
     let input = dir.path().join("input");
-    let files = ontosite()
-        .args([
-            "check",
-            "--host",
-            "cloudflare",
-            "--layout",
-            "files",
-            "--input",
-        ])
-        .arg(&input)
-        .output()
-        .unwrap();
+    let files = check(&input, &["--host", "cloudflare", "--layout", "files"]);
     assert_eq!(files.status.code(), Some(1));
     assert!(
         stderr(&files).contains("files; it takes at most 20,000 per site"),

@@ -46,6 +46,17 @@ pub fn build_command(input: &Path, out: &Path, args: &[&str]) -> assert_cmd::Com
     command
 }
 
+/// Runs `ontosite check ARGS --input INPUT` and returns its output.
+pub fn check(input: &Path, args: &[&str]) -> Output {
+    ontosite()
+        .arg("check")
+        .args(args)
+        .arg("--input")
+        .arg(input)
+        .output()
+        .expect("running ontosite")
+}
+
 /// Runs `ontosite build --input INPUT --out OUT ARGS` and returns its output.
 pub fn build(input: &Path, out: &Path, args: &[&str]) -> Output {
     build_command(input, out, args)
