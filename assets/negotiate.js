@@ -111,7 +111,7 @@ function fnv1a(text) {
  */
 export async function bundled(request, pathname, table, headers, fetchAsset) {
   const bundles = table.bundles;
-  if (bundles === undefined || (request.method !== "GET" && request.method !== "HEAD")) return null;
+  if (bundles === undefined || !reads(request)) return null;
   let decoded;
   try {
     decoded = decodeURIComponent(pathname);
@@ -137,42 +137,62 @@ export async function bundled(request, pathname, table, headers, fetchAsset) {
 }
 
 /**
- * A whole dump where the site writes its dumps in parts
- * (`table.dumpParts`): its parts streamed in order, as `serve` joins them;
- * null where `pathname` is no such dump, or the method reads nothing.
+ * A whole document the site publishes in pieces, where its host takes no
+ * file that large (`table.joined`, src/site/parts.rs): its head, each
+ * piece's bytes but its first `skip` and last `trim` (a page's own
+ * wrapper), the separator between pieces, then its tail, streamed in
+ * order as `serve` joins them; null where `pathname` is no such document,
+ * or the method reads nothing. The answer is a 200 only once the first
+ * piece is there.
  */
-export async function wholeDump(request, pathname, table, headers, fetchAsset) {
-  const parts = table.dumpParts;
-  if (parts === undefined || (request.method !== "GET" && request.method !== "HEAD")) return null;
-  if (!Object.hasOwn(parts.wholes, pathname)) return null;
-  const extension = parts.wholes[pathname];
-  const part = (k) => fetchAsset(`/${parts.dir}/${k}.${extension}`);
-  // The first part is there before the answer is a 200.
-  const first = await part(1);
-  if (!first.ok || first.body === null) {
-    await first.body?.cancel();
+export async function joined(request, pathname, table, headers, fetchAsset) {
+  const joins = table.joined;
+  if (joins === undefined || !reads(request) || !Object.hasOwn(joins, pathname)) return null;
+  const join = joins[pathname];
+  const fetchPiece = async (piece) => {
+    const response = await fetchAsset(`/${piece.path}`);
+    if (response.ok && response.body !== null) return response;
+    await response.body?.cancel();
     return null;
-  }
-  const answered = { ...headers, "Content-Type": parts.types[extension] };
+  };
+  const first = join.pieces.length === 0 ? null : await fetchPiece(join.pieces[0]);
+  if (first === null) return null;
+  const answered = { ...headers, "Content-Type": join.type };
   if (request.method === "HEAD") {
     await first.body.cancel();
     return new Response(null, { status: 200, headers: answered });
   }
   const { readable, writable } = new TransformStream();
-  const join = async () => {
-    await first.body.pipeTo(writable, { preventClose: true });
-    for (let k = 2; k <= parts.count; k++) {
-      const next = await part(k);
-      if (!next.ok || next.body === null) {
-        await next.body?.cancel();
-        throw new Error(`part ${k} of ${pathname}: ${next.status}`);
-      }
-      await next.body.pipeTo(writable, { preventClose: true });
+  const writer = writable.getWriter();
+  const text = new TextEncoder();
+  const copy = async (response, piece) => {
+    if (piece.skip === 0 && piece.trim === 0) {
+      const reader = response.body.getReader();
+      for (let read = await reader.read(); !read.done; read = await reader.read()) await writer.write(read.value);
+      return;
     }
-    await writable.close();
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (bytes.length < piece.skip + piece.trim) throw new Error(`${piece.path} is shorter than its wrapper`);
+    await writer.write(bytes.subarray(piece.skip, bytes.length - piece.trim));
   };
-  join().catch((error) => writable.abort(error));
+  const join_ = async () => {
+    if (join.head !== "") await writer.write(text.encode(join.head));
+    for (const [i, piece] of join.pieces.entries()) {
+      const response = i === 0 ? first : await fetchPiece(piece);
+      if (response === null) throw new Error(`${piece.path}, a piece of ${pathname}, is missing`);
+      if (i > 0 && join.separator !== "") await writer.write(text.encode(join.separator));
+      await copy(response, piece);
+    }
+    if (join.tail !== "") await writer.write(text.encode(join.tail));
+    await writer.close();
+  };
+  join_().catch((error) => writer.abort(error));
   return new Response(readable, { status: 200, headers: answered });
+}
+
+/** Whether the request's method reads what it names: GET or HEAD. */
+function reads(request) {
+  return request.method === "GET" || request.method === "HEAD";
 }
 
 /**
@@ -183,7 +203,7 @@ export async function wholeDump(request, pathname, table, headers, fetchAsset) {
  */
 export async function answerAt(request, table, headers, fetchAsset, fallback) {
   const pathname = new URL(request.url).pathname;
-  const whole = await wholeDump(request, pathname, table, headers, fetchAsset);
+  const whole = await joined(request, pathname, table, headers, fetchAsset);
   if (whole !== null) return whole;
   const file = async (path) => (await bundled(request, path, table, headers, fetchAsset)) ?? fallback();
   return (await negotiate(request, table, headers, () => file(`${pathname}.html`))) ?? file(pathname);
@@ -202,7 +222,7 @@ export function isUnpublished(pathname, table) {
  * 303 See Other.
  */
 export async function negotiate(request, table, headers, atIri) {
-  if (request.method !== "GET" && request.method !== "HEAD") return null;
+  if (!reads(request)) return null;
   const url = new URL(request.url);
   const found = resourceAt(url.pathname, table);
   if (found === null) return null;

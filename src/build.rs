@@ -290,12 +290,13 @@ fn layout(
 }
 
 /// Lays the site out for its host before anything is rendered: the
-/// entities' documents as [`layout`] chooses, and the N-Triples and Turtle
-/// dumps in parts where the host takes no file as large as the whole dump
-/// would be (estimated from a sample of the entities; the parts written
-/// are measured after, as every file is). Where the host runs code, the
-/// parts come bundled: its handler answers the whole dumps' paths from
-/// them (Cloudflare's routes name the files only in that layout).
+/// entities' documents as [`layout`] chooses; where the host takes no
+/// file as large as the RDF list or dump would be, those in parts
+/// (planned from every unit's exact size, where a sample says the dump
+/// comes near the limit); and where it runs code, the big JSON lists
+/// larger than it takes left for its handler to answer from their pages.
+/// Where the handler joins anything, the documents are bundled: only
+/// there do the hosts send the wholes' paths to it.
 fn lay_out(
     config: &BuildConfig,
     host: Option<&'static Plan>,
@@ -309,23 +310,29 @@ fn lay_out(
             .find(|figure| figure.limit.measure == hosts::Measure::FileBytes)
             .map(|figure| figure.limit.most)
     });
-    if let Some(most) = most {
+    if let (Some(plan), Some(most)) = (host, most) {
+        let rendering = |path: &str| {
+            let path = path.to_owned();
+            move |source| Error::Render { path, source }
+        };
         let entities = site.ontology.entities.len();
         let estimate = site
             .estimated_dump_bytes((entities / 256).max(1))
-            .map_err(|source| Error::Render {
-                path: crate::site::files::DUMP_NT.to_owned(),
-                source,
-            })?;
-        // A tenth to spare for the estimate; parts of three quarters of
-        // the limit, for the entities the sample missed. Where the
-        // handlers join the parts, the documents are bundled: only there
-        // do the hosts send the whole dumps' paths to them.
-        if estimate.whole(entities) > most / 10 * 9 && site.split_dumps(&estimate, most / 4 * 3) {
-            let runs_code = host.is_some_and(|plan| plan.runs_code);
-            if runs_code && config.layout != Some(Layout::Files) {
-                layout = Layout::Bundled;
-            }
+            .map_err(rendering(crate::site::files::DUMP_NT))?;
+        // The list is in the dump: where half the limit is far off, so are
+        // both.
+        let mut joins = estimate.whole(entities) > most / 2
+            && site
+                .cut_into_parts(most)
+                .map_err(rendering(crate::site::files::DUMP_NT))?;
+        if plan.runs_code {
+            joins |= !site
+                .join_lists(most)
+                .map_err(rendering(crate::site::files::ALL))?
+                .is_empty();
+        }
+        if joins && plan.runs_code && config.layout != Some(Layout::Files) {
+            layout = Layout::Bundled;
         }
     }
     site.set_layout(layout);

@@ -4,7 +4,7 @@
 
 use super::limits::{Limit, MIB, Measure, Plan};
 use super::{HostFile, HostInput, script};
-use crate::site::{bundles, files};
+use crate::site::{bundles, files, parts};
 
 /// Cloudflare Pages' advanced-mode worker.
 pub const WORKER: &str = "_worker.js";
@@ -59,12 +59,10 @@ fn excluded_by_extension() -> Vec<String> {
 /// What the worker never sees where the entities' documents are bundled,
 /// so that their paths reach it: the site-wide files by name and the
 /// folders (the private files go to it, which answers them 404), but the
-/// whole dumps where they are in parts, which it answers from the parts.
+/// wholes it answers by joining (`site::parts`).
 fn excluded_by_name(input: &HostInput) -> Vec<String> {
     let mut private: Vec<&str> = super::private_files().collect();
-    if input.dump_parts.is_some() {
-        private.extend([files::DUMP_NT, files::DUMP_TTL]);
-    }
+    private.extend(input.joined.keys().map(String::as_str));
     let mut exclude: Vec<String> = Vec::new();
     let mut add = |rule: String| {
         if !exclude.contains(&rule) {
@@ -84,7 +82,8 @@ fn excluded_by_name(input: &HostInput) -> Vec<String> {
     }
     for folder in files::FOLDERS
         .iter()
-        .chain([&bundles::DIR, &files::DUMP_PARTS])
+        .chain([&bundles::DIR])
+        .chain(&parts::DIRS)
     {
         if *folder == crate::search::format::DIR {
             // `/search/*` would take `/search` too, which the worker answers.

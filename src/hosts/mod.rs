@@ -25,9 +25,9 @@ pub struct HostInput<'a> {
     /// How many bundles each format has, where the entities' documents
     /// are bundled (`site::bundles`): the handlers answer them.
     pub bundles: Option<u32>,
-    /// How many parts the N-Triples and Turtle dumps are in, where they
-    /// are: the handlers answer the whole dumps' paths from them.
-    pub dump_parts: Option<u32>,
+    /// The documents the handlers answer by joining what the site
+    /// publishes, where the host takes no file as large as the whole.
+    pub joined: &'a crate::site::parts::Joins,
 }
 
 /// One file the build writes for a host.

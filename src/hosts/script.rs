@@ -8,7 +8,7 @@
 //! all, so there the client becomes a classic script.
 
 use crate::search::client::SEARCH_JS;
-use crate::site::{bundles, files, media};
+use crate::site::bundles;
 
 /// The content negotiation the handlers share.
 pub const NEGOTIATE_JS: &str = include_str!("../../assets/negotiate.js");
@@ -24,7 +24,8 @@ const INLINED: [&str; 3] = [
 /// The generated module `./negotiation.js`: the table the handlers
 /// negotiate with (`negotiation::table`), with the paths no host may
 /// publish and, where the site bundles its entities' documents or writes
-/// its dumps in parts, where those are (`site::bundles`, `files::DUMP_PARTS`).
+/// its big documents in parts, where those are (`site::bundles`,
+/// `site::parts`).
 pub fn negotiation_module(input: &super::HostInput) -> String {
     let mut table = crate::site::negotiation::table(input.aliases);
     table["unpublished"] = serde_json::json!(crate::site::routes::UNPUBLISHED);
@@ -36,15 +37,13 @@ pub fn negotiation_module(input: &super::HostInput) -> String {
         table["bundles"] =
             serde_json::json!({ "dir": bundles::DIR, "count": count, "types": types });
     }
-    if let Some(count) = input.dump_parts {
-        let wholes = serde_json::json!({
-            format!("/{}", files::DUMP_NT): "nt",
-            format!("/{}", files::DUMP_TTL): "ttl",
-        });
-        let types = serde_json::json!({ "nt": media::N_TRIPLES, "ttl": media::TURTLE });
-        table["dumpParts"] = serde_json::json!({
-            "dir": files::DUMP_PARTS, "count": count, "wholes": wholes, "types": types
-        });
+    if !input.joined.is_empty() {
+        let joined: serde_json::Map<String, serde_json::Value> = input
+            .joined
+            .iter()
+            .map(|(path, join)| (format!("/{path}"), serde_json::json!(join)))
+            .collect();
+        table["joined"] = joined.into();
     }
     format!("export const NEGOTIATION = {table};\n")
 }
@@ -123,7 +122,17 @@ mod tests {
             downloads: &[],
             aliases: &crate::site::negotiation::Aliases::default(),
             bundles: Some(3),
-            dump_parts: Some(2),
+            joined: &[(
+                "dump.nt".to_owned(),
+                crate::site::parts::Join {
+                    media_type: "application/n-triples".to_owned(),
+                    head: String::new(),
+                    separator: String::new(),
+                    tail: String::new(),
+                    pieces: Vec::new(),
+                },
+            )]
+            .into(),
         };
         host_module(handler, &input, &mut out);
         let module = String::from_utf8(out).unwrap();
@@ -139,5 +148,6 @@ mod tests {
         assert!(module.contains(
             r#""bundles":{"dir":"entity-bundles","count":3,"types":{"json":"application/json","#
         ));
+        assert!(module.contains(r#""joined":{"/dump.nt":{"type":"application/n-triples","#));
     }
 }

@@ -7,6 +7,7 @@ use super::relations;
 use crate::model::Ontology;
 use crate::model::namespaces::OBO;
 use crate::site::negotiation;
+use crate::site::parts::Parted;
 use std::collections::BTreeMap;
 
 /// The ontology, and what is worked out of it once per site.
@@ -29,10 +30,38 @@ pub struct Context<'a> {
     /// Whether the input names some entity of `input/entities/` by its own
     /// IRI, which the context and schemas then describe.
     pub(crate) own_iris: bool,
-    /// Where each part of the N-Triples and Turtle dumps starts, as the
-    /// index of its first entity: one part, whole, unless the host takes
-    /// no file that large.
-    pub(super) dump_part_starts: Vec<usize>,
+    /// Where the list's and the dump's parts start (`parts::plan`): each
+    /// one part, whole, unless the host takes no file that large.
+    pub(super) cuts: Cuts,
+}
+
+/// Where each part of the RDF list and the dump starts, as the index of
+/// its first unit (`parts::write_unit`): the list's own statements, then
+/// an entry per entity; the dump's the data set's description, the
+/// vocabulary and the list's own statements, then the entries, then each
+/// entity's statements.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Cuts {
+    pub(super) list: Vec<usize>,
+    pub(super) dump: Vec<usize>,
+}
+
+impl Default for Cuts {
+    fn default() -> Cuts {
+        Cuts {
+            list: vec![0],
+            dump: vec![0],
+        }
+    }
+}
+
+impl Cuts {
+    pub(super) fn of(&self, parted: Parted) -> &[usize] {
+        match parted {
+            Parted::List => &self.list,
+            Parted::Dump => &self.dump,
+        }
+    }
 }
 
 impl<'a> Context<'a> {
@@ -54,26 +83,31 @@ impl<'a> Context<'a> {
                 .entities
                 .iter()
                 .any(|e| e.term.is_none() && e.iri.is_some()),
-            dump_part_starts: vec![0],
+            cuts: Cuts::default(),
         }
     }
 
-    /// The dumps' parts, where they are in parts.
-    pub fn dump_parts(&self) -> Option<u32> {
-        let parts = u32::try_from(self.dump_part_starts.len()).unwrap_or(u32::MAX);
+    /// How many parts `parted` is in, where it is in parts.
+    pub fn parts(&self, parted: Parted) -> Option<u32> {
+        let parts = u32::try_from(self.cuts.of(parted).len()).unwrap_or(u32::MAX);
         (parts > 1).then_some(parts)
     }
 
-    /// The entities of dump part `k` (from 1), in order; the first part
-    /// holds the data set's description, the vocabulary and the list
-    /// besides.
-    pub(super) fn dump_part_entities(&self, k: u32) -> std::ops::Range<usize> {
-        let starts = &self.dump_part_starts;
+    /// How many units `parted` is made of: the head, then one or two per
+    /// entity.
+    pub(super) fn units(&self, parted: Parted) -> usize {
+        let entities = self.ontology.entities.len();
+        match parted {
+            Parted::List => 1 + entities,
+            Parted::Dump => 1 + 2 * entities,
+        }
+    }
+
+    /// The units of part `k` (from 1) of `parted`, in order.
+    pub(super) fn part_units(&self, parted: Parted, k: u32) -> std::ops::Range<usize> {
+        let starts = self.cuts.of(parted);
         let at = (k.max(1) as usize - 1).min(starts.len() - 1);
-        let end = starts
-            .get(at + 1)
-            .copied()
-            .unwrap_or(self.ontology.entities.len());
+        let end = starts.get(at + 1).copied().unwrap_or(self.units(parted));
         starts[at]..end
     }
 

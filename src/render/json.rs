@@ -319,6 +319,7 @@ impl<'s, V: Serialize, F: Fn(&'s Context<'s>, &'s Entity) -> V> Serialize for It
 fn list<'s, V: Serialize>(
     site: &'s Context<'s>,
     page: Option<(Paged, usize)>,
+    framed: Framed,
     out: impl std::io::Write,
     view: impl Fn(&'s Context<'s>, &'s Entity) -> V,
 ) -> Result<(), serde_json::Error> {
@@ -339,6 +340,10 @@ fn list<'s, V: Serialize>(
             };
             (&entities[pages::range(number, entities.len())], Some(view))
         }
+    };
+    let items = match framed {
+        Framed::Whole => items,
+        Framed::Empty => &items[..0],
     };
     let list = List {
         kind: site.ontology.meta.entity_type.clone(),
@@ -365,7 +370,7 @@ pub fn entity_list<'s>(
     out: impl std::io::Write,
 ) -> Result<(), serde_json::Error> {
     let page = page.map(|n| (Paged::List, n));
-    list(site, page, out, |site, entity| {
+    list(site, page, Framed::Whole, out, |site, entity| {
         Entry::of(&site.ontology.meta.base_url, entity)
     })
 }
@@ -376,5 +381,38 @@ pub fn all<'s>(
     page: Option<usize>,
     out: impl std::io::Write,
 ) -> Result<(), serde_json::Error> {
-    list(site, page.map(|n| (Paged::All, n)), out, EntityView::of)
+    list(
+        site,
+        page.map(|n| (Paged::All, n)),
+        Framed::Whole,
+        out,
+        EntityView::of,
+    )
+}
+
+/// Whether a list is written with its items, or as its frame alone.
+#[derive(Clone, Copy)]
+pub enum Framed {
+    Whole,
+    /// No items: what a list or a page is around them, which the joined
+    /// lists are made of (`parts::joins`).
+    Empty,
+}
+
+/// `index.json` or `/all` (`list`), or with `page` one of its pages,
+/// without its items.
+pub fn frame(
+    site: &Context,
+    list: Paged,
+    page: Option<usize>,
+) -> Result<Vec<u8>, serde_json::Error> {
+    let mut out = Vec::new();
+    let page = page.map(|n| (list, n));
+    match list {
+        Paged::All => self::list(site, page, Framed::Empty, &mut out, EntityView::of)?,
+        _ => self::list(site, page, Framed::Empty, &mut out, |site, entity| {
+            Entry::of(&site.ontology.meta.base_url, entity)
+        })?,
+    }
+    Ok(out)
 }

@@ -264,6 +264,7 @@ struct ItemListDocument<'s> {
 pub fn entity_list(
     site: &Context,
     page: Option<usize>,
+    framed: super::json::Framed,
     out: impl std::io::Write,
 ) -> Result<(), serde_json::Error> {
     let entities = site.ontology.entities.len();
@@ -283,6 +284,10 @@ pub fn entity_list(
             let context = json!([site.url(files::CONTEXT), { "hydra": HYDRA }]);
             (context, pages::range(number, entities), Some(view))
         }
+    };
+    let range = match framed {
+        super::json::Framed::Whole => range,
+        super::json::Framed::Empty => range.start..range.start,
     };
     serde_json::to_writer(
         out,

@@ -19,6 +19,7 @@ mod json;
 mod jsonld;
 mod manchester;
 mod openapi;
+mod parts;
 pub mod rdf;
 mod relations;
 mod rendering;
@@ -41,6 +42,7 @@ use crate::search::Corpus;
 use crate::search::client::SEARCH_JS;
 use crate::site::bundles::{self, Layout};
 use crate::site::formats::{ENTITY_FORMATS, EntityFormat};
+use crate::site::parts::Parted;
 use crate::site::{files, pages};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -92,6 +94,7 @@ impl<'a> Rendering<'a> {
             tree_pages: std::sync::OnceLock::new(),
             layout: Layout::Files,
             bundles: std::sync::OnceLock::new(),
+            joined: Vec::new(),
         })
     }
 }
@@ -142,9 +145,9 @@ pub enum Document<'a> {
     Bundle(&'static EntityFormat, u32),
     /// How many bundles there are.
     BundleManifest,
-    /// Part `k` (from 1) of the dump in one syntax, where the dumps are in
-    /// parts.
-    DumpPart(rdf::Syntax, u32),
+    /// Part `k` (from 1) of the RDF list or the dump in one syntax, where
+    /// it is in parts.
+    Part(Parted, rdf::Syntax, u32),
     /// An ontology source file, published as it is.
     Source(&'a Download),
 }
@@ -223,7 +226,7 @@ impl Document<'_> {
             Document::Entity(e, format) => format.file(e),
             Document::Bundle(format, n) => bundles::path(format.extension, *n),
             Document::BundleManifest => bundles::MANIFEST.to_owned(),
-            Document::DumpPart(syntax, k) => files::dump_part(syntax.extension(), *k),
+            Document::Part(parted, syntax, k) => parted.part(syntax.extension(), *k),
             Document::Source(download) => download.name.clone(),
         }
     }
@@ -238,7 +241,7 @@ impl Document<'_> {
                 | Document::ListLd
                 | Document::All
                 | Document::Graph(Graph::List | Graph::Dump, _)
-                | Document::DumpPart(..)
+                | Document::Part(..)
         )
     }
 
@@ -248,13 +251,13 @@ impl Document<'_> {
         let mut out = EndsLine { out, last: None };
         match self {
             Document::List => json::entity_list(site, None, &mut out)?,
-            Document::ListLd => jsonld::entity_list(site, None, &mut out)?,
+            Document::ListLd => jsonld::entity_list(site, None, json::Framed::Whole, &mut out)?,
             Document::All => json::all(site, None, &mut out)?,
             Document::Graph(Graph::List, syntax) => {
                 rdf::render_entity_list(site, *syntax, &mut out)?
             }
             Document::Graph(Graph::Dump, syntax) => void::dump(site, *syntax, &mut out)?,
-            Document::DumpPart(syntax, k) => void::dump_part(site, *syntax, *k, &mut out)?,
+            Document::Part(parted, syntax, k) => parts::part(site, *parted, *syntax, *k, &mut out)?,
             _ => {
                 let mut bytes = Vec::new();
                 self.render(site, &mut bytes)?;
@@ -278,12 +281,14 @@ impl Document<'_> {
             | Document::ListLd
             | Document::All
             | Document::Graph(Graph::List | Graph::Dump, _)
-            | Document::DumpPart(..) => {
+            | Document::Part(..) => {
                 return self.render_into(site, out);
             }
             Document::Page(list, number) => match list {
                 pages::Paged::List => json::entity_list(site, Some(*number), &mut *out)?,
-                pages::Paged::ListLd => jsonld::entity_list(site, Some(*number), &mut *out)?,
+                pages::Paged::ListLd => {
+                    jsonld::entity_list(site, Some(*number), json::Framed::Whole, &mut *out)?
+                }
                 pages::Paged::All => json::all(site, Some(*number), &mut *out)?,
             },
             Document::Context => jsonld::context(site, out)?,
@@ -295,13 +300,17 @@ impl Document<'_> {
             Document::NotFound => info::not_found(site, out)?,
             Document::NotFoundPage => info::not_found_page(site, out)?,
             Document::Host(file) => {
+                // The handlers join the parts where the hosts send them
+                // the wholes' paths: in the bundled layout.
+                let joined = match site.bundle_count() {
+                    Some(_) => site.joins()?,
+                    None => Default::default(),
+                };
                 let input = HostInput {
                     downloads: &site.ontology.meta.downloads,
                     aliases: &site.aliases,
                     bundles: site.bundle_count(),
-                    // The handlers join the parts where the hosts send them
-                    // the whole dumps' paths: in the bundled layout.
-                    dump_parts: site.bundle_count().and(site.dump_parts()),
+                    joined: &joined,
                 };
                 (file.write)(&input, out)?
             }
@@ -342,7 +351,7 @@ impl Document<'_> {
                         .iter()
                         .map(|f| f.extension.to_owned())
                         .collect(),
-                    dump_parts: site.dump_parts(),
+                    joined: site.joins()?,
                 },
             )?,
             // The one document copied, not rendered: the source file as
@@ -479,20 +488,35 @@ pub fn documents<'a>(site: &Rendering<'a>) -> impl ParallelIterator<Item = Docum
         .into_par_iter()
         .flat_map_iter(|n| pages::Paged::EVERY.map(|list| Document::Page(list, n)));
     let hosts: Vec<Document> = crate::hosts::files().map(Document::Host).collect();
-    // Where the dumps are in parts, the parts in place of the whole ones.
-    let parts = site.dump_parts().unwrap_or(0);
-    let dump_parts = [rdf::Syntax::NTriples, rdf::Syntax::Turtle]
-        .into_par_iter()
-        .flat_map_iter(move |syntax| (1..=parts).map(move |k| Document::DumpPart(syntax, k)));
-    let site_wide = Document::SITE_WIDE.into_par_iter().filter(move |document| {
-        parts == 0
-            || !matches!(
-                document,
-                Document::Graph(Graph::Dump, rdf::Syntax::NTriples | rdf::Syntax::Turtle)
-            )
-    });
+    // Where the RDF documents are in parts, the parts in place of the
+    // wholes; where a handler joins a list, the pages alone.
+    let in_parts = |parted: Parted| site.parts(parted).unwrap_or(0);
+    let parts: Vec<Document> = Parted::EVERY
+        .into_iter()
+        .flat_map(|parted| {
+            [rdf::Syntax::NTriples, rdf::Syntax::Turtle]
+                .into_iter()
+                .flat_map(move |syntax| {
+                    (1..=in_parts(parted)).map(move |k| Document::Part(parted, syntax, k))
+                })
+        })
+        .collect();
+    let whole = |document: &Document| match document {
+        Document::Graph(Graph::List, rdf::Syntax::NTriples | rdf::Syntax::Turtle) => {
+            in_parts(Parted::List) == 0
+        }
+        Document::Graph(Graph::Dump, rdf::Syntax::NTriples | rdf::Syntax::Turtle) => {
+            in_parts(Parted::Dump) == 0
+        }
+        Document::List => !site.joined.contains(&pages::Paged::List),
+        Document::ListLd => !site.joined.contains(&pages::Paged::ListLd),
+        Document::All => !site.joined.contains(&pages::Paged::All),
+        _ => true,
+    };
+    let site_wide: Vec<Document> = Document::SITE_WIDE.into_iter().filter(whole).collect();
     site_wide
-        .chain(dump_parts)
+        .into_par_iter()
+        .chain(parts)
         .chain(hosts)
         .chain(list_pages)
         .chain(tree)

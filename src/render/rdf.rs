@@ -448,68 +448,91 @@ pub fn entity_list<W: Write>(
     writer: &mut Writer<W>,
     summaries: bool,
 ) -> Result<usize, RenderError> {
-    let meta = &site.ontology.meta;
+    let mut count = list_head(site, writer)?;
+    for position in 0..site.ontology.entities.len() {
+        count += list_entry(site, writer, position, summaries)?;
+    }
+    Ok(count)
+}
+
+fn integer(n: usize) -> Literal {
+    Literal::new_typed_literal(n.to_string(), xsd::INTEGER)
+}
+
+/// The list's own statements, before its entries; how many.
+pub fn list_head<W: Write>(site: &Context, writer: &mut Writer<W>) -> Result<usize, RenderError> {
     let list = iri(site.url(INDEX))?;
+    let triples = [
+        Triple::new(list.clone(), rdf::TYPE, schema("ItemList")),
+        Triple::new(
+            list.clone(),
+            schema("name"),
+            Literal::from(site.ontology.meta.name.as_str()),
+        ),
+        Triple::new(
+            list,
+            schema("numberOfItems"),
+            integer(site.ontology.entities.len()),
+        ),
+    ];
+    for triple in &triples {
+        writer.triple(triple)?;
+    }
+    Ok(triples.len())
+}
+
+/// The list's entry for the entity at `position` (from 0); how many
+/// statements it makes.
+pub fn list_entry<W: Write>(
+    site: &Context,
+    writer: &mut Writer<W>,
+    position: usize,
+    summaries: bool,
+) -> Result<usize, RenderError> {
+    let list = iri(site.url(INDEX))?;
+    let entity = &site.ontology.entities[position];
     let mut count = 0;
     let mut write = |triple: Triple| {
         count += 1;
         writer.triple(&triple)
     };
-    let integer = |n: usize| Literal::new_typed_literal(n.to_string(), xsd::INTEGER);
-    write(Triple::new(list.clone(), rdf::TYPE, schema("ItemList")))?;
+    let item = iri(list_item_iri(site, position + 1))?;
+    let subject = iri(entity.iri(&site.ontology.meta.base_url))?;
+    write(Triple::new(list, schema("itemListElement"), item.clone()))?;
+    write(Triple::new(item.clone(), rdf::TYPE, schema("ListItem")))?;
     write(Triple::new(
-        list.clone(),
-        schema("name"),
-        Literal::from(meta.name.as_str()),
+        item.clone(),
+        schema("position"),
+        integer(position + 1),
     ))?;
-    write(Triple::new(
-        list.clone(),
-        schema("numberOfItems"),
-        integer(site.ontology.entities.len()),
-    ))?;
-    for (i, entity) in site.ontology.entities.iter().enumerate() {
-        let item = iri(list_item_iri(site, i + 1))?;
-        let subject = iri(entity.iri(&site.ontology.meta.base_url))?;
-        write(Triple::new(
-            list.clone(),
-            schema("itemListElement"),
-            item.clone(),
-        ))?;
-        write(Triple::new(item.clone(), rdf::TYPE, schema("ListItem")))?;
-        write(Triple::new(
-            item.clone(),
-            schema("position"),
-            integer(i + 1),
-        ))?;
-        write(Triple::new(item.clone(), schema("item"), subject.clone()))?;
-        // A term's name and URL are the entry's (`jsonld::ListItem`); an
-        // input entity's summary is its own, which its documents state too.
-        let term = entity.term.is_some();
-        if term || summaries {
-            let about = if term { item } else { subject.clone() };
-            if !term {
-                write(Triple::new(
-                    subject.clone(),
-                    rdf::TYPE,
-                    type_iri(site, entity)?,
-                ))?;
-                write(Triple::new(
-                    subject,
-                    schema("identifier"),
-                    Literal::from(entity.id.as_str()),
-                ))?;
-            }
+    write(Triple::new(item.clone(), schema("item"), subject.clone()))?;
+    // A term's name and URL are the entry's (`jsonld::ListItem`); an
+    // input entity's summary is its own, which its documents state too.
+    let term = entity.term.is_some();
+    if term || summaries {
+        let about = if term { item } else { subject.clone() };
+        if !term {
             write(Triple::new(
-                about.clone(),
-                schema("name"),
-                Literal::from(entity.name.as_str()),
+                subject.clone(),
+                rdf::TYPE,
+                type_iri(site, entity)?,
             ))?;
             write(Triple::new(
-                about,
-                schema("url"),
-                iri(site.url(&crate::site::formats::json_file(entity)))?,
+                subject,
+                schema("identifier"),
+                Literal::from(entity.id.as_str()),
             ))?;
         }
+        write(Triple::new(
+            about.clone(),
+            schema("name"),
+            Literal::from(entity.name.as_str()),
+        ))?;
+        write(Triple::new(
+            about,
+            schema("url"),
+            iri(site.url(&crate::site::formats::json_file(entity)))?,
+        ))?;
     }
     Ok(count)
 }

@@ -8,6 +8,8 @@ use super::search_index::SearchIndex;
 use super::templates::Templates;
 pub use super::void::DumpEstimate;
 use crate::site::bundles::{self, Layout};
+use crate::site::pages::Paged;
+use crate::site::parts::{Joins, Parted};
 
 pub struct Rendering<'a> {
     pub(super) context: Context<'a>,
@@ -30,6 +32,9 @@ pub struct Rendering<'a> {
     pub(super) layout: Layout,
     /// The entities of each bundle, in slug order, where they are bundled.
     pub(super) bundles: std::sync::OnceLock<Vec<Vec<usize>>>,
+    /// The big JSON lists a handler answers from their pages, where the
+    /// host takes no file as large.
+    pub(super) joined: Vec<Paged>,
 }
 
 /// The pages read the data's context as the data formats do: `site.ontology`
@@ -63,28 +68,30 @@ impl Rendering<'_> {
         super::void::estimated_dump_bytes(self, step)
     }
 
-    /// Writes the N-Triples and Turtle dumps in parts that each stay about
-    /// within `most` bytes, by `estimate`: the first part holds the head
-    /// and fewer entities, the others as many each, at most one part an
-    /// entity. Set before anything is rendered, as the layout is. `false`,
-    /// with the dumps whole, where parts cannot help: the head alone would
-    /// not fit.
-    pub fn split_dumps(&mut self, estimate: &DumpEstimate, most: u64) -> bool {
-        let entities = self.ontology.entities.len();
-        let per_entity = estimate.per_entity.max(1.0);
-        let first = (most.saturating_sub(estimate.head) as f64 / per_entity) as usize;
-        let rest = ((most as f64 / per_entity) as usize).max(1);
-        if estimate.head >= most || first >= entities {
-            return false;
+    /// Writes the RDF list and dump in parts where the whole N-Triples
+    /// document would be larger than `limit` bytes (`parts::plan`); set
+    /// before anything is rendered, as the layout is. Whether any is.
+    pub fn cut_into_parts(&mut self, limit: u64) -> Result<bool, super::error::RenderError> {
+        self.context.cuts = super::parts::plan(&self.context, limit)?;
+        Ok(Parted::EVERY.iter().any(|&p| self.parts(p).is_some()))
+    }
+
+    /// The big JSON lists larger than `limit` bytes whole, which a handler
+    /// then answers from their pages, and which are then not written.
+    pub fn join_lists(&mut self, limit: u64) -> Result<&[Paged], super::error::RenderError> {
+        let mut joined = Vec::new();
+        for list in Paged::EVERY {
+            if super::parts::list_bytes(self, list)? > limit {
+                joined.push(list);
+            }
         }
-        let mut starts = vec![0];
-        let mut next = first.max(1);
-        while next < entities {
-            starts.push(next);
-            next += rest;
-        }
-        self.context.dump_part_starts = starts;
-        true
+        self.joined = joined;
+        Ok(&self.joined)
+    }
+
+    /// The documents a handler answers by joining (`site::parts`).
+    pub fn joins(&self) -> Result<Joins, serde_json::Error> {
+        super::parts::joins(self, &self.joined)
     }
 
     /// The number of bundles each format has, where the documents are

@@ -13,6 +13,7 @@ use super::counted::Counted;
 use super::error::RenderError;
 use super::rdf::{self, SCHEMA, Syntax, VOID, iri};
 use super::vocab;
+use crate::site::parts::Parted;
 use crate::site::{files, media};
 use oxrdf::vocab::{rdf as rdf_vocab, xsd};
 use oxrdf::{Literal, NamedNode, Triple};
@@ -38,9 +39,9 @@ fn downloads(site: &Context) -> Vec<(String, &'static str)> {
     DOWNLOADS
         .iter()
         .flat_map(
-            |&(file, media_type)| match (site.dump_parts(), whole_dump_syntax(file)) {
+            |&(file, media_type)| match (site.parts(Parted::Dump), whole_dump_syntax(file)) {
                 (Some(parts), Some(extension)) => (1..=parts)
-                    .map(|k| (files::dump_part(extension, k), media_type))
+                    .map(|k| (Parted::Dump.part(extension, k), media_type))
                     .collect::<Vec<_>>(),
                 _ => vec![(file.to_owned(), media_type)],
             },
@@ -125,7 +126,7 @@ pub fn triples(site: &Context) -> Result<Vec<Triple>, RenderError> {
     // The entry point from which every entity is linked.
     add(void("rootResource"), iri(site.url(rdf::INDEX))?.into());
     for (file, _) in downloads(site) {
-        if DUMPS.contains(&file.as_str()) || file.starts_with(files::DUMP_PARTS) {
+        if DUMPS.contains(&file.as_str()) || file.starts_with(Parted::Dump.dir()) {
             add(void("dataDump"), iri(site.url(&file))?.into());
         }
     }
@@ -220,14 +221,23 @@ fn dump_triples<W: Write>(site: &Context, writer: &mut rdf::Writer<W>) -> Result
 /// The dump's triples before the entities': the data set's description,
 /// the vocabulary, the list.
 fn dump_head<W: Write>(site: &Context, writer: &mut rdf::Writer<W>) -> Result<(), RenderError> {
-    for triple in triples(site)?.iter().chain(&vocab::triples(site)?) {
-        writer.triple(triple)?;
-    }
+    dump_description(site, writer)?;
     rdf::entity_list(site, writer, false)?;
     Ok(())
 }
 
-fn dump_entities<W: Write>(
+/// The dump's first triples: the data set's description, the vocabulary.
+pub(super) fn dump_description<W: Write>(
+    site: &Context,
+    writer: &mut rdf::Writer<W>,
+) -> Result<(), RenderError> {
+    for triple in triples(site)?.iter().chain(&vocab::triples(site)?) {
+        writer.triple(triple)?;
+    }
+    Ok(())
+}
+
+pub(super) fn dump_entities<W: Write>(
     site: &Context,
     entities: &[crate::model::Entity],
     writer: &mut rdf::Writer<W>,
@@ -240,29 +250,8 @@ fn dump_entities<W: Write>(
     Ok(())
 }
 
-/// Part `k` (from 1) of the dump, into any stream: the first part starts
-/// with what the whole dump starts with, and in N-Triples the parts in
-/// order are the whole dump's lines.
-pub fn dump_part<W: Write>(
-    site: &Context,
-    syntax: Syntax,
-    k: u32,
-    out: W,
-) -> Result<(), RenderError> {
-    let mut writer = rdf::writer(site, syntax, out)?;
-    if k == 1 {
-        dump_head(site, &mut writer)?;
-    }
-    dump_entities(
-        site,
-        &site.ontology.entities[site.dump_part_entities(k)],
-        &mut writer,
-    )?;
-    writer.end()?;
-    Ok(())
-}
-
-/// How large the N-Triples dump's parts will be, about.
+/// How large the N-Triples dump will be, about: whether to plan its
+/// parts (`parts::plan`) at all.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DumpEstimate {
     /// The head: the data set's description, the vocabulary, the list.

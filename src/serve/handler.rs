@@ -397,7 +397,7 @@ fn static_file(site: &Snapshot, path: &SitePath, runs_code: bool) -> Option<(Sit
             .dir
             .read(&served)
             .or_else(|| bundled.then(|| site.bundled(&served)).flatten())
-            .or_else(|| bundled.then(|| site.whole_dump(&served)).flatten())?;
+            .or_else(|| bundled.then(|| site.joined(&served)).flatten())?;
         Some((served, body))
     })
 }

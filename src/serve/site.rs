@@ -83,22 +83,18 @@ impl Snapshot {
         })
     }
 
-    /// A whole dump where the build wrote it in parts for a host whose
-    /// handler joins them (the bundles' manifest says how many): the parts
-    /// joined in order, as the handlers stream them.
-    pub fn whole_dump(&self, path: &SitePath) -> Option<Vec<u8>> {
-        let count = self.bundles.as_ref()?.dump_parts?;
-        let extension = [(files::DUMP_NT, "nt"), (files::DUMP_TTL, "ttl")]
-            .iter()
-            .find(|(file, _)| path.as_str().strip_prefix('/') == Some(*file))?
-            .1;
-        let mut whole = Vec::new();
-        for k in 1..=count {
-            let part =
-                super::path::site_path(&format!("/{}", files::dump_part(extension, k))).ok()?;
-            whole.extend(self.dir.read(&part)?);
-        }
-        Some(whole)
+    /// A whole document the build left for a host's handler to join (the
+    /// bundles' manifest says of what): joined as the handlers join it.
+    pub fn joined(&self, path: &SitePath) -> Option<Vec<u8>> {
+        let join = self
+            .bundles
+            .as_ref()?
+            .joined
+            .get(path.as_str().strip_prefix('/')?)?;
+        join.assemble(|piece| {
+            self.dir
+                .read(&super::path::site_path(&format!("/{piece}")).ok()?)
+        })
     }
 
     /// An entity's document from its bundle, where the site bundles them:

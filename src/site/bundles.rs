@@ -60,15 +60,14 @@ pub struct Manifest {
     pub count: u32,
     /// The extensions of the bundled formats.
     pub formats: Vec<String>,
-    /// How many parts the N-Triples and Turtle dumps are in, where they
-    /// are (`files::DUMP_PARTS`): the handlers answer the whole dumps'
-    /// paths by joining them.
-    #[serde(default, rename = "dumpParts", skip_serializing_if = "Option::is_none")]
-    pub dump_parts: Option<u32>,
+    /// The documents answered by joining what the site publishes, where
+    /// the host takes no file as large as the whole (`site::parts`).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub joined: crate::site::parts::Joins,
 }
 
 /// The manifest's version: a reader refuses another.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// How many bundles a site of `entities` entities has in each format.
 pub fn count(entities: usize) -> u32 {

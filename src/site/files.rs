@@ -61,16 +61,6 @@ pub const WELL_KNOWN_VOID: &str = ".well-known/void";
 pub const DUMP_NT: &str = "dump.nt";
 pub const DUMP_NT_GZ: &str = "dump.nt.gz";
 pub const DUMP_TTL: &str = "dump.ttl";
-/// The folder of the dumps in parts, where a whole dump would be larger
-/// than the host takes one file: `dump-parts/{k}.nt` and `.ttl`, from 1,
-/// split at entities. Its `-` keeps it apart from every slug.
-pub const DUMP_PARTS: &str = "dump-parts";
-
-/// Part `k` (from 1) of the dump in the syntax with `extension`.
-pub fn dump_part(extension: &str, k: u32) -> String {
-    format!("{DUMP_PARTS}/{k}.{extension}")
-}
-
 /// The entity list as RDF.
 pub const INDEX_TTL: &str = "index.ttl";
 pub const INDEX_NT: &str = "index.nt";

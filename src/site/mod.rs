@@ -11,6 +11,7 @@ pub mod files;
 pub mod formats;
 pub mod negotiation;
 pub mod pages;
+pub mod parts;
 pub mod reserved;
 pub mod routes;
 

@@ -43,6 +43,14 @@ impl Paged {
         }
     }
 
+    /// The type the list and its pages are answered with.
+    pub const fn media_type(self) -> &'static str {
+        match self {
+            Paged::ListLd => super::media::JSON_LD,
+            Paged::List | Paged::All => super::media::JSON,
+        }
+    }
+
     /// The file of page `number` (from 1), relative to the site root.
     pub fn file(self, number: usize) -> String {
         match self {

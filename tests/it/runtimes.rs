@@ -569,58 +569,92 @@ fn bundled_documents_answer_on_netlify_as_serve() {
 }
 
 /// The shipped site built for a host that takes no file as large as its
-/// dump (a limit lowered to 2.4 MB): its dumps in parts, its documents
-/// bundled. The whole dumps' paths answer on each host, and through
-/// `serve`, as the parts joined in order.
+/// big documents (a limit lowered to 650 kB): its RDF list and dump in
+/// parts, its big JSON lists left to the handlers, its documents bundled.
+/// The wholes' paths answer on each host, and through `serve`, as joined
+/// from the parts and the pages: the JSON lists and the N-Triples list
+/// byte for byte the files a site without a host has.
 #[test]
-fn whole_dumps_answer_from_their_parts_on_every_host() {
+fn whole_documents_answer_from_their_parts_on_every_host() {
     needs!(WORKERD, DENO);
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path().join("dist");
     let output = build_command(&shipped_input(), &site, &["--host", "cloudflare"])
-        .env("ONTOSITE_HOST_LIMITS", "file-bytes=2400000")
+        .env("ONTOSITE_HOST_LIMITS", "file-bytes=650000")
         .output()
         .unwrap();
     assert!(output.status.success(), "{}", stderr(&output));
-    assert!(!site.join("dump.nt").exists() && !site.join("dump.ttl").exists());
-    let joined = |extension: &str| {
+    let wholes = [
+        "dump.nt",
+        "dump.ttl",
+        "index.nt",
+        "index.ttl",
+        "all",
+        "index.json",
+        "index.jsonld",
+    ];
+    for whole in wholes {
+        assert!(!site.join(whole).exists(), "{whole} was written whole");
+    }
+    let joined = |parted: &str, extension: &str| {
         let mut whole = Vec::new();
         for k in 1.. {
-            match std::fs::read(site.join(format!("dump-parts/{k}.{extension}"))) {
+            match std::fs::read(site.join(format!("{parted}-parts/{k}.{extension}"))) {
                 Ok(part) => whole.extend(part),
                 Err(_) => break,
             }
         }
         whole
     };
-    let whole_nt = joined("nt");
+    let whole_nt = joined("dump", "nt");
     assert!(whole_nt.len() > 3_000_000, "{} bytes", whole_nt.len());
     let server = Server::dir(&site);
     let cloudflare = Host::cloudflare(&site);
     let origin = Server::start(&["--dir".as_ref(), site.as_os_str(), "--static".as_ref()]);
     let netlify = Host::netlify(&site, &origin.url);
-    let paths = [
-        "/dump.nt",
-        "/dump.ttl",
-        "/dump-parts/2.nt",
-        "/dump.nt.gz",
-        "/void.ttl",
-    ]
-    .map(String::from);
+    let mut paths: Vec<String> = wholes.iter().map(|w| format!("/{w}")).collect();
+    paths.extend(
+        [
+            "/dump-parts/2.nt",
+            "/index-parts/1.ttl",
+            "/pages/all/2.json",
+            "/dump.nt.gz",
+            "/void.ttl",
+        ]
+        .map(String::from),
+    );
     assert_same_as_serve(&cloudflare, &server, "workerd", &paths);
     assert_same_as_serve(&netlify, &server, "deno", &paths);
     assert!(answer(&server.url, "/dump.nt").body == whole_nt);
-    assert!(answer(&server.url, "/dump.ttl").body == joined("ttl"));
-    // The data set's description lists every part as a dump.
+    assert!(answer(&server.url, "/dump.ttl").body == joined("dump", "ttl"));
+    assert!(answer(&server.url, "/index.ttl").body == joined("index", "ttl"));
+    // Joined from their pages, the JSON lists are the files themselves.
+    let plain = shipped_site();
+    for whole in ["index.nt", "all", "index.json", "index.jsonld"] {
+        let expected = std::fs::read(plain.join(whole)).unwrap();
+        let got = answer(&server.url, &format!("/{whole}"));
+        assert!(
+            got.body == expected,
+            "/{whole}: {} bytes, the file {}",
+            got.body.len(),
+            expected.len()
+        );
+    }
+    // The data set's description lists every part of the dump as a dump.
     let void = String::from_utf8(std::fs::read(site.join("void.ttl")).unwrap()).unwrap();
     assert!(
         void.contains("dump-parts/1.nt>") && void.contains("dump-parts/1.ttl>"),
         "{void}"
     );
-    // On a host without code the whole dumps are not there: the parts are.
+    // On a host without code the wholes are not there: the parts and the
+    // pages are.
     let bare = Server::start(&["--dir".as_ref(), site.as_os_str(), "--static".as_ref()]);
-    assert_eq!(answer(&bare.url, "/dump.nt").status, 404);
-    assert_eq!(answer(&bare.url, "/dump-parts/1.nt").status, 200);
+    for path in ["/dump.nt", "/index.nt", "/all", "/index.json"] {
+        assert_eq!(answer(&bare.url, path).status, 404, "{path}");
+    }
+    for path in ["/dump-parts/1.nt", "/index-parts/1.nt", "/pages/all/1.json"] {
+        assert_eq!(answer(&bare.url, path).status, 200, "{path}");
+    }
 }
 
 /// An ontology whose namespace resolves through the site: its own IRIs
@@ -714,7 +748,7 @@ fn the_handlers_load_and_lint_on_their_own() {
             downloads: &[],
             aliases: &ontosite::site::negotiation::Aliases::default(),
             bundles: None,
-            dump_parts: None,
+            joined: &Default::default(),
         }),
     )
     .unwrap();
