@@ -6,6 +6,10 @@
 //! It builds the shipped set both ways, requests every fifth entity's five
 //! documents one at a time, five rounds after a warm-up, and prints the
 //! median and 90th percentile latency of each, with the bundles' sizes.
+//! Then the same for the big documents a handler joins (`site::parts`):
+//! the shipped set built for a host that takes no file over 650 kB, so
+//! that `/all`, the lists and the dumps are joined from their pages and
+//! parts, against the whole files.
 //! Needs `scripts/test.sh` to have installed the runtimes.
 
 mod common;
@@ -29,20 +33,23 @@ fn main() {
     std::fs::create_dir_all(&work).unwrap();
     let ontosite = env!("CARGO_BIN_EXE_ontosite");
     let input = root.join("input");
+    let build = |name: &str, args: &[&str]| {
+        let out = work.join(name);
+        let status = Command::new(ontosite)
+            .args(["build", "--quiet", "--input"])
+            .arg(&input)
+            .arg("--out")
+            .arg(&out)
+            .args(args)
+            .env("ONTOSITE_HOST_LIMITS", "file-bytes=650000")
+            .status()
+            .unwrap();
+        assert!(status.success());
+        out
+    };
     let sites: Vec<(&str, PathBuf)> = ["files", "bundled"]
         .iter()
-        .map(|layout| {
-            let out = work.join(layout);
-            let status = Command::new(ontosite)
-                .args(["build", "--quiet", "--layout", layout, "--input"])
-                .arg(&input)
-                .arg("--out")
-                .arg(&out)
-                .status()
-                .unwrap();
-            assert!(status.success());
-            (*layout, out)
-        })
+        .map(|layout| (*layout, build(layout, &["--layout", layout])))
         .collect();
     let slugs = slugs(&sites[0].1);
     let paths: Vec<String> = slugs
@@ -67,15 +74,39 @@ fn main() {
     );
     println!("| runtime | layout | median | p90 |");
     println!("|---|---|---:|---:|");
-    for (layout, site) in &sites {
-        let (mut child, url) = cloudflare(&runtimes, site);
-        let (median, p90) = timed(&url, &paths);
+    compare(&root, &runtimes, &sites, &paths);
+    let joined = vec![
+        ("whole files", sites[0].1.clone()),
+        ("joined", build("joined", &["--host", "cloudflare"])),
+    ];
+    let wholes: Vec<String> = [
+        "/all",
+        "/index.json",
+        "/index.jsonld",
+        "/index.nt",
+        "/index.ttl",
+        "/dump.nt",
+        "/dump.ttl",
+    ]
+    .map(String::from)
+    .to_vec();
+    println!("\nthe big documents ({}), one at a time:", wholes.join(", "));
+    println!("| runtime | answered from | median | p90 |");
+    println!("|---|---|---:|---:|");
+    compare(&root, &runtimes, &joined, &wholes);
+}
+
+/// Times `paths` on each site under workerd and under Deno, a row each.
+fn compare(root: &Path, runtimes: &Path, sites: &[(&str, PathBuf)], paths: &[String]) {
+    for (layout, site) in sites {
+        let (mut child, url) = cloudflare(runtimes, site);
+        let (median, p90) = timed(&url, paths);
         println!("| workerd (`wrangler pages dev`) | {layout} | {median:.2} ms | {p90:.2} ms |");
         let _ = child.kill();
         let _ = child.wait();
         let (mut origin, origin_url) = serve_with(site, &["--static"]);
-        let (mut edge, edge_url) = netlify(&root, &runtimes, site, &origin_url);
-        let (median, p90) = timed(&edge_url, &paths);
+        let (mut edge, edge_url) = netlify(root, runtimes, site, &origin_url);
+        let (median, p90) = timed(&edge_url, paths);
         println!("| Deno (Netlify Edge Function) | {layout} | {median:.2} ms | {p90:.2} ms |");
         for child in [&mut edge, &mut origin] {
             let _ = child.kill();
