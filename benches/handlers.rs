@@ -90,7 +90,10 @@ fn main() {
     ]
     .map(String::from)
     .to_vec();
-    println!("\nthe big documents ({}), one at a time:", wholes.join(", "));
+    println!(
+        "\nthe big documents ({}), one at a time:",
+        wholes.join(", ")
+    );
     println!("| runtime | answered from | median | p90 |");
     println!("|---|---|---:|---:|");
     compare(&root, &runtimes, &joined, &wholes);

@@ -261,3 +261,65 @@ fn the_host_named_in_ontology_json_is_checked_and_a_flag_overrides_it() {
         stderr(&flag)
     );
 }
+
+/// Where the host takes no file as large as the big documents (a limit
+/// lowered to 650 kB), the build writes none of them whole: the RDF list
+/// and dump in parts under the limit, each an RDF document of its own, and
+/// the JSON lists left to the handler. `serve`, in the host's stead,
+/// answers each whole path by joining, and the JSON lists and the
+/// N-Triples list come out byte for byte the files a site without a host
+/// has. (The hosts' own runtimes join them too:
+/// `runtimes::whole_documents_answer_from_their_parts_on_every_host`.)
+#[test]
+fn serve_joins_the_big_documents_into_the_whole_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("dist");
+    let output = build_with_limits(
+        &shipped_input(),
+        &site,
+        "file-bytes=650000",
+        &["--host", "cloudflare"],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let mut parts = 0;
+    for entry in walkdir::WalkDir::new(&site) {
+        let entry = entry.unwrap();
+        assert!(
+            entry.metadata().unwrap().len() <= 650_000,
+            "{} passes the limit",
+            entry.path().display()
+        );
+        let path = entry.path().strip_prefix(&site).unwrap().to_str().unwrap();
+        if path.starts_with("index-parts/") || path.starts_with("dump-parts/") {
+            parts += 1;
+            // Each part parses on its own, as the syntax it is named for.
+            let format = match path.rsplit_once('.').unwrap().1 {
+                "nt" => oxrdfio::RdfFormat::NTriples,
+                _ => oxrdfio::RdfFormat::Turtle,
+            };
+            let bytes = std::fs::read(entry.path()).unwrap();
+            for quad in oxrdfio::RdfParser::from_format(format).for_slice(&bytes) {
+                quad.unwrap_or_else(|e| panic!("{path}: {e}"));
+            }
+        }
+    }
+    assert!(parts >= 8, "{parts} parts");
+    let plain = crate::serve::shipped_site();
+    let server = crate::serve::Server::dir(&site);
+    for whole in ["all", "index.json", "index.jsonld", "index.nt"] {
+        assert!(!site.join(whole).exists(), "{whole} was written whole");
+        let expected = std::fs::read(plain.join(whole)).unwrap();
+        let response = crate::serve::client()
+            .get(format!("{}{whole}", server.url))
+            .send()
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 200, "/{whole}");
+        let got = response.bytes().unwrap();
+        assert!(
+            got.as_ref() == expected.as_slice(),
+            "/{whole}: {} bytes, the file {}",
+            got.len(),
+            expected.len()
+        );
+    }
+}
