@@ -40,6 +40,53 @@ pub enum Command {
     /// _redirects, /search, CORS, caching, compression.
     #[command(after_help = EXAMPLES)]
     Serve(ServeArgs),
+    /// Publish a built site to object storage (the S3 API): only what
+    /// changed since the last publish, the site kept whole throughout.
+    #[command(after_help = PUBLISH_EXAMPLES)]
+    Publish(PublishArgs),
+}
+
+const PUBLISH_EXAMPLES: &str = "\
+Examples:
+  ontosite publish dist s3://my-bucket/pato
+  ontosite publish dist s3://ontologies/pato --endpoint https://ACCOUNT.r2.cloudflarestorage.com --region auto
+  ontosite publish dist s3://my-bucket/pato --dry-run
+
+Credentials come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and
+AWS_SESSION_TOKEN), a web identity or the instance's role; they are never
+printed.";
+
+#[derive(Debug, Args)]
+pub struct PublishArgs {
+    /// The built site.
+    #[arg(value_name = "DIST")]
+    pub site: PathBuf,
+
+    /// Where to: s3://BUCKET/PREFIX.
+    #[arg(value_name = "TARGET")]
+    pub target: String,
+
+    /// The store's S3 endpoint, for stores other than AWS (R2, Garage,
+    /// MinIO, B2, GCS).
+    #[arg(long, env = "AWS_ENDPOINT_URL", value_name = "URL")]
+    pub endpoint: Option<String>,
+
+    /// The bucket's region.
+    #[arg(long, env = "AWS_REGION", value_name = "REGION")]
+    pub region: Option<String>,
+
+    /// Name the bucket in the request's path, not its host name: the
+    /// default with --endpoint.
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
+    pub path_style: Option<bool>,
+
+    /// Print what would be sent and removed; change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// How many objects are sent at once.
+    #[arg(long, default_value_t = 16, value_name = "N")]
+    pub jobs: usize,
 }
 
 #[derive(Debug, Args)]

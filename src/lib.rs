@@ -12,6 +12,7 @@ pub mod config;
 pub mod hosts;
 pub mod model;
 pub mod output;
+pub mod publish;
 pub mod render;
 pub mod search;
 pub mod serve;
@@ -37,6 +38,8 @@ pub enum Error {
     Serve(#[from] serve::ServeError),
     #[error(transparent)]
     DoesNotFit(#[from] hosts::DoesNotFit),
+    #[error(transparent)]
+    Publish(#[from] publish::PublishError),
     #[error("interrupted; the previous output is unchanged")]
     Interrupted,
 }

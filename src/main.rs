@@ -11,11 +11,12 @@ mod progress;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use clap::Parser;
-use cli::{BuildArgs, Cli, Command, InputArgs, ServeArgs};
+use cli::{BuildArgs, Cli, Command, InputArgs, PublishArgs, ServeArgs};
 use ontosite::Error;
 use ontosite::build::{self, BuildReport, Progress};
 use ontosite::config::{self, BuildConfig, HostCheck};
 use ontosite::hosts::{Figure, Fit};
+use ontosite::publish;
 use ontosite::serve::{self, Event, ServeConfig};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -75,7 +76,50 @@ fn run(cli: &Cli) -> Result<(), Error> {
         Command::Check(input) => run_check(input, cli.quiet),
         Command::Build(args) => run_build(args, cli.quiet),
         Command::Serve(args) => run_serve(args, cli.quiet),
+        Command::Publish(args) => run_publish(args, cli.quiet),
     }
+}
+
+/// `ontosite publish`.
+fn run_publish(args: &PublishArgs, quiet: bool) -> Result<(), Error> {
+    let config = publish::PublishConfig {
+        site: args.site.clone(),
+        target: publish::Target::parse(&args.target)?,
+        endpoint: publish::Endpoint {
+            url: args.endpoint.clone(),
+            region: args.region.clone(),
+            path_style: args.path_style,
+        },
+        dry_run: args.dry_run,
+        jobs: args.jobs,
+    };
+    let report = publish::publish(&config)?;
+    let plan = &report.plan;
+    if args.dry_run {
+        for object in plan.uploads() {
+            println!("send {} ({} bytes)", object.path, object.bytes);
+        }
+        for path in &plan.removed {
+            println!("remove {path}");
+        }
+    }
+    if !quiet || args.dry_run {
+        println!(
+            "{} {} objects ({}) to {}, kept {}, {} {}, in {:.1}s",
+            if args.dry_run { "would send" } else { "sent" },
+            plan.first.len() + plan.then.len(),
+            human_bytes(report.uploaded_bytes()),
+            config.target.url(""),
+            plan.kept.len(),
+            if args.dry_run { "would remove" } else { "removed" },
+            plan.removed.len(),
+            report.seconds
+        );
+        println!(
+            "store: each object has its type and caching; CORS, the 303s of content negotiation and /search need the bucket's CORS rules and a worker in front (docs/hosts.md#object-storage)"
+        );
+    }
+    Ok(())
 }
 
 /// `ontosite check`: reads and checks the input, writes nothing.

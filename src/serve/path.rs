@@ -90,16 +90,7 @@ pub fn site_path(raw: &str) -> Result<SitePath, Refusal> {
 /// published location of RFC 8615, which the hosts serve) and the host
 /// configuration that Netlify and Cloudflare Pages read but do not serve.
 pub fn is_private(path: &SitePath) -> bool {
-    let unpublished = |pattern: &&str| match pattern.strip_suffix('*') {
-        Some(folder) => path.as_str().starts_with(folder),
-        None => path.as_str() == *pattern,
-    };
-    let hidden = path
-        .as_str()
-        .strip_prefix("/.well-known/")
-        .map_or(path.as_str(), |rest| rest);
-    hidden.split('/').any(|s| s.starts_with('.'))
-        || crate::site::routes::UNPUBLISHED.iter().any(unpublished)
+    crate::site::routes::is_private(path.as_str())
 }
 
 /// An open site directory.

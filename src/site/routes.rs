@@ -317,6 +317,18 @@ pub const UNPUBLISHED: &[&str] = &[
     "/.ontosite-record",
 ];
 
+/// Whether the site path `path` (from `/`) is one no host publishes: an
+/// [`UNPUBLISHED`] file, or a hidden one (a name starting with `.`, but
+/// under `/.well-known/`).
+pub fn is_private(path: &str) -> bool {
+    let unpublished = |pattern: &&str| match pattern.strip_suffix('*') {
+        Some(folder) => path.starts_with(folder),
+        None => path == *pattern,
+    };
+    let hidden = path.strip_prefix("/.well-known/").map_or(path, |rest| rest);
+    hidden.split('/').any(|s| s.starts_with('.')) || UNPUBLISHED.iter().any(unpublished)
+}
+
 /// The headers every response of the site carries.
 pub const EVERY_RESPONSE: &[(&str, &str)] = &[
     ("Access-Control-Allow-Origin", "*"),

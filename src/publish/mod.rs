@@ -1,0 +1,157 @@
+//! `ontosite publish`: a built site to object storage through the S3 API
+//! (AWS S3, Cloudflare R2, Google Cloud Storage, Backblaze B2, Garage,
+//! MinIO). It sends only what changed since the last publish, by content
+//! hash against the record that publish left under the prefix, in the
+//! order that keeps the published site whole (`plan`), each object with
+//! the type and caching the site's own `_headers` rules give its path;
+//! it removes only what an earlier publish wrote. An interrupted publish
+//! leaves the record of the last one, so the next sends what is missing.
+
+pub mod plan;
+pub mod store;
+
+use crate::site::files;
+use futures::{StreamExt, TryStreamExt};
+use plan::{Object, Plan, Published, RECORD};
+use std::path::{Path, PathBuf};
+pub use store::{Endpoint, Target};
+
+#[derive(Debug, thiserror::Error)]
+pub enum PublishError {
+    #[error("`{target}` is not a place to publish to: {why}\n  help: name the bucket and the prefix as s3://BUCKET/PREFIX")]
+    Target { target: String, why: String },
+    #[error("{what}: {detail}\n  help: {help}")]
+    Store {
+        what: String,
+        detail: String,
+        help: &'static str,
+    },
+    #[error("could not read {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{} is not a site ontosite built: {why}\n  help: build it first (ontosite build --out DIR), then publish DIR", path.display())]
+    NotASite { path: PathBuf, why: String },
+    #[error("{url} is not a record of a publish: {why}\n  help: it is ontosite's own object under the prefix; remove it, and publish sends the whole site again")]
+    Record { url: String, why: String },
+}
+
+/// What to publish where.
+#[derive(Debug, Clone)]
+pub struct PublishConfig {
+    /// The built site.
+    pub site: PathBuf,
+    pub target: Target,
+    pub endpoint: Endpoint,
+    /// Work out and print the plan; send nothing.
+    pub dry_run: bool,
+    /// How many objects are sent at once.
+    pub jobs: usize,
+}
+
+/// What a publish did (or, dry, would do).
+#[derive(Debug)]
+pub struct PublishReport {
+    pub plan: Plan,
+    pub seconds: f64,
+}
+
+impl PublishReport {
+    pub fn uploaded_bytes(&self) -> u64 {
+        self.plan.uploads().map(|o| o.bytes).sum()
+    }
+}
+
+/// Publishes the site as `config` says.
+pub fn publish(config: &PublishConfig) -> Result<PublishReport, PublishError> {
+    let started = std::time::Instant::now();
+    let rules = site_rules(&config.site)?;
+    let objects = plan::objects(&config.site)
+        .map_err(|(path, source)| PublishError::Read { path, source })?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|source| PublishError::Read {
+            path: config.site.clone(),
+            source,
+        })?;
+    let plan = runtime.block_on(async {
+        let store = store::open(&config.target, &config.endpoint)?;
+        let previous = match store::read_record(&store, &config.target, RECORD).await? {
+            Some(bytes) => Published::parse(&bytes).map_err(|why| PublishError::Record {
+                url: config.target.url(RECORD),
+                why,
+            })?,
+            None => Published::default(),
+        };
+        let plan = Plan::of(&objects, &previous);
+        if config.dry_run || plan.is_empty() {
+            return Ok(plan);
+        }
+        let send = |object: &Object| {
+            let headers = rules.for_path(&format!("/{}", object.path));
+            let attributes = store::attributes(&headers, &object.path);
+            let file = config.site.join(&object.path);
+            let store = &store;
+            let object = object.clone();
+            async move {
+                if object.bytes as usize >= store::PART_BYTES {
+                    return store::put_large(store, &config.target, &object.path, &file, attributes)
+                        .await;
+                }
+                let bytes = tokio::fs::read(&file)
+                    .await
+                    .map_err(|source| PublishError::Read { path: file, source })?;
+                store::put(store, &config.target, &object.path, bytes, attributes).await
+            }
+        };
+        let jobs = config.jobs.max(1);
+        // What nothing links to yet, then what links to it.
+        for step in [&plan.first, &plan.then] {
+            futures::stream::iter(step.iter().map(send))
+                .buffer_unordered(jobs)
+                .try_collect::<()>()
+                .await?;
+        }
+        let record = Published::render(&objects);
+        store::put(
+            &store,
+            &config.target,
+            RECORD,
+            record,
+            store::attributes(&[], "x.jsonl"),
+        )
+        .await?;
+        futures::stream::iter(
+            plan.removed
+                .iter()
+                .map(|path| store::delete(&store, &config.target, path)),
+        )
+        .buffer_unordered(jobs)
+        .try_collect::<()>()
+        .await?;
+        Ok::<Plan, PublishError>(plan)
+    })?;
+    Ok(PublishReport {
+        plan,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// The site's header rules, which say each object's type and caching;
+/// refused where the directory is not a site ontosite built.
+fn site_rules(site: &Path) -> Result<crate::serve::rules::HeaderRules, PublishError> {
+    let not_a_site = |why: String| PublishError::NotASite {
+        path: site.to_owned(),
+        why,
+    };
+    if !site.join(crate::output::MARKER).is_file() {
+        return Err(not_a_site(format!("it has no {}", crate::output::MARKER)));
+    }
+    let path = site.join(files::HEADERS);
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| not_a_site(format!("its {} cannot be read: {e}", files::HEADERS)))?;
+    crate::serve::rules::HeaderRules::parse(&text, &path).map_err(|e| not_a_site(e.to_string()))
+}

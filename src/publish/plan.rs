@@ -1,0 +1,219 @@
+//! What a publish does, worked out before anything is sent: the site's
+//! objects with their content hashes, what the last publish wrote (its
+//! record, an object under the prefix), and the steps between them in the
+//! order that keeps what readers see whole.
+
+use crate::site::{bundles, files, routes};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The record of what the last publish wrote, under the prefix: one JSON
+/// line per object, `{"path", "hash", "bytes"}`, in path order. A leading
+/// `.`: no site file has the name, and no host publishes it.
+pub const RECORD: &str = ".ontosite-publish.jsonl";
+
+/// One file of the site as an object.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Object {
+    /// Its path from the site's root, `/`-separated: its key under the
+    /// prefix.
+    pub path: String,
+    /// BLAKE3 of its bytes, in hex.
+    pub hash: String,
+    pub bytes: u64,
+}
+
+/// The site's objects: every file a host publishes (not the build's own
+/// marker and record, not the host-only files), hashed, in path order.
+pub fn objects(site: &Path) -> Result<Vec<Object>, (PathBuf, std::io::Error)> {
+    let mut found: Vec<(String, PathBuf)> = Vec::new();
+    for entry in walkdir::WalkDir::new(site).sort_by_file_name() {
+        let entry = entry.map_err(|e| {
+            let path = e.path().unwrap_or(site).to_owned();
+            (path, std::io::Error::other(e))
+        })?;
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let Some(path) = entry
+            .path()
+            .strip_prefix(site)
+            .ok()
+            .and_then(|p| p.to_str())
+            .map(|p| p.replace(std::path::MAIN_SEPARATOR, "/"))
+        else {
+            continue;
+        };
+        if !routes::is_private(&format!("/{path}")) {
+            found.push((path, entry.path().to_owned()));
+        }
+    }
+    found
+        .into_par_iter()
+        .map(|(path, file)| {
+            let mut hasher = blake3::Hasher::new();
+            std::fs::File::open(&file)
+                .and_then(|opened| hasher.update_reader(opened).map(drop))
+                .map_err(|e| (file.clone(), e))?;
+            let bytes = std::fs::metadata(&file).map_err(|e| (file.clone(), e))?.len();
+            Ok(Object {
+                path,
+                hash: hasher.finalize().to_hex().to_string(),
+                bytes,
+            })
+        })
+        .collect()
+}
+
+/// What the last publish wrote: each object's hash, by path.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Published {
+    pub objects: BTreeMap<String, Object>,
+}
+
+impl Published {
+    /// Reads a record; an error names the line that is not an object.
+    pub fn parse(text: &[u8]) -> Result<Published, String> {
+        let mut objects = BTreeMap::new();
+        for (number, line) in text.split(|&b| b == b'\n').enumerate() {
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let object: Object = serde_json::from_slice(line)
+                .map_err(|e| format!("line {}: {e}", number + 1))?;
+            objects.insert(object.path.clone(), object);
+        }
+        Ok(Published { objects })
+    }
+
+    /// The record of `objects`.
+    pub fn render(objects: &[Object]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for object in objects {
+            // An `Object` is strings and a number: it always serialises.
+            if serde_json::to_writer(&mut out, object).is_ok() {
+                out.push(b'\n');
+            }
+        }
+        out
+    }
+}
+
+/// A publish's steps, in order: `first` the new and changed objects that
+/// nothing reads before a site-wide document points to them, `then` the
+/// site-wide documents (the information document, the lists, the search
+/// manifest, the bundles' manifest), then the record, then `removed`, the
+/// objects the last publish wrote that the site no longer has. A reader
+/// who arrives in between finds every document whole and every link of
+/// the old or the new site answered.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Plan {
+    pub first: Vec<Object>,
+    pub then: Vec<Object>,
+    pub kept: Vec<Object>,
+    pub removed: Vec<String>,
+}
+
+impl Plan {
+    pub fn of(objects: &[Object], published: &Published) -> Plan {
+        let mut plan = Plan::default();
+        for object in objects {
+            if published.objects.get(&object.path) == Some(object) {
+                plan.kept.push(object.clone());
+            } else if points_to_others(&object.path) {
+                plan.then.push(object.clone());
+            } else {
+                plan.first.push(object.clone());
+            }
+        }
+        let current: std::collections::BTreeSet<&str> =
+            objects.iter().map(|o| o.path.as_str()).collect();
+        plan.removed = published
+            .objects
+            .keys()
+            .filter(|path| !current.contains(path.as_str()))
+            .cloned()
+            .collect();
+        plan
+    }
+
+    /// The objects to upload, in order.
+    pub fn uploads(&self) -> impl Iterator<Item = &Object> {
+        self.first.iter().chain(&self.then)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.first.is_empty() && self.then.is_empty() && self.removed.is_empty()
+    }
+}
+
+/// Whether a site file is one of those that link to the others, which a
+/// publish writes after them.
+fn points_to_others(path: &str) -> bool {
+    files::SITE_WIDE.contains(&path) || path == bundles::MANIFEST
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn object(path: &str, hash: &str) -> Object {
+        Object {
+            path: path.to_owned(),
+            hash: hash.to_owned(),
+            bytes: 1,
+        }
+    }
+
+    #[test]
+    fn only_what_changed_is_sent_the_lists_after_what_they_list() {
+        let before = [
+            object("a.json", "1"),
+            object("b.json", "1"),
+            object("index.json", "1"),
+            object("gone.json", "1"),
+        ];
+        let published = Published::parse(&Published::render(&before)).unwrap();
+        assert_eq!(published.objects.len(), 4);
+        let now = [
+            object("a.json", "1"),
+            object("b.json", "2"),
+            object("c.json", "1"),
+            object("index.json", "2"),
+        ];
+        let plan = Plan::of(&now, &published);
+        assert_eq!(plan.kept, [object("a.json", "1")]);
+        assert_eq!(plan.first, [object("b.json", "2"), object("c.json", "1")]);
+        assert_eq!(plan.then, [object("index.json", "2")]);
+        assert_eq!(plan.removed, ["gone.json"]);
+        assert!(Plan::of(&now, &Published::parse(&Published::render(&now)).unwrap()).is_empty());
+    }
+
+    #[test]
+    fn a_record_that_is_not_one_names_its_line() {
+        assert_eq!(
+            Published::parse(b"\n{\"path\":\"a\",\"hash\":\"1\",\"bytes\":1}\nnope\n")
+                .unwrap_err()
+                .split(':')
+                .next(),
+            Some("line 3")
+        );
+    }
+
+    #[test]
+    fn the_site_s_objects_leave_out_what_no_host_publishes() {
+        let dir = tempfile::tempdir().unwrap();
+        for file in ["a.json", "_headers", ".ontosite-record", "_edge/x.js", "ui/s.css"] {
+            let path = dir.path().join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, file).unwrap();
+        }
+        let paths: Vec<String> = objects(dir.path())
+            .unwrap()
+            .into_iter()
+            .map(|o| o.path)
+            .collect();
+        assert_eq!(paths, ["a.json", "ui/s.css"]);
+    }
+}

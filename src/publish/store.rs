@@ -1,0 +1,332 @@
+//! The bucket a site is published to, through `object_store`'s S3 client:
+//! where it is, how its answers' headers are set per object, and what its
+//! errors mean to a publisher, said without a secret.
+
+use super::PublishError;
+use object_store::aws::{AmazonS3, AmazonS3Builder};
+use object_store::{
+    Attribute, Attributes, ObjectStore, ObjectStoreExt, PutOptions, PutPayload, RetryConfig,
+};
+use std::time::Duration;
+
+/// `s3://bucket/prefix`: the bucket and the key prefix the site's paths
+/// go under (none: the bucket's root).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    pub bucket: String,
+    pub prefix: String,
+}
+
+impl Target {
+    pub fn parse(text: &str) -> Result<Target, PublishError> {
+        let refused = |why: &str| PublishError::Target {
+            target: text.to_owned(),
+            why: why.to_owned(),
+        };
+        let rest = text
+            .strip_prefix("s3://")
+            .ok_or_else(|| refused("it does not start with s3://"))?;
+        let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
+        let valid_bucket = (3..=63).contains(&bucket.len())
+            && bucket
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'.');
+        if !valid_bucket {
+            return Err(refused(
+                "its bucket name is not 3 to 63 lower-case letters, digits, `-` and `.`",
+            ));
+        }
+        let prefix = prefix.trim_matches('/');
+        if prefix.split('/').any(|s| s == "." || s == "..") {
+            return Err(refused("its prefix has a `.` or `..` segment"));
+        }
+        Ok(Target {
+            bucket: bucket.to_owned(),
+            prefix: prefix.to_owned(),
+        })
+    }
+
+    /// The key of the site path `path` (no leading `/`).
+    pub fn key(&self, path: &str) -> object_store::path::Path {
+        match self.prefix.as_str() {
+            "" => object_store::path::Path::from(path),
+            prefix => object_store::path::Path::from(format!("{prefix}/{path}")),
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("s3://{}/{}", self.bucket, self.key(path))
+    }
+}
+
+/// Where the store is, for stores other than AWS's own.
+#[derive(Debug, Clone, Default)]
+pub struct Endpoint {
+    /// The S3 API's URL (Cloudflare R2, Garage, MinIO, Backblaze B2):
+    /// `AWS_ENDPOINT_URL` otherwise, else AWS.
+    pub url: Option<String>,
+    pub region: Option<String>,
+    /// Requests name the bucket in the path, not the host name, as most
+    /// stores other than AWS want; the default where `url` is given.
+    pub path_style: Option<bool>,
+}
+
+/// The bucket, with credentials as the AWS tools find them in the
+/// environment (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
+/// `AWS_SESSION_TOKEN`, web identity, the instance's role).
+pub fn open(target: &Target, endpoint: &Endpoint) -> Result<AmazonS3, PublishError> {
+    let mut builder = AmazonS3Builder::from_env().with_bucket_name(&target.bucket);
+    let url = endpoint
+        .url
+        .clone()
+        .or_else(|| std::env::var("AWS_ENDPOINT_URL").ok());
+    if let Some(url) = &url {
+        builder = builder
+            .with_endpoint(url)
+            .with_allow_http(url.starts_with("http://"));
+    }
+    if let Some(region) = &endpoint.region {
+        builder = builder.with_region(region);
+    }
+    let path_style = endpoint.path_style.unwrap_or(url.is_some());
+    builder = builder
+        .with_virtual_hosted_style_request(!path_style)
+        // Throttling (503 SlowDown) and dropped connections are retried
+        // with backoff; an endpoint that never answers fails in seconds.
+        .with_retry(RetryConfig {
+            max_retries: 6,
+            retry_timeout: Duration::from_secs(60),
+            ..RetryConfig::default()
+        });
+    builder.build().map_err(|e| PublishError::Store {
+        what: format!("could not open {}", target.url("")),
+        detail: scrubbed(&e.to_string()),
+        help: "give the bucket's region (--region) and, for a store other than AWS, its endpoint (--endpoint)",
+    })
+}
+
+/// The headers a host would send with the file, as far as an object
+/// carries them: its type and caching, from the site's `_headers` rules
+/// (the route table's), else its extension's type.
+pub fn attributes(headers: &[(String, String)], path: &str) -> Attributes {
+    let mut attributes = Attributes::new();
+    let header = |name: &str| {
+        headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.clone())
+    };
+    let content_type = header("Content-Type").unwrap_or_else(|| {
+        mime_guess::from_path(path)
+            .first_raw()
+            .unwrap_or("application/octet-stream")
+            .to_owned()
+    });
+    attributes.insert(Attribute::ContentType, content_type.into());
+    if let Some(cache) = header("Cache-Control") {
+        attributes.insert(Attribute::CacheControl, cache.into());
+    }
+    attributes
+}
+
+/// Writes one object whole, with its attributes.
+pub async fn put(
+    store: &AmazonS3,
+    target: &Target,
+    path: &str,
+    bytes: Vec<u8>,
+    attributes: Attributes,
+) -> Result<(), PublishError> {
+    let options = PutOptions {
+        attributes,
+        ..PutOptions::default()
+    };
+    store
+        .put_opts(&target.key(path), PutPayload::from(bytes), options)
+        .await
+        .map(drop)
+        .map_err(|e| failed(target, path, "upload", &e))
+}
+
+/// Writes a large object in parts, read from `file` a part at a time.
+pub async fn put_large(
+    store: &AmazonS3,
+    target: &Target,
+    path: &str,
+    file: &std::path::Path,
+    attributes: Attributes,
+) -> Result<(), PublishError> {
+    use tokio::io::AsyncReadExt;
+    let options = object_store::PutMultipartOptions {
+        attributes,
+        ..Default::default()
+    };
+    let upload = store
+        .put_multipart_opts(&target.key(path), options)
+        .await
+        .map_err(|e| failed(target, path, "upload", &e))?;
+    let mut writer = object_store::WriteMultipart::new_with_chunk_size(upload, PART_BYTES);
+    let mut opened = tokio::fs::File::open(file)
+        .await
+        .map_err(|source| PublishError::Read {
+            path: file.to_owned(),
+            source,
+        })?;
+    let mut buffer = vec![0; PART_BYTES];
+    loop {
+        let read = opened
+            .read(&mut buffer)
+            .await
+            .map_err(|source| PublishError::Read {
+                path: file.to_owned(),
+                source,
+            })?;
+        if read == 0 {
+            break;
+        }
+        writer
+            .wait_for_capacity(4)
+            .await
+            .map_err(|e| failed(target, path, "upload", &e))?;
+        writer.write(&buffer[..read]);
+    }
+    writer
+        .finish()
+        .await
+        .map(drop)
+        .map_err(|e| failed(target, path, "upload", &e))
+}
+
+/// The size of a part of a multipart upload, and the size from which an
+/// object is sent in parts.
+pub const PART_BYTES: usize = 16 << 20;
+
+/// The record of the last publish: none where there was none.
+pub async fn read_record(
+    store: &AmazonS3,
+    target: &Target,
+    path: &str,
+) -> Result<Option<Vec<u8>>, PublishError> {
+    match store.get(&target.key(path)).await {
+        Ok(found) => found
+            .bytes()
+            .await
+            .map(|b| Some(b.to_vec()))
+            .map_err(|e| failed(target, path, "read", &e)),
+        Err(object_store::Error::NotFound { .. }) => {
+            // No record, or no bucket: a listing tells which.
+            store
+                .list_with_delimiter(Some(&target.key("")))
+                .await
+                .map_err(|e| failed(target, "", "list", &e))?;
+            Ok(None)
+        }
+        Err(e) => Err(failed(target, path, "read", &e)),
+    }
+}
+
+pub async fn delete(store: &AmazonS3, target: &Target, path: &str) -> Result<(), PublishError> {
+    match store.delete(&target.key(path)).await {
+        Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+        Err(e) => Err(failed(target, path, "delete", &e)),
+    }
+}
+
+/// An error of the store, said as what it means for the publisher.
+fn failed(target: &Target, path: &str, doing: &str, error: &object_store::Error) -> PublishError {
+    let detail = scrubbed(&chain(error));
+    let help = match error {
+        object_store::Error::Unauthenticated { .. } | object_store::Error::PermissionDenied { .. } => {
+            "the store refused the credentials: check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or the role) and that the key may read, write and delete under the prefix"
+        }
+        _ if detail.contains("NoSuchBucket") || detail.contains("bucket does not exist") => {
+            "the bucket does not exist there: create it, or check the name, --endpoint and --region"
+        }
+        _ if detail.contains("InvalidAccessKeyId")
+            || detail.contains("SignatureDoesNotMatch")
+            || detail.contains("AccessDenied") =>
+        {
+            "the store refused the credentials: check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or the role) and that the key may read, write and delete under the prefix"
+        }
+        _ if detail.contains("error sending request") || detail.contains("connect") => {
+            "the store did not answer: check --endpoint (or AWS_ENDPOINT_URL) and the network"
+        }
+        _ => "run publish again: it sends only what the store does not have yet",
+    };
+    PublishError::Store {
+        what: format!("could not {doing} {}", target.url(path)),
+        detail,
+        help,
+    }
+}
+
+/// An error and its sources, one line.
+fn chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(inner) = source {
+        let said = inner.to_string();
+        if !text.contains(&said) {
+            text.push_str(": ");
+            text.push_str(&said);
+        }
+        source = inner.source();
+    }
+    text
+}
+
+/// `text` with every credential the environment holds blanked out: a
+/// store's error may quote the key it was sent.
+pub fn scrubbed(text: &str) -> String {
+    let mut text = text.to_owned();
+    for name in ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"] {
+        if let Ok(secret) = std::env::var(name)
+            && secret.len() >= 4
+        {
+            text = text.replace(&secret, "[redacted]");
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_name_a_bucket_and_a_prefix() {
+        let target = Target::parse("s3://my-bucket/sites/pato/").unwrap();
+        assert_eq!(target.bucket, "my-bucket");
+        assert_eq!(target.prefix, "sites/pato");
+        assert_eq!(target.key("a/b.json").as_ref(), "sites/pato/a/b.json");
+        assert_eq!(
+            Target::parse("s3://my-bucket").unwrap().key("x").as_ref(),
+            "x"
+        );
+        for bad in ["my-bucket/x", "s3://B/x", "s3://ab", "s3://bucket/../x"] {
+            assert!(Target::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn an_object_s_type_and_caching_come_from_the_rules() {
+        let headers = vec![
+            ("Content-Type".to_owned(), "application/json".to_owned()),
+            ("Cache-Control".to_owned(), "public, max-age=3600".to_owned()),
+        ];
+        let attributes = attributes(&headers, "all");
+        assert_eq!(
+            attributes.get(&Attribute::ContentType).map(|v| v.as_ref()),
+            Some("application/json")
+        );
+        assert_eq!(
+            attributes.get(&Attribute::CacheControl).map(|v| v.as_ref()),
+            Some("public, max-age=3600")
+        );
+        let guessed = super::attributes(&[], "ui/site.css");
+        assert_eq!(
+            guessed.get(&Attribute::ContentType).map(|v| v.as_ref()),
+            Some("text/css")
+        );
+    }
+}
