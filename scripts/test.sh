@@ -47,6 +47,19 @@ tests/openapi/.venv/bin/pip install --quiet --disable-pip-version-check -r tests
 # `npm ci` refuses a lock file without them. The lock file is still
 # followed, and never rewritten.
 npm install --prefix tests/runtimes --no-save --no-audit --no-fund --loglevel=error
+# A real S3-compatible server for `ontosite publish`: Garage, from
+# crates.io. Building it takes minutes, so it is built once into a cache
+# outside the checkout (ONTOSITE_TOOLS, else ~/.cache/ontosite-tools) and
+# linked where the tests look for it.
+GARAGE_VERSION=2.5.0
+GARAGE_ROOT="${ONTOSITE_TOOLS:-$HOME/.cache/ontosite-tools}/garage-$GARAGE_VERSION"
+if [ ! -x "$GARAGE_ROOT/bin/garage" ]; then
+  echo "scripts/test.sh: building Garage $GARAGE_VERSION for the publish tests (once; minutes)" >&2
+  cargo install garage --version "$GARAGE_VERSION" --locked --quiet \
+    --no-default-features --features bundled-libs,sqlite --root "$GARAGE_ROOT"
+fi
+mkdir -p tests/s3/bin
+ln -sfn "$GARAGE_ROOT/bin/garage" tests/s3/bin/garage
 
 # The full tier: every test runs, and a missing tool fails instead of skipping.
 ONTOSITE_TEST_TIER=full cargo test --locked "$@"

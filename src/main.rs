@@ -111,7 +111,11 @@ fn run_publish(args: &PublishArgs, quiet: bool) -> Result<(), Error> {
             human_bytes(report.uploaded_bytes()),
             config.target.url(""),
             plan.kept.len(),
-            if args.dry_run { "would remove" } else { "removed" },
+            if args.dry_run {
+                "would remove"
+            } else {
+                "removed"
+            },
             plan.removed.len(),
             report.seconds
         );

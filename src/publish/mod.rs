@@ -18,7 +18,9 @@ pub use store::{Endpoint, Target};
 
 #[derive(Debug, thiserror::Error)]
 pub enum PublishError {
-    #[error("`{target}` is not a place to publish to: {why}\n  help: name the bucket and the prefix as s3://BUCKET/PREFIX")]
+    #[error(
+        "`{target}` is not a place to publish to: {why}\n  help: name the bucket and the prefix as s3://BUCKET/PREFIX"
+    )]
     Target { target: String, why: String },
     #[error("{what}: {detail}\n  help: {help}")]
     Store {
@@ -34,7 +36,9 @@ pub enum PublishError {
     },
     #[error("{} is not a site ontosite built: {why}\n  help: build it first (ontosite build --out DIR), then publish DIR", path.display())]
     NotASite { path: PathBuf, why: String },
-    #[error("{url} is not a record of a publish: {why}\n  help: it is ontosite's own object under the prefix; remove it, and publish sends the whole site again")]
+    #[error(
+        "{url} is not a record of a publish: {why}\n  help: it is ontosite's own object under the prefix; remove it, and publish sends the whole site again"
+    )]
     Record { url: String, why: String },
 }
 
@@ -98,8 +102,14 @@ pub fn publish(config: &PublishConfig) -> Result<PublishReport, PublishError> {
             let object = object.clone();
             async move {
                 if object.bytes as usize >= store::PART_BYTES {
-                    return store::put_large(store, &config.target, &object.path, &file, attributes)
-                        .await;
+                    return store::put_large(
+                        store,
+                        &config.target,
+                        &object.path,
+                        &file,
+                        attributes,
+                    )
+                    .await;
                 }
                 let bytes = tokio::fs::read(&file)
                     .await

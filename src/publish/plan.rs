@@ -56,7 +56,9 @@ pub fn objects(site: &Path) -> Result<Vec<Object>, (PathBuf, std::io::Error)> {
             std::fs::File::open(&file)
                 .and_then(|opened| hasher.update_reader(opened).map(drop))
                 .map_err(|e| (file.clone(), e))?;
-            let bytes = std::fs::metadata(&file).map_err(|e| (file.clone(), e))?.len();
+            let bytes = std::fs::metadata(&file)
+                .map_err(|e| (file.clone(), e))?
+                .len();
             Ok(Object {
                 path,
                 hash: hasher.finalize().to_hex().to_string(),
@@ -80,8 +82,8 @@ impl Published {
             if line.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            let object: Object = serde_json::from_slice(line)
-                .map_err(|e| format!("line {}: {e}", number + 1))?;
+            let object: Object =
+                serde_json::from_slice(line).map_err(|e| format!("line {}: {e}", number + 1))?;
             objects.insert(object.path.clone(), object);
         }
         Ok(Published { objects })
@@ -204,7 +206,13 @@ mod tests {
     #[test]
     fn the_site_s_objects_leave_out_what_no_host_publishes() {
         let dir = tempfile::tempdir().unwrap();
-        for file in ["a.json", "_headers", ".ontosite-record", "_edge/x.js", "ui/s.css"] {
+        for file in [
+            "a.json",
+            "_headers",
+            ".ontosite-record",
+            "_edge/x.js",
+            "ui/s.css",
+        ] {
             let path = dir.path().join(file);
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, file).unwrap();

@@ -116,12 +116,7 @@ pub fn attributes(headers: &[(String, String)], path: &str) -> Attributes {
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
             .map(|(_, v)| v.clone())
     };
-    let content_type = header("Content-Type").unwrap_or_else(|| {
-        mime_guess::from_path(path)
-            .first_raw()
-            .unwrap_or("application/octet-stream")
-            .to_owned()
-    });
+    let content_type = header("Content-Type").unwrap_or_else(|| crate::site::media::of_file(path));
     attributes.insert(Attribute::ContentType, content_type.into());
     if let Some(cache) = header("Cache-Control") {
         attributes.insert(Attribute::CacheControl, cache.into());
@@ -236,7 +231,8 @@ pub async fn delete(store: &AmazonS3, target: &Target, path: &str) -> Result<(),
 fn failed(target: &Target, path: &str, doing: &str, error: &object_store::Error) -> PublishError {
     let detail = scrubbed(&chain(error));
     let help = match error {
-        object_store::Error::Unauthenticated { .. } | object_store::Error::PermissionDenied { .. } => {
+        object_store::Error::Unauthenticated { .. }
+        | object_store::Error::PermissionDenied { .. } => {
             "the store refused the credentials: check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or the role) and that the key may read, write and delete under the prefix"
         }
         _ if detail.contains("NoSuchBucket") || detail.contains("bucket does not exist") => {
@@ -279,7 +275,11 @@ fn chain(error: &dyn std::error::Error) -> String {
 /// store's error may quote the key it was sent.
 pub fn scrubbed(text: &str) -> String {
     let mut text = text.to_owned();
-    for name in ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"] {
+    for name in [
+        "AWS_ACCESS_KEY_ID",
+        "AWS_SECRET_ACCESS_KEY",
+        "AWS_SESSION_TOKEN",
+    ] {
         if let Ok(secret) = std::env::var(name)
             && secret.len() >= 4
         {
@@ -312,7 +312,10 @@ mod tests {
     fn an_object_s_type_and_caching_come_from_the_rules() {
         let headers = vec![
             ("Content-Type".to_owned(), "application/json".to_owned()),
-            ("Cache-Control".to_owned(), "public, max-age=3600".to_owned()),
+            (
+                "Cache-Control".to_owned(),
+                "public, max-age=3600".to_owned(),
+            ),
         ];
         let attributes = attributes(&headers, "all");
         assert_eq!(
@@ -326,7 +329,7 @@ mod tests {
         let guessed = super::attributes(&[], "ui/site.css");
         assert_eq!(
             guessed.get(&Attribute::ContentType).map(|v| v.as_ref()),
-            Some("text/css")
+            Some("text/css; charset=utf-8")
         );
     }
 }

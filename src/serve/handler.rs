@@ -444,12 +444,7 @@ fn not_found() -> Answer {
 
 /// The media type a static host gives a file by its name.
 fn media_type(path: &SitePath) -> String {
-    let guess = mime_guess::from_path(path.as_str()).first_or_octet_stream();
-    if guess.type_() == mime_guess::mime::TEXT || guess.subtype() == mime_guess::mime::JAVASCRIPT {
-        format!("{guess}; charset=utf-8")
-    } else {
-        guess.to_string()
-    }
+    crate::site::media::of_file(path.as_str())
 }
 
 /// Adds the header rules of the request path and the entity tag.

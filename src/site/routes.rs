@@ -21,6 +21,19 @@ pub mod media {
     pub const PAGE: &str = "text/html; charset=utf-8";
     /// Said, so that no host sends a gzip file with `Content-Encoding`.
     pub const GZIP: &str = "application/gzip";
+
+    /// The media type a static host gives a file by its name, where no
+    /// rule says one: its extension's, text with its charset.
+    pub fn of_file(path: &str) -> String {
+        let guess = mime_guess::from_path(path).first_or_octet_stream();
+        if guess.type_() == mime_guess::mime::TEXT
+            || guess.subtype() == mime_guess::mime::JAVASCRIPT
+        {
+            format!("{guess}; charset=utf-8")
+        } else {
+            guess.to_string()
+        }
+    }
 }
 
 /// How a host answers an endpoint.

@@ -17,6 +17,7 @@ mod ontologies;
 mod openapi;
 mod output;
 mod pages;
+mod publish;
 mod readme;
 mod robust;
 mod runtimes;
