@@ -6,205 +6,69 @@
 
 use crate::serve::{Server, client};
 use crate::util::*;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::path::Path;
+use std::process::Output;
 use std::time::{Duration, Instant};
+
+#[path = "../support/garage.rs"]
+mod garage;
+use garage::{Garage, free_port};
 
 /// Garage, as `scripts/test.sh` links it.
 pub const GARAGE: Need = Need::Installed("tests/s3/bin/garage");
 
-/// A Garage node of one, with one bucket and one key.
-struct Garage {
-    dir: tempfile::TempDir,
-    child: Child,
-    config: PathBuf,
-    /// The S3 API.
-    endpoint: String,
-    /// The website endpoint, which answers a bucket's objects by path.
-    web: String,
-    bucket: String,
-    key_id: String,
-    secret: String,
+fn start() -> Garage {
+    Garage::start(&root().join("tests/s3/bin/garage"))
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+/// `ontosite publish SITE s3://ontology/PREFIX` with the server's key.
+fn publish(garage: &Garage, site: &Path, prefix: &str, args: &[&str]) -> Output {
+    publish_as(garage, site, prefix, args, &garage.key_id, &garage.secret)
 }
 
-impl Garage {
-    fn start() -> Garage {
-        let dir = tempfile::tempdir().unwrap();
-        let [rpc, s3, web, admin] = [(); 4].map(|()| free_port());
-        let config = dir.path().join("garage.toml");
-        let secret: String = (0..32).map(|i| format!("{:02x}", i * 7 + 3)).collect();
-        std::fs::write(
-            &config,
-            format!(
-                r#"metadata_dir = "{meta}"
-data_dir = "{data}"
-db_engine = "sqlite"
-replication_factor = 1
-rpc_bind_addr = "127.0.0.1:{rpc}"
-rpc_public_addr = "127.0.0.1:{rpc}"
-rpc_secret = "{secret}"
+fn publish_as(
+    garage: &Garage,
+    site: &Path,
+    prefix: &str,
+    args: &[&str],
+    id: &str,
+    secret: &str,
+) -> Output {
+    ontosite()
+        .arg("publish")
+        .arg(site)
+        .arg(format!("s3://{}/{prefix}", garage.bucket))
+        .args(["--endpoint", &garage.endpoint, "--region", "garage"])
+        .args(args)
+        .env("AWS_ACCESS_KEY_ID", id)
+        .env("AWS_SECRET_ACCESS_KEY", secret)
+        .output()
+        .unwrap()
+}
 
-[s3_api]
-s3_region = "garage"
-api_bind_addr = "127.0.0.1:{s3}"
-root_domain = ".s3.garage.localhost"
-
-[s3_web]
-bind_addr = "127.0.0.1:{web}"
-root_domain = ".web.garage.localhost"
-
-[admin]
-api_bind_addr = "127.0.0.1:{admin}"
-"#,
-                meta = dir.path().join("meta").display(),
-                data = dir.path().join("data").display(),
-            ),
-        )
+/// An object as the website endpoint answers it, as a CDN in front of the
+/// bucket reads it: status, type, caching, body.
+fn web_get(garage: &Garage, key: &str) -> (u16, Option<String>, Option<String>, Vec<u8>) {
+    let response = client()
+        .get(format!("{}/{key}", garage.web))
+        .header("Host", format!("{}.web.garage.localhost", garage.bucket))
+        .header("Accept-Encoding", "identity")
+        .send()
         .unwrap();
-        let child = Command::new(root().join("tests/s3/bin/garage"))
-            .arg("-c")
-            .arg(&config)
-            .arg("server")
-            .env("RUST_LOG", "error")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut garage = Garage {
-            dir,
-            child,
-            config,
-            endpoint: format!("http://127.0.0.1:{s3}"),
-            web: format!("http://127.0.0.1:{web}"),
-            bucket: "ontology".to_owned(),
-            key_id: String::new(),
-            secret: String::new(),
-        };
-        let deadline = Instant::now() + Duration::from_secs(60);
-        let node = loop {
-            let output = garage.cli(&["node", "id", "-q"]);
-            if output.status.success() {
-                break String::from_utf8(output.stdout).unwrap();
-            }
-            assert!(
-                Instant::now() < deadline,
-                "garage never started: {}",
-                stderr(&output)
-            );
-            std::thread::sleep(Duration::from_millis(200));
-        };
-        let node = node.trim().split('@').next().unwrap().to_owned();
-        garage.ok(&["layout", "assign", "-z", "dc1", "-c", "1G", &node]);
-        garage.ok(&["layout", "apply", "--version", "1"]);
-        garage.ok(&["bucket", "create", "ontology"]);
-        let key = garage.ok(&["key", "create", "publisher"]);
-        let field = |name: &str| {
-            key.lines()
-                .find_map(|l| l.trim().strip_prefix(name))
-                .map(|v| v.trim_start_matches(':').trim().to_owned())
-                .unwrap_or_else(|| panic!("no {name} in: {key}"))
-        };
-        garage.key_id = field("Key ID");
-        garage.secret = field("Secret key");
-        garage.ok(&[
-            "bucket",
-            "allow",
-            "--read",
-            "--write",
-            "--owner",
-            "ontology",
-            "--key",
-            "publisher",
-        ]);
-        garage.ok(&["bucket", "website", "--allow", "ontology"]);
-        garage
-    }
-
-    fn cli(&self, args: &[&str]) -> Output {
-        Command::new(root().join("tests/s3/bin/garage"))
-            .arg("-c")
-            .arg(&self.config)
-            .args(args)
-            .env("RUST_LOG", "error")
-            .output()
-            .unwrap()
-    }
-
-    fn ok(&self, args: &[&str]) -> String {
-        let output = self.cli(args);
-        assert!(
-            output.status.success(),
-            "garage {args:?}: {}",
-            stderr(&output)
-        );
-        String::from_utf8(output.stdout).unwrap()
-    }
-
-    /// `ontosite publish SITE s3://ontology/PREFIX` with this key.
-    fn publish(&self, site: &Path, prefix: &str, args: &[&str]) -> Output {
-        self.publish_as(site, prefix, args, &self.key_id, &self.secret)
-    }
-
-    fn publish_as(
-        &self,
-        site: &Path,
-        prefix: &str,
-        args: &[&str],
-        id: &str,
-        secret: &str,
-    ) -> Output {
-        ontosite()
-            .arg("publish")
-            .arg(site)
-            .arg(format!("s3://{}/{prefix}", self.bucket))
-            .args(["--endpoint", &self.endpoint, "--region", "garage"])
-            .args(args)
-            .env("AWS_ACCESS_KEY_ID", id)
-            .env("AWS_SECRET_ACCESS_KEY", secret)
-            .output()
-            .unwrap()
-    }
-
-    /// An object as the website endpoint answers it: status, type,
-    /// caching, body.
-    fn web_get(&self, key: &str) -> (u16, Option<String>, Option<String>, Vec<u8>) {
-        let response = client()
-            .get(format!("{}/{key}", self.web))
-            .header("Host", format!("{}.web.garage.localhost", self.bucket))
-            .header("Accept-Encoding", "identity")
-            .send()
-            .unwrap();
-        let header = |name: &str| {
-            response
-                .headers()
-                .get(name)
-                .map(|v| v.to_str().unwrap().to_owned())
-        };
-        let (content_type, cache) = (header("content-type"), header("cache-control"));
-        let status = response.status().as_u16();
-        (
-            status,
-            content_type,
-            cache,
-            response.bytes().unwrap().to_vec(),
-        )
-    }
-}
-
-impl Drop for Garage {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = &self.dir;
-    }
+    let header = |name: &str| {
+        response
+            .headers()
+            .get(name)
+            .map(|v| v.to_str().unwrap().to_owned())
+    };
+    let (content_type, cache) = (header("content-type"), header("cache-control"));
+    let status = response.status().as_u16();
+    (
+        status,
+        content_type,
+        cache,
+        response.bytes().unwrap().to_vec(),
+    )
 }
 
 fn stdout(output: &Output) -> String {
@@ -245,20 +109,20 @@ fn published_paths(site: &Path) -> Vec<String> {
 #[test]
 fn publish_sends_what_serve_answers_and_then_only_what_changed() {
     needs!(GARAGE);
-    let garage = Garage::start();
+    let garage = start();
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("input");
     copy_dir(&tiny_input(), &input);
     let site = dir.path().join("dist");
     build_ok(&input, &site);
 
-    let first = garage.publish(&site, "tiny", &[]);
+    let first = publish(&garage, &site, "tiny", &[]);
     assert!(first.status.success(), "{}", stderr(&first));
     let paths = published_paths(&site);
     assert_eq!(sent(&first), paths.len(), "{}", stdout(&first));
     let server = Server::dir(&site);
     for path in &paths {
-        let (status, content_type, cache, body) = garage.web_get(&format!("tiny/{path}"));
+        let (status, content_type, cache, body) = web_get(&garage, &format!("tiny/{path}"));
         assert_eq!(status, 200, "{path}");
         let served = client()
             .get(format!("{}{path}", server.url))
@@ -287,7 +151,7 @@ fn publish_sends_what_serve_answers_and_then_only_what_changed() {
     // Private files stay home.
     for private in ["_headers", "_worker.js", ".ontosite-record"] {
         assert_eq!(
-            garage.web_get(&format!("tiny/{private}")).0,
+            web_get(&garage, &format!("tiny/{private}")).0,
             404,
             "{private}"
         );
@@ -296,7 +160,7 @@ fn publish_sends_what_serve_answers_and_then_only_what_changed() {
     // Someone else's object under the same prefix.
     put_foreign(&garage, "tiny/notes/readme.txt");
 
-    let again = garage.publish(&site, "tiny", &[]);
+    let again = publish(&garage, &site, "tiny", &[]);
     assert!(again.status.success(), "{}", stderr(&again));
     assert_eq!(sent(&again), 0, "{}", stdout(&again));
     assert!(stdout(&again).contains("removed 0"), "{}", stdout(&again));
@@ -311,7 +175,7 @@ fn publish_sends_what_serve_answers_and_then_only_what_changed() {
     )
     .unwrap();
     build_ok(&input, &site);
-    let changed = garage.publish(&site, "tiny", &[]);
+    let changed = publish(&garage, &site, "tiny", &[]);
     assert!(changed.status.success(), "{}", stderr(&changed));
     let count = sent(&changed);
     assert!(
@@ -320,7 +184,7 @@ fn publish_sends_what_serve_answers_and_then_only_what_changed() {
         paths.len(),
         stdout(&changed)
     );
-    let (_, _, _, body) = garage.web_get("tiny/acmecreateitem.json");
+    let (_, _, _, body) = web_get(&garage, "tiny/acmecreateitem.json");
     assert!(
         String::from_utf8(body)
             .unwrap()
@@ -330,21 +194,21 @@ fn publish_sends_what_serve_answers_and_then_only_what_changed() {
     // A dry run says what it would send and sends nothing.
     std::fs::write(&file, text).unwrap();
     build_ok(&input, &site);
-    let dry = garage.publish(&site, "tiny", &["--dry-run"]);
+    let dry = publish(&garage, &site, "tiny", &["--dry-run"]);
     assert!(dry.status.success(), "{}", stderr(&dry));
     assert!(
         stdout(&dry).contains("send acmecreateitem.json"),
         "{}",
         stdout(&dry)
     );
-    let (_, _, _, body) = garage.web_get("tiny/acmecreateitem.json");
+    let (_, _, _, body) = web_get(&garage, "tiny/acmecreateitem.json");
     assert!(
         String::from_utf8(body)
             .unwrap()
             .contains("Makes a new item")
     );
 
-    assert_eq!(garage.web_get("tiny/notes/readme.txt").0, 200);
+    assert_eq!(web_get(&garage, "tiny/notes/readme.txt").0, 200);
 }
 
 /// Writes an object ontosite did not, with the same key.
@@ -376,13 +240,13 @@ fn put_foreign(garage: &Garage, key: &str) {
 #[test]
 fn publish_errors_say_what_is_wrong_without_a_secret() {
     needs!(GARAGE);
-    let garage = Garage::start();
+    let garage = start();
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path().join("dist");
     build_ok(&tiny_input(), &site);
 
     let secret = "wrongsecret0123456789abcdef";
-    let wrong = garage.publish_as(&site, "tiny", &[], &garage.key_id, secret);
+    let wrong = publish_as(&garage, &site, "tiny", &[], &garage.key_id, secret);
     assert!(!wrong.status.success());
     let said = stderr(&wrong);
     assert!(said.contains("credentials"), "{said}");
@@ -422,7 +286,7 @@ fn publish_errors_say_what_is_wrong_without_a_secret() {
     assert!(started.elapsed() < Duration::from_secs(90));
 
     // Nothing was written by any of them.
-    assert_eq!(garage.web_get("tiny/index.json").0, 404);
+    assert_eq!(web_get(&garage, "tiny/index.json").0, 404);
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -443,7 +307,7 @@ fn copy_dir(from: &Path, to: &Path) {
 #[test]
 fn a_killed_publish_is_finished_by_the_next() {
     needs!(GARAGE, Need::Slow);
-    let garage = Garage::start();
+    let garage = start();
     let site = crate::serve::shipped_site();
     let paths = published_paths(site);
     for wait in [300, 900, 2_000] {
@@ -461,7 +325,7 @@ fn a_killed_publish_is_finished_by_the_next() {
         let _ = child.wait();
         // Whatever is there is whole.
         for path in paths.iter().step_by(97) {
-            let (status, _, _, body) = garage.web_get(&format!("killed/{path}"));
+            let (status, _, _, body) = web_get(&garage, &format!("killed/{path}"));
             if status == 200 {
                 assert!(
                     std::fs::read(site.join(path)).unwrap() == body,
@@ -470,13 +334,13 @@ fn a_killed_publish_is_finished_by_the_next() {
             }
         }
     }
-    let finished = garage.publish(site, "killed", &[]);
+    let finished = publish(&garage, site, "killed", &[]);
     assert!(finished.status.success(), "{}", stderr(&finished));
     for path in paths.iter().step_by(13) {
-        let (status, _, _, body) = garage.web_get(&format!("killed/{path}"));
+        let (status, _, _, body) = web_get(&garage, &format!("killed/{path}"));
         assert_eq!(status, 200, "{path}");
         assert!(std::fs::read(site.join(path)).unwrap() == body, "{path}");
     }
-    let after = garage.publish(site, "killed", &[]);
+    let after = publish(&garage, site, "killed", &[]);
     assert_eq!(sent(&after), 0, "{}", stdout(&after));
 }

@@ -1,0 +1,150 @@
+//! `cargo bench --bench publish`: `ontosite publish` of a synthetic site
+//! (the build benchmark's generator, `ONTOSITE_BENCH_ENTITIES` entities,
+//! default 20,000, a file per document) to Garage, a real S3-compatible
+//! server on loopback, against `aws s3 sync` of the same directory to the
+//! same server: a first upload, one with nothing changed, one after a
+//! single entity changed, and the sync tools' case of a fresh checkout,
+//! where every file's date is new. Needs `scripts/test.sh` to have built
+//! Garage, and the AWS CLI (`aws`) on the PATH for the comparison.
+
+mod common;
+
+#[path = "../tests/support/garage.rs"]
+mod garage;
+
+use common::{machine, synthetic};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+fn main() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let binary = root.join("tests/s3/bin/garage");
+    assert!(
+        binary.exists(),
+        "run scripts/test.sh first: it builds Garage"
+    );
+    let entities: usize = std::env::var("ONTOSITE_BENCH_ENTITIES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20_000);
+    let work = root.join("target/bench-publish");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+    let input = synthetic(&work, entities);
+    let site = work.join("dist");
+    build(&input, &site);
+    let files = walkdir::WalkDir::new(&site)
+        .into_iter()
+        .filter(|e| e.as_ref().is_ok_and(|e| e.file_type().is_file()))
+        .count();
+    let garage = garage::Garage::start(&binary);
+    println!("machine: {}", machine());
+    println!("{entities} entities, {files} files");
+    println!("| run | seconds | said |");
+    println!("|---|---:|---|");
+    let publish = |what: &str| {
+        let (seconds, said) = timed(
+            Command::new(env!("CARGO_BIN_EXE_ontosite"))
+                .arg("publish")
+                .arg(&site)
+                .arg("s3://ontology/ontosite")
+                .args(["--endpoint", &garage.endpoint, "--region", "garage"])
+                .env("AWS_ACCESS_KEY_ID", &garage.key_id)
+                .env("AWS_SECRET_ACCESS_KEY", &garage.secret),
+        );
+        println!(
+            "| ontosite publish: {what} | {seconds:.2} | {} |",
+            said.lines().next().unwrap_or("")
+        );
+        seconds
+    };
+    let first = publish("first");
+    let noop = publish("nothing changed");
+    // One entity's description changes; the build is not timed.
+    let file = input.join("entities/synthetic.jsonl");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        text.replacen("an item in Vendor0.", "an item in Vendor0, changed.", 1),
+    )
+    .unwrap();
+    build(&input, &site);
+    let one = publish("one entity changed");
+    let has_aws = Command::new("aws")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_aws {
+        println!("(no `aws` on the PATH: the comparison with `aws s3 sync` is left out)");
+        return;
+    }
+    let sync = |what: &str| {
+        let (seconds, _) = timed(
+            Command::new("aws")
+                .args(["s3", "sync", "--only-show-errors"])
+                .arg(&site)
+                .arg("s3://ontology/sync")
+                .args(["--endpoint-url", &garage.endpoint, "--region", "garage"])
+                .env("AWS_ACCESS_KEY_ID", &garage.key_id)
+                .env("AWS_SECRET_ACCESS_KEY", &garage.secret),
+        );
+        println!("| aws s3 sync: {what} | {seconds:.2} | |");
+        seconds
+    };
+    let sync_first = sync("first");
+    let sync_noop = sync("nothing changed");
+    // A fresh checkout in CI: the same bytes, every date new.
+    touch_all(&site);
+    let sync_fresh = sync("fresh checkout (every date new)");
+    println!();
+    println!(
+        "no-op publish: {:.1}% of a first publish; {:.1}x faster than `aws s3 sync` on a fresh checkout, {:.1}x than its no-op; first publish {:.2}x `aws s3 sync`'s; one entity changed {one:.2} s",
+        noop / first * 100.0,
+        sync_fresh / noop,
+        sync_noop / noop,
+        first / sync_first
+    );
+}
+
+fn build(input: &Path, site: &Path) {
+    let status = Command::new(env!("CARGO_BIN_EXE_ontosite"))
+        .args(["build", "--quiet", "--force", "--input"])
+        .arg(input)
+        .arg("--out")
+        .arg(site)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// Runs `command` to success: its seconds and what it printed.
+fn timed(command: &mut Command) -> (f64, String) {
+    let started = Instant::now();
+    let output = command.output().unwrap();
+    let seconds = started.elapsed().as_secs_f64();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (
+        seconds,
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+    )
+}
+
+/// Gives every file of `dir` a new modification time, as a fresh clone does.
+fn touch_all(dir: &Path) {
+    let now = std::time::SystemTime::now();
+    for entry in walkdir::WalkDir::new(dir) {
+        let entry = entry.unwrap();
+        if entry.file_type().is_file() {
+            let file = std::fs::File::options()
+                .write(true)
+                .open(entry.path())
+                .unwrap();
+            file.set_modified(now).unwrap();
+        }
+    }
+}
