@@ -168,7 +168,13 @@ export async function joined(request, pathname, table, headers, fetchAsset) {
   const copy = async (response, piece) => {
     if (piece.skip === 0 && piece.trim === 0) {
       const reader = response.body.getReader();
-      for (let read = await reader.read(); !read.done; read = await reader.read()) await writer.write(read.value);
+      try {
+        for (let read = await reader.read(); !read.done; read = await reader.read()) await writer.write(read.value);
+      } catch (error) {
+        // The client went away: the piece's stream is let go too.
+        await reader.cancel().catch(() => {});
+        throw error;
+      }
       return;
     }
     const bytes = new Uint8Array(await response.arrayBuffer());

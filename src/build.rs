@@ -325,13 +325,17 @@ fn lay_out(
             && site
                 .cut_into_parts(most)
                 .map_err(rendering(crate::site::files::DUMP_NT))?;
-        if plan.runs_code {
+        // Only in the bundled layout do the hosts send the wholes' paths
+        // to the handler: with `--layout files` the lists stay whole, and
+        // a list past the limit is refused with it named.
+        let handler_joins = plan.runs_code && config.layout != Some(Layout::Files);
+        if handler_joins {
             joins |= !site
                 .join_lists(most)
                 .map_err(rendering(crate::site::files::ALL))?
                 .is_empty();
         }
-        if joins && plan.runs_code && config.layout != Some(Layout::Files) {
+        if joins && handler_joins {
             layout = Layout::Bundled;
         }
     }

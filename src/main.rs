@@ -107,7 +107,7 @@ fn run_publish(args: &PublishArgs, quiet: bool) -> Result<(), Error> {
         println!(
             "{} {} objects ({}) to {}, kept {}, {} {}, in {:.1}s",
             if args.dry_run { "would send" } else { "sent" },
-            plan.first.len() + plan.then.len(),
+            plan.uploads().count(),
             human_bytes(report.uploaded_bytes()),
             config.target.url(""),
             plan.kept.len(),
@@ -120,7 +120,9 @@ fn run_publish(args: &PublishArgs, quiet: bool) -> Result<(), Error> {
             report.seconds
         );
         println!(
-            "store: each object has its type and caching; CORS, the 303s of content negotiation and /search need the bucket's CORS rules and a worker in front (docs/hosts.md#object-storage)"
+            "store: each object has its type and caching; the 303s of content negotiation and /search need a worker in front (docs/hosts.md#object-storage-ontosite-publish); cross-origin reads need the bucket's CORS rules, for example with aws s3api put-bucket-cors --bucket {} --cors-configuration '{}'",
+            config.target.bucket,
+            publish::store::cors_configuration()
         );
     }
     Ok(())

@@ -61,8 +61,9 @@ fn excluded_by_extension() -> Vec<String> {
 /// folders (the private files go to it, which answers them 404), but the
 /// wholes it answers by joining (`site::parts`).
 fn excluded_by_name(input: &HostInput) -> Vec<String> {
-    let mut private: Vec<&str> = super::private_files().collect();
-    private.extend(input.joined.keys().map(String::as_str));
+    // The private files and the joined wholes: the worker answers both.
+    let mut to_worker: Vec<&str> = super::private_files().collect();
+    to_worker.extend(input.joined.keys().map(String::as_str));
     let mut exclude: Vec<String> = Vec::new();
     let mut add = |rule: String| {
         if !exclude.contains(&rule) {
@@ -71,7 +72,7 @@ fn excluded_by_name(input: &HostInput) -> Vec<String> {
     };
     for file in files::SITE_WIDE
         .iter()
-        .filter(|file| !private.contains(file))
+        .filter(|file| !to_worker.contains(file))
     {
         match file.split_once('/') {
             // `.well-known/void` is negotiated: the worker answers it.

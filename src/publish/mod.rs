@@ -101,7 +101,7 @@ pub fn publish(config: &PublishConfig) -> Result<PublishReport, PublishError> {
             let store = &store;
             let object = object.clone();
             async move {
-                if object.bytes as usize >= store::PART_BYTES {
+                if object.bytes >= store::MULTIPART_FROM {
                     return store::put_large(
                         store,
                         &config.target,
@@ -118,30 +118,43 @@ pub fn publish(config: &PublishConfig) -> Result<PublishReport, PublishError> {
             }
         };
         let jobs = config.jobs.max(1);
-        // What nothing links to yet, then what links to it.
-        for step in [&plan.first, &plan.then] {
+        let record = |objects: Vec<&Object>| {
+            store::put_record(&store, &config.target, RECORD, Published::render(objects))
+        };
+        // The objects new to the prefix are recorded before they are sent,
+        // with no hash: a publish stopped half-way then leaves none that
+        // the next one would neither send again nor remove.
+        let new: Vec<Object> = plan
+            .uploads()
+            .filter(|o| !previous.objects.contains_key(&o.path))
+            .map(|o| Object {
+                hash: String::new(),
+                ..o.clone()
+            })
+            .collect();
+        if !new.is_empty() {
+            record(previous.objects.values().chain(&new).collect()).await?;
+        }
+        for step in plan.steps() {
             futures::stream::iter(step.iter().map(send))
                 .buffer_unordered(jobs)
                 .try_collect::<()>()
                 .await?;
         }
-        let record = Published::render(&objects);
-        store::put(
-            &store,
-            &config.target,
-            RECORD,
-            record,
-            store::attributes(&[], "x.jsonl"),
-        )
-        .await?;
-        futures::stream::iter(
-            plan.removed
-                .iter()
-                .map(|path| store::delete(&store, &config.target, path)),
-        )
-        .buffer_unordered(jobs)
-        .try_collect::<()>()
-        .await?;
+        // The objects to remove stay recorded until they are removed.
+        let removed = plan.removed.iter().filter_map(|p| previous.objects.get(p));
+        record(objects.iter().chain(removed).collect()).await?;
+        if !plan.removed.is_empty() {
+            futures::stream::iter(
+                plan.removed
+                    .iter()
+                    .map(|path| store::delete(&store, &config.target, path)),
+            )
+            .buffer_unordered(jobs)
+            .try_collect::<()>()
+            .await?;
+            record(objects.iter().collect()).await?;
+        }
         Ok::<Plan, PublishError>(plan)
     })?;
     Ok(PublishReport {

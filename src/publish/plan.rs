@@ -36,14 +36,13 @@ pub fn objects(site: &Path) -> Result<Vec<Object>, (PathBuf, std::io::Error)> {
         if !entry.file_type().is_file() {
             continue;
         }
-        let Some(path) = entry
-            .path()
-            .strip_prefix(site)
-            .ok()
-            .and_then(|p| p.to_str())
+        let relative = entry.path().strip_prefix(site).unwrap_or(entry.path());
+        let Some(path) = relative
+            .to_str()
             .map(|p| p.replace(std::path::MAIN_SEPARATOR, "/"))
         else {
-            continue;
+            let why = "its name is not UTF-8, which no object key can hold";
+            return Err((entry.path().to_owned(), std::io::Error::other(why)));
         };
         if !routes::is_private(&format!("/{path}")) {
             found.push((path, entry.path().to_owned()));
@@ -75,22 +74,27 @@ pub struct Published {
 }
 
 impl Published {
-    /// Reads a record; an error names the line that is not an object.
+    /// Reads a record; an error names the line that is not an object of
+    /// a site. A path must be one a site can have, since a publish
+    /// removes what the record lists and the site no longer has.
     pub fn parse(text: &[u8]) -> Result<Published, String> {
         let mut objects = BTreeMap::new();
         for (number, line) in text.split(|&b| b == b'\n').enumerate() {
             if line.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            let object: Object =
-                serde_json::from_slice(line).map_err(|e| format!("line {}: {e}", number + 1))?;
+            let at = |what: String| format!("line {}: {what}", number + 1);
+            let object: Object = serde_json::from_slice(line).map_err(|e| at(e.to_string()))?;
+            if !is_site_path(&object.path) {
+                return Err(at(format!("`{}` is no path of a site", object.path)));
+            }
             objects.insert(object.path.clone(), object);
         }
         Ok(Published { objects })
     }
 
     /// The record of `objects`.
-    pub fn render(objects: &[Object]) -> Vec<u8> {
+    pub fn render<'a>(objects: impl IntoIterator<Item = &'a Object>) -> Vec<u8> {
         let mut out = Vec::new();
         for object in objects {
             // An `Object` is strings and a number: it always serialises.
@@ -102,17 +106,20 @@ impl Published {
     }
 }
 
-/// A publish's steps, in order: `first` the new and changed objects that
-/// nothing reads before a site-wide document points to them, `then` the
-/// site-wide documents (the information document, the lists, the search
-/// manifest, the bundles' manifest), then the record, then `removed`, the
-/// objects the last publish wrote that the site no longer has. A reader
-/// who arrives in between finds every document whole and every link of
-/// the old or the new site answered.
+/// A publish's steps, in order: `first` the new and changed objects other
+/// documents load (the JSON-LD contexts, the page style and scripts, the
+/// search client), then `next` the documents themselves (entities,
+/// bundles, pages, search files, parts), then `last` the documents that
+/// list the others (the information document, the lists, the dumps, the
+/// search and bundles manifests, the front pages), then the record, then
+/// `removed`, the objects the last publish recorded that the site no
+/// longer has. Each object is replaced whole; a reader in between may
+/// page through a list whose pages are already new.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Plan {
     pub first: Vec<Object>,
-    pub then: Vec<Object>,
+    pub next: Vec<Object>,
+    pub last: Vec<Object>,
     pub kept: Vec<Object>,
     pub removed: Vec<String>,
 }
@@ -121,13 +128,13 @@ impl Plan {
     pub fn of(objects: &[Object], published: &Published) -> Plan {
         let mut plan = Plan::default();
         for object in objects {
-            if published.objects.get(&object.path) == Some(object) {
-                plan.kept.push(object.clone());
-            } else if points_to_others(&object.path) {
-                plan.then.push(object.clone());
-            } else {
-                plan.first.push(object.clone());
-            }
+            let step = match Step::of(&object.path) {
+                _ if published.objects.get(&object.path) == Some(object) => &mut plan.kept,
+                Step::Loaded => &mut plan.first,
+                Step::Document => &mut plan.next,
+                Step::Listing => &mut plan.last,
+            };
+            step.push(object.clone());
         }
         let current: std::collections::BTreeSet<&str> =
             objects.iter().map(|o| o.path.as_str()).collect();
@@ -142,18 +149,61 @@ impl Plan {
 
     /// The objects to upload, in order.
     pub fn uploads(&self) -> impl Iterator<Item = &Object> {
-        self.first.iter().chain(&self.then)
+        self.first.iter().chain(&self.next).chain(&self.last)
+    }
+
+    /// The uploads in their three steps.
+    pub fn steps(&self) -> [&[Object]; 3] {
+        [&self.first, &self.next, &self.last]
     }
 
     pub fn is_empty(&self) -> bool {
-        self.first.is_empty() && self.then.is_empty() && self.removed.is_empty()
+        self.uploads().next().is_none() && self.removed.is_empty()
     }
 }
 
-/// Whether a site file is one of those that link to the others, which a
-/// publish writes after them.
-fn points_to_others(path: &str) -> bool {
-    files::SITE_WIDE.contains(&path) || path == bundles::MANIFEST
+/// When an object is sent, by what it is to the others.
+enum Step {
+    /// Loaded by other documents: sent first.
+    Loaded,
+    Document,
+    /// Lists or links the others: sent last.
+    Listing,
+}
+
+impl Step {
+    fn of(path: &str) -> Step {
+        const LOADED: [&str; 5] = [
+            files::CONTEXT,
+            files::JSON_CONTEXT,
+            files::STYLESHEET,
+            files::PAGE_SCRIPT,
+            files::SEARCH_CLIENT,
+        ];
+        // The search manifest as a script, for pages opened from disk.
+        let manifest_script = format!("{}search-index.js", files::SEARCH_SCRIPTS);
+        if LOADED.contains(&path) {
+            Step::Loaded
+        } else if files::SITE_WIDE.contains(&path)
+            || path == bundles::MANIFEST
+            || path == manifest_script
+        {
+            Step::Listing
+        } else {
+            Step::Document
+        }
+    }
+}
+
+/// Whether `path` is one a site's file can have, as a key: relative,
+/// without empty, `.` or `..` segments, not private, not the record.
+pub fn is_site_path(path: &str) -> bool {
+    !path.is_empty()
+        && path != RECORD
+        && path
+            .split('/')
+            .all(|s| !s.is_empty() && s != "." && s != "..")
+        && !routes::is_private(&format!("/{path}"))
 }
 
 #[cfg(test)]
@@ -186,10 +236,27 @@ mod tests {
         ];
         let plan = Plan::of(&now, &published);
         assert_eq!(plan.kept, [object("a.json", "1")]);
-        assert_eq!(plan.first, [object("b.json", "2"), object("c.json", "1")]);
-        assert_eq!(plan.then, [object("index.json", "2")]);
+        assert_eq!(plan.next, [object("b.json", "2"), object("c.json", "1")]);
+        assert_eq!(plan.last, [object("index.json", "2")]);
+        let loaded = Plan::of(&[object("context.jsonld", "1")], &Published::default());
+        assert_eq!(loaded.first, [object("context.jsonld", "1")]);
         assert_eq!(plan.removed, ["gone.json"]);
         assert!(Plan::of(&now, &Published::parse(&Published::render(&now)).unwrap()).is_empty());
+    }
+
+    #[test]
+    fn a_record_names_only_paths_a_site_can_have() {
+        for bad in [
+            "",
+            "/x",
+            "a//b",
+            "../x",
+            "_headers",
+            ".ontosite-publish.jsonl",
+        ] {
+            let line = format!("{{\"path\":{bad:?},\"hash\":\"1\",\"bytes\":1}}");
+            assert!(Published::parse(line.as_bytes()).is_err(), "{bad}");
+        }
     }
 
     #[test]

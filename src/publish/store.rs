@@ -46,12 +46,18 @@ impl Target {
         })
     }
 
-    /// The key of the site path `path` (no leading `/`).
+    /// The key of the site path `path` (no leading `/`), its characters
+    /// as they are: the client encodes them on the wire, and the store
+    /// keeps the name a reader asks for (`Path::from` would store `~` as
+    /// `%7E`). A path `plan::is_site_path` takes always parses; any other
+    /// stands for the prefix itself, which nothing is written to.
     pub fn key(&self, path: &str) -> object_store::path::Path {
-        match self.prefix.as_str() {
-            "" => object_store::path::Path::from(path),
-            prefix => object_store::path::Path::from(format!("{prefix}/{path}")),
-        }
+        let key = match self.prefix.as_str() {
+            "" => path.to_owned(),
+            prefix => format!("{prefix}/{path}"),
+        };
+        object_store::path::Path::parse(key.trim_end_matches('/'))
+            .unwrap_or_else(|_| object_store::path::Path::from(self.prefix.as_str()))
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -76,11 +82,17 @@ pub struct Endpoint {
 /// `AWS_SESSION_TOKEN`, web identity, the instance's role).
 pub fn open(target: &Target, endpoint: &Endpoint) -> Result<AmazonS3, PublishError> {
     let mut builder = AmazonS3Builder::from_env().with_bucket_name(&target.bucket);
-    let url = endpoint
-        .url
-        .clone()
-        .or_else(|| std::env::var("AWS_ENDPOINT_URL").ok());
+    let url = endpoint.url.clone();
     if let Some(url) = &url {
+        // Credentials belong in the environment, where no message shows
+        // them.
+        if url::Url::parse(url).is_ok_and(|u| !u.username().is_empty() || u.password().is_some()) {
+            return Err(PublishError::Store {
+                what: "the endpoint names a user or a password".to_owned(),
+                detail: "credentials in the URL would be shown wherever it is".to_owned(),
+                help: "give the endpoint without them, and the key in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY",
+            });
+        }
         builder = builder
             .with_endpoint(url)
             .with_allow_http(url.starts_with("http://"));
@@ -124,6 +136,46 @@ pub fn attributes(headers: &[(String, String)], path: &str) -> Attributes {
     attributes
 }
 
+/// The bucket's CORS rules that give its objects the cross-origin
+/// headers every answer of the site carries (`routes::EVERY_RESPONSE`),
+/// which no object carries itself: S3's `PutBucketCors` document, as
+/// `aws s3api put-bucket-cors --cors-configuration` takes it.
+pub fn cors_configuration() -> serde_json::Value {
+    let header = |name: &str| {
+        crate::site::routes::EVERY_RESPONSE
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, value)| *value)
+    };
+    let listed = |name: &str| -> Vec<String> {
+        header(name)
+            .map(|v| v.split(',').map(|s| s.trim().to_owned()).collect())
+            .unwrap_or_default()
+    };
+    serde_json::json!({
+        "CORSRules": [{
+            "AllowedOrigins": listed("Access-Control-Allow-Origin"),
+            "AllowedMethods": ["GET", "HEAD"],
+            "AllowedHeaders": ["*"],
+            "ExposeHeaders": listed("Access-Control-Expose-Headers"),
+            "MaxAgeSeconds": 3600,
+        }]
+    })
+}
+
+/// Writes the record of a publish.
+pub async fn put_record(
+    store: &AmazonS3,
+    target: &Target,
+    path: &str,
+    bytes: Vec<u8>,
+) -> Result<(), PublishError> {
+    let mut attributes = Attributes::new();
+    attributes.insert(Attribute::ContentType, "application/jsonl".into());
+    attributes.insert(Attribute::CacheControl, "no-store".into());
+    put(store, target, path, bytes, attributes).await
+}
+
 /// Writes one object whole, with its attributes.
 pub async fn put(
     store: &AmazonS3,
@@ -161,40 +213,47 @@ pub async fn put_large(
         .await
         .map_err(|e| failed(target, path, "upload", &e))?;
     let mut writer = object_store::WriteMultipart::new_with_chunk_size(upload, PART_BYTES);
-    let mut opened = tokio::fs::File::open(file)
-        .await
-        .map_err(|source| PublishError::Read {
-            path: file.to_owned(),
-            source,
-        })?;
-    let mut buffer = vec![0; PART_BYTES];
-    loop {
-        let read = opened
-            .read(&mut buffer)
-            .await
-            .map_err(|source| PublishError::Read {
-                path: file.to_owned(),
-                source,
-            })?;
-        if read == 0 {
-            break;
+    let read_error = |source| PublishError::Read {
+        path: file.to_owned(),
+        source,
+    };
+    let sent = async {
+        let mut opened = tokio::fs::File::open(file).await.map_err(read_error)?;
+        let mut buffer = vec![0; 1 << 20];
+        loop {
+            let read = opened.read(&mut buffer).await.map_err(read_error)?;
+            if read == 0 {
+                return Ok(());
+            }
+            // Two parts in flight at most: memory stays a few parts an
+            // object, whatever its size.
+            writer
+                .wait_for_capacity(2)
+                .await
+                .map_err(|e| failed(target, path, "upload", &e))?;
+            writer.write(&buffer[..read]);
         }
-        writer
-            .wait_for_capacity(4)
-            .await
-            .map_err(|e| failed(target, path, "upload", &e))?;
-        writer.write(&buffer[..read]);
     }
-    writer
-        .finish()
-        .await
-        .map(drop)
-        .map_err(|e| failed(target, path, "upload", &e))
+    .await;
+    match sent {
+        Ok(()) => writer
+            .finish()
+            .await
+            .map(drop)
+            .map_err(|e| failed(target, path, "upload", &e)),
+        Err(error) => {
+            // A multipart upload left open is kept, and billed, by the store.
+            let _ = writer.abort().await;
+            Err(error)
+        }
+    }
 }
 
-/// The size of a part of a multipart upload, and the size from which an
-/// object is sent in parts.
-pub const PART_BYTES: usize = 16 << 20;
+/// The size of a part of a multipart upload (S3 takes 5 MiB at least).
+const PART_BYTES: usize = 8 << 20;
+
+/// The size from which an object is sent in parts.
+pub const MULTIPART_FROM: u64 = 16 << 20;
 
 /// The record of the last publish: none where there was none.
 pub async fn read_record(
@@ -232,9 +291,7 @@ fn failed(target: &Target, path: &str, doing: &str, error: &object_store::Error)
     let detail = scrubbed(&chain(error));
     let help = match error {
         object_store::Error::Unauthenticated { .. }
-        | object_store::Error::PermissionDenied { .. } => {
-            "the store refused the credentials: check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or the role) and that the key may read, write and delete under the prefix"
-        }
+        | object_store::Error::PermissionDenied { .. } => REFUSED,
         _ if detail.contains("NoSuchBucket") || detail.contains("bucket does not exist") => {
             "the bucket does not exist there: create it, or check the name, --endpoint and --region"
         }
@@ -242,9 +299,13 @@ fn failed(target: &Target, path: &str, doing: &str, error: &object_store::Error)
             || detail.contains("SignatureDoesNotMatch")
             || detail.contains("AccessDenied") =>
         {
-            "the store refused the credentials: check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or the role) and that the key may read, write and delete under the prefix"
+            REFUSED
         }
-        _ if detail.contains("error sending request") || detail.contains("connect") => {
+        _ if detail.contains("error sending request")
+            || detail.contains("Connection refused")
+            || detail.contains("dns error")
+            || detail.contains("timed out") =>
+        {
             "the store did not answer: check --endpoint (or AWS_ENDPOINT_URL) and the network"
         }
         _ => "run publish again: it sends only what the store does not have yet",
@@ -255,6 +316,8 @@ fn failed(target: &Target, path: &str, doing: &str, error: &object_store::Error)
         help,
     }
 }
+
+const REFUSED: &str = "the store refused the credentials: check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or the role), and that the key may list the bucket (s3:ListBucket) and read, write and delete under the prefix";
 
 /// An error and its sources, one line.
 fn chain(error: &dyn std::error::Error) -> String {
@@ -306,6 +369,13 @@ mod tests {
         for bad in ["my-bucket/x", "s3://B/x", "s3://ab", "s3://bucket/../x"] {
             assert!(Target::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn the_bucket_s_cors_rules_are_the_site_s_own() {
+        let rules = &cors_configuration()["CORSRules"][0];
+        assert_eq!(rules["AllowedOrigins"], serde_json::json!(["*"]));
+        assert_eq!(rules["ExposeHeaders"], serde_json::json!(["ETag", "Link"]));
     }
 
     #[test]

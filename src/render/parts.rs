@@ -69,14 +69,16 @@ pub fn part<W: Write>(
 fn unit_bytes(site: &Context, parted: Parted) -> Result<Vec<u64>, RenderError> {
     (0..site.units(parted))
         .into_par_iter()
-        .map(|unit| {
-            let mut counted = Counted::default();
-            let mut writer = rdf::writer(site, Syntax::NTriples, &mut counted)?;
-            write_unit(site, parted, unit, &mut writer)?;
-            writer.end()?;
-            Ok(counted.bytes)
-        })
+        .map(|unit| unit_size(site, parted, unit))
         .collect()
+}
+
+fn unit_size(site: &Context, parted: Parted, unit: usize) -> Result<u64, RenderError> {
+    let mut counted = Counted::default();
+    let mut writer = rdf::writer(site, Syntax::NTriples, &mut counted)?;
+    write_unit(site, parted, unit, &mut writer)?;
+    writer.end()?;
+    Ok(counted.bytes)
 }
 
 /// Where parts start, for units of `sizes` and parts of at most `most`
@@ -98,21 +100,30 @@ fn cut(sizes: &[u64], most: u64) -> Vec<usize> {
 /// Plans the list's and the dump's parts where the whole N-Triples
 /// document is larger than `limit`: parts of nine tenths of it, by the
 /// units' N-Triples sizes (a Turtle part, which states the same triples
-/// more briefly, with its prefixes, stays within it).
-pub(super) fn plan(site: &Context, limit: u64) -> Result<Cuts, RenderError> {
+/// more briefly, with its prefixes, stays within it). The dump's first
+/// unit holds the data set's description, which lists the dump's parts:
+/// it is measured again with them until the plan holds.
+pub(super) fn plan(site: &mut Context, limit: u64) -> Result<(), RenderError> {
     let most = limit / 10 * 9;
-    let mut cuts = Cuts::default();
+    site.cuts = Cuts::default();
     for parted in Parted::EVERY {
-        let sizes = unit_bytes(site, parted)?;
-        if sizes.iter().sum::<u64>() > limit {
+        let mut sizes = unit_bytes(site, parted)?;
+        if sizes.iter().sum::<u64>() <= limit {
+            continue;
+        }
+        for _ in 0..4 {
             let starts = cut(&sizes, most);
-            match parted {
-                Parted::List => cuts.list = starts,
-                Parted::Dump => cuts.dump = starts,
+            if site.cuts.of(parted) == starts.as_slice() {
+                break;
             }
+            match parted {
+                Parted::List => site.cuts.list = starts,
+                Parted::Dump => site.cuts.dump = starts,
+            }
+            sizes[0] = unit_size(site, parted, 0)?;
         }
     }
-    Ok(cuts)
+    Ok(())
 }
 
 /// The documents answered by joining: the parted RDF documents from their
@@ -184,15 +195,20 @@ fn list_join(site: &Context, list: Paged) -> Result<Join, serde_json::Error> {
             .windows(key.len())
             .position(|w| w == key)
             .map(|at| at + key.len() - 1)
-            .unwrap_or(framed.len())
+            .ok_or_else(|| {
+                <serde_json::Error as serde::ser::Error>::custom(format!(
+                    "the frame of {} has no items",
+                    list.whole()
+                ))
+            })
     };
     let whole = frame(None)?;
-    let at = split(&whole);
+    let at = split(&whole)?;
     let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
     let pieces = (1..=pages::count(site.ontology.entities.len()))
         .map(|number| {
             let framed = frame(Some(number))?;
-            let skip = split(&framed);
+            let skip = split(&framed)?;
             Ok(Piece {
                 path: list.file(number),
                 skip,

@@ -72,7 +72,7 @@ impl Rendering<'_> {
     /// document would be larger than `limit` bytes (`parts::plan`); set
     /// before anything is rendered, as the layout is. Whether any is.
     pub fn cut_into_parts(&mut self, limit: u64) -> Result<bool, super::error::RenderError> {
-        self.context.cuts = super::parts::plan(&self.context, limit)?;
+        super::parts::plan(&mut self.context, limit)?;
         Ok(Parted::EVERY.iter().any(|&p| self.parts(p).is_some()))
     }
 

@@ -11,7 +11,8 @@ use std::collections::BTreeMap;
 
 /// An RDF document that is written in parts where it would pass the
 /// host's file size: each part is a document in the same syntax, split
-/// between the statements of one entity and the next.
+/// between units never split (the list's own statements, one entry, one
+/// entity's statements).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Parted {
     /// `index.nt`, `index.ttl`: the entity list.

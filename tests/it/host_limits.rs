@@ -323,3 +323,22 @@ fn serve_joins_the_big_documents_into_the_whole_files() {
         );
     }
 }
+
+/// With `--layout files` no host sends the big lists' paths to its
+/// handler, so they are not left to it: written whole, past the limit
+/// they refuse the site, naming the file, and nothing is lost silently.
+#[test]
+fn with_a_file_per_document_the_big_lists_stay_whole_and_are_refused_past_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("dist");
+    let output = build_with_limits(
+        &shipped_input(),
+        &site,
+        "file-bytes=650000",
+        &["--host", "cloudflare", "--layout", "files"],
+    );
+    assert!(!output.status.success(), "{}", stdout(&output));
+    let said = stderr(&output);
+    assert!(said.contains("`all` is") && said.contains("per file"), "{said}");
+    assert!(!site.exists(), "a refused site was written");
+}

@@ -23,25 +23,27 @@ fn start() -> Garage {
 
 /// `ontosite publish SITE s3://ontology/PREFIX` with the server's key.
 fn publish(garage: &Garage, site: &Path, prefix: &str, args: &[&str]) -> Output {
-    publish_as(garage, site, prefix, args, &garage.key_id, &garage.secret)
+    let target = format!("s3://{}/{prefix}", garage.bucket);
+    let key = (garage.key_id.as_str(), garage.secret.as_str());
+    publish_to(site, &target, &garage.endpoint, key, args)
 }
 
-fn publish_as(
-    garage: &Garage,
+/// `ontosite publish SITE TARGET` at `endpoint` with the key `(id, secret)`.
+fn publish_to(
     site: &Path,
-    prefix: &str,
+    target: &str,
+    endpoint: &str,
+    key: (&str, &str),
     args: &[&str],
-    id: &str,
-    secret: &str,
 ) -> Output {
     ontosite()
         .arg("publish")
         .arg(site)
-        .arg(format!("s3://{}/{prefix}", garage.bucket))
-        .args(["--endpoint", &garage.endpoint, "--region", "garage"])
+        .arg(target)
+        .args(["--endpoint", endpoint, "--region", "garage"])
         .args(args)
-        .env("AWS_ACCESS_KEY_ID", id)
-        .env("AWS_SECRET_ACCESS_KEY", secret)
+        .env("AWS_ACCESS_KEY_ID", key.0)
+        .env("AWS_SECRET_ACCESS_KEY", key.1)
         .output()
         .unwrap()
 }
@@ -55,12 +57,7 @@ fn web_get(garage: &Garage, key: &str) -> (u16, Option<String>, Option<String>, 
         .header("Accept-Encoding", "identity")
         .send()
         .unwrap();
-    let header = |name: &str| {
-        response
-            .headers()
-            .get(name)
-            .map(|v| v.to_str().unwrap().to_owned())
-    };
+    let header = |name: &str| header_of(response.headers(), name);
     let (content_type, cache) = (header("content-type"), header("cache-control"));
     let status = response.status().as_u16();
     (
@@ -112,7 +109,7 @@ fn publish_sends_what_serve_answers_and_then_only_what_changed() {
     let garage = start();
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("input");
-    copy_dir(&tiny_input(), &input);
+    copy_tree(&tiny_input(), &input);
     let site = dir.path().join("dist");
     build_ok(&input, &site);
 
@@ -129,12 +126,7 @@ fn publish_sends_what_serve_answers_and_then_only_what_changed() {
             .header("Accept-Encoding", "identity")
             .send()
             .unwrap();
-        let header = |name: &str| {
-            served
-                .headers()
-                .get(name)
-                .map(|v| v.to_str().unwrap().to_owned())
-        };
+        let header = |name: &str| header_of(served.headers(), name);
         if served.status().as_u16() == 200 {
             assert_eq!(content_type, header("content-type"), "{path}");
             assert_eq!(cache, header("cache-control"), "{path}");
@@ -208,6 +200,19 @@ fn publish_sends_what_serve_answers_and_then_only_what_changed() {
             .contains("Makes a new item")
     );
 
+    // An entity removed from the input is removed from the bucket.
+    std::fs::remove_file(input.join("entities/zeta.json")).unwrap();
+    build_ok(&input, &site);
+    let removed = publish(&garage, &site, "tiny", &[]);
+    assert!(removed.status.success(), "{}", stderr(&removed));
+    assert!(
+        !stdout(&removed).contains("removed 0"),
+        "{}",
+        stdout(&removed)
+    );
+    assert_eq!(web_get(&garage, "tiny/zetadeleteitem.json").0, 404);
+    assert_eq!(web_get(&garage, "tiny/acmeupdate.json").0, 200);
+
     assert_eq!(web_get(&garage, "tiny/notes/readme.txt").0, 200);
 }
 
@@ -246,7 +251,9 @@ fn publish_errors_say_what_is_wrong_without_a_secret() {
     build_ok(&tiny_input(), &site);
 
     let secret = "wrongsecret0123456789abcdef";
-    let wrong = publish_as(&garage, &site, "tiny", &[], &garage.key_id, secret);
+    let target = format!("s3://{}/tiny", garage.bucket);
+    let endpoint = garage.endpoint.as_str();
+    let wrong = publish_to(&site, &target, endpoint, (&garage.key_id, secret), &[]);
     assert!(!wrong.status.success());
     let said = stderr(&wrong);
     assert!(said.contains("credentials"), "{said}");
@@ -255,15 +262,8 @@ fn publish_errors_say_what_is_wrong_without_a_secret() {
         "{said}"
     );
 
-    let missing = ontosite()
-        .arg("publish")
-        .arg(&site)
-        .arg("s3://no-such-bucket/tiny")
-        .args(["--endpoint", &garage.endpoint, "--region", "garage"])
-        .env("AWS_ACCESS_KEY_ID", &garage.key_id)
-        .env("AWS_SECRET_ACCESS_KEY", &garage.secret)
-        .output()
-        .unwrap();
+    let key = (garage.key_id.as_str(), garage.secret.as_str());
+    let missing = publish_to(&site, "s3://no-such-bucket/tiny", endpoint, key, &[]);
     assert!(!missing.status.success());
     let said = stderr(&missing);
     assert!(said.contains("no-such-bucket"), "{said}");
@@ -271,15 +271,7 @@ fn publish_errors_say_what_is_wrong_without_a_secret() {
 
     let closed = format!("http://127.0.0.1:{}", free_port());
     let started = Instant::now();
-    let unreachable = ontosite()
-        .arg("publish")
-        .arg(&site)
-        .arg("s3://ontology/tiny")
-        .args(["--endpoint", &closed, "--region", "garage"])
-        .env("AWS_ACCESS_KEY_ID", &garage.key_id)
-        .env("AWS_SECRET_ACCESS_KEY", &garage.secret)
-        .output()
-        .unwrap();
+    let unreachable = publish_to(&site, &target, &closed, key, &[]);
     assert!(!unreachable.status.success());
     let said = stderr(&unreachable);
     assert!(said.contains("did not answer"), "{said}");
@@ -289,16 +281,9 @@ fn publish_errors_say_what_is_wrong_without_a_secret() {
     assert_eq!(web_get(&garage, "tiny/index.json").0, 404);
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.unwrap();
-        let target = to.join(entry.path().strip_prefix(from).unwrap());
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
+/// A header's value as text.
+fn header_of(headers: &reqwest::header::HeaderMap, name: &str) -> Option<String> {
+    headers.get(name).map(|v| v.to_str().unwrap().to_owned())
 }
 
 /// A publish killed at several moments: each time the objects there are
