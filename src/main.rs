@@ -93,7 +93,15 @@ fn run_publish(args: &PublishArgs, quiet: bool) -> Result<(), Error> {
         dry_run: args.dry_run,
         jobs: args.jobs,
     };
-    let report = publish::publish(&config)?;
+    let bar = progress_bar(quiet);
+    let progress: &dyn Progress = match &bar {
+        Some(bar) => bar,
+        None => &build::Silent,
+    };
+    let report = publish::publish(&config, progress);
+    // Cleared before the summary or the error, which stand alone.
+    drop(bar);
+    let report = report?;
     let plan = &report.plan;
     if args.dry_run {
         for object in plan.uploads() {

@@ -68,10 +68,21 @@ impl PublishReport {
     }
 }
 
-/// Publishes the site as `config` says.
-pub fn publish(config: &PublishConfig) -> Result<PublishReport, PublishError> {
+/// The phases of a publish, as `build::Progress` names them.
+pub mod phase {
+    pub const HASHING: &str = "hashing the site";
+    pub const SENDING: &str = "sending what changed";
+    pub const REMOVING: &str = "removing what the site no longer has";
+}
+
+/// Publishes the site as `config` says, telling `progress` how far it is.
+pub fn publish(
+    config: &PublishConfig,
+    progress: &dyn crate::build::Progress,
+) -> Result<PublishReport, PublishError> {
     let started = std::time::Instant::now();
     let rules = site_rules(&config.site)?;
+    progress.phase(phase::HASHING, None);
     let objects = plan::objects(&config.site)
         .map_err(|(path, source)| PublishError::Read { path, source })?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -102,19 +113,16 @@ pub fn publish(config: &PublishConfig) -> Result<PublishReport, PublishError> {
             let object = object.clone();
             async move {
                 if object.bytes >= store::MULTIPART_FROM {
-                    return store::put_large(
-                        store,
-                        &config.target,
-                        &object.path,
-                        &file,
-                        attributes,
-                    )
-                    .await;
+                    let (target, path) = (&config.target, &object.path);
+                    store::put_large(store, target, path, &file, attributes).await?;
+                } else {
+                    let bytes = tokio::fs::read(&file)
+                        .await
+                        .map_err(|source| PublishError::Read { path: file, source })?;
+                    store::put(store, &config.target, &object.path, bytes, attributes).await?;
                 }
-                let bytes = tokio::fs::read(&file)
-                    .await
-                    .map_err(|source| PublishError::Read { path: file, source })?;
-                store::put(store, &config.target, &object.path, bytes, attributes).await
+                progress.advance(1, object.bytes);
+                Ok(())
             }
         };
         let jobs = config.jobs.max(1);
@@ -135,6 +143,7 @@ pub fn publish(config: &PublishConfig) -> Result<PublishReport, PublishError> {
         if !new.is_empty() {
             record(previous.objects.values().chain(&new).collect()).await?;
         }
+        progress.phase(phase::SENDING, Some(plan.uploads().count() as u64));
         for step in plan.steps() {
             futures::stream::iter(step.iter().map(send))
                 .buffer_unordered(jobs)
@@ -145,6 +154,7 @@ pub fn publish(config: &PublishConfig) -> Result<PublishReport, PublishError> {
         let removed = plan.removed.iter().filter_map(|p| previous.objects.get(p));
         record(objects.iter().chain(removed).collect()).await?;
         if !plan.removed.is_empty() {
+            progress.phase(phase::REMOVING, Some(plan.removed.len() as u64));
             futures::stream::iter(
                 plan.removed
                     .iter()

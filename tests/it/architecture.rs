@@ -21,7 +21,7 @@ const MAY_NAME: &[(&str, &[&str])] = &[
     ("render", &["model", "search", "site", "hosts"]),
     ("output", &[]),
     ("serve", &["model", "search", "site", "build", "config"]),
-    ("publish", &["site", "output", "serve"]),
+    ("publish", &["site", "output", "serve", "build"]),
 ];
 
 /// The library's top-level modules that are not in [`MAY_NAME`]: the

@@ -339,6 +339,9 @@ fn with_a_file_per_document_the_big_lists_stay_whole_and_are_refused_past_the_li
     );
     assert!(!output.status.success(), "{}", stdout(&output));
     let said = stderr(&output);
-    assert!(said.contains("`all` is") && said.contains("per file"), "{said}");
+    assert!(
+        said.contains("`all` is") && said.contains("per file"),
+        "{said}"
+    );
     assert!(!site.exists(), "a refused site was written");
 }
