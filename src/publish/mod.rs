@@ -94,13 +94,9 @@ pub fn publish(
         })?;
     let plan = runtime.block_on(async {
         let store = store::open(&config.target, &config.endpoint)?;
-        let previous = match store::read_record(&store, &config.target, RECORD).await? {
-            Some(bytes) => Published::parse(&bytes).map_err(|why| PublishError::Record {
-                url: config.target.url(RECORD),
-                why,
-            })?,
-            None => Published::default(),
-        };
+        let previous = store::read_record(&store, &config.target, RECORD)
+            .await?
+            .unwrap_or_default();
         let plan = Plan::of(&objects, &previous);
         if config.dry_run || plan.is_empty() {
             return Ok(plan);

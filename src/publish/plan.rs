@@ -74,23 +74,11 @@ pub struct Published {
 }
 
 impl Published {
-    /// Reads a record; an error names the line that is not an object of
-    /// a site. A path must be one a site can have, since a publish
-    /// removes what the record lists and the site no longer has.
+    /// Reads a whole record (`RecordReader` reads one as it arrives).
     pub fn parse(text: &[u8]) -> Result<Published, String> {
-        let mut objects = BTreeMap::new();
-        for (number, line) in text.split(|&b| b == b'\n').enumerate() {
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            let at = |what: String| format!("line {}: {what}", number + 1);
-            let object: Object = serde_json::from_slice(line).map_err(|e| at(e.to_string()))?;
-            if !is_site_path(&object.path) {
-                return Err(at(format!("`{}` is no path of a site", object.path)));
-            }
-            objects.insert(object.path.clone(), object);
-        }
-        Ok(Published { objects })
+        let mut reader = RecordReader::default();
+        reader.feed(text)?;
+        reader.finish()
     }
 
     /// The record of `objects`.
@@ -103,6 +91,53 @@ impl Published {
             }
         }
         out
+    }
+}
+
+/// A record read a piece at a time, as the store sends it: only the line
+/// being read is held, never the whole text. An error names the line
+/// that is not an object of a site; a path must be one a site can have,
+/// since a publish removes what the record lists and the site no longer
+/// has.
+#[derive(Debug, Default)]
+pub struct RecordReader {
+    partial: Vec<u8>,
+    lines: usize,
+    objects: BTreeMap<String, Object>,
+}
+
+impl RecordReader {
+    pub fn feed(&mut self, mut bytes: &[u8]) -> Result<(), String> {
+        while let Some(end) = bytes.iter().position(|&b| b == b'\n') {
+            self.partial.extend_from_slice(&bytes[..end]);
+            bytes = &bytes[end + 1..];
+            let line = std::mem::take(&mut self.partial);
+            self.line(&line)?;
+        }
+        self.partial.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    pub fn finish(mut self) -> Result<Published, String> {
+        let line = std::mem::take(&mut self.partial);
+        self.line(&line)?;
+        Ok(Published {
+            objects: self.objects,
+        })
+    }
+
+    fn line(&mut self, line: &[u8]) -> Result<(), String> {
+        self.lines += 1;
+        if line.iter().all(u8::is_ascii_whitespace) {
+            return Ok(());
+        }
+        let at = |what: String| format!("line {}: {what}", self.lines);
+        let object: Object = serde_json::from_slice(line).map_err(|e| at(e.to_string()))?;
+        if !is_site_path(&object.path) {
+            return Err(at(format!("`{}` is no path of a site", object.path)));
+        }
+        self.objects.insert(object.path.clone(), object);
+        Ok(())
     }
 }
 
@@ -242,6 +277,20 @@ mod tests {
         assert_eq!(loaded.first, [object("context.jsonld", "1")]);
         assert_eq!(plan.removed, ["gone.json"]);
         assert!(Plan::of(&now, &Published::parse(&Published::render(&now)).unwrap()).is_empty());
+    }
+
+    #[test]
+    fn a_record_reads_the_same_in_any_pieces() {
+        let objects = [object("a.json", "1"), object("b/c.json", "2")];
+        let text = Published::render(&objects);
+        for size in [1, 3, 7, text.len()] {
+            let mut reader = RecordReader::default();
+            for piece in text.chunks(size) {
+                reader.feed(piece).unwrap();
+            }
+            let read = reader.finish().unwrap();
+            assert_eq!(read.objects.values().cloned().collect::<Vec<_>>(), objects);
+        }
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! errors mean to a publisher, said without a secret.
 
 use super::PublishError;
+use super::plan::{Published, RecordReader};
 use object_store::aws::{AmazonS3, AmazonS3Builder};
 use object_store::{
     Attribute, Attributes, ObjectStore, ObjectStoreExt, PutOptions, PutPayload, RetryConfig,
@@ -255,18 +256,28 @@ const PART_BYTES: usize = 8 << 20;
 /// The size from which an object is sent in parts.
 pub const MULTIPART_FROM: u64 = 16 << 20;
 
-/// The record of the last publish: none where there was none.
+/// The record of the last publish, read as it arrives: none where there
+/// was none.
 pub async fn read_record(
     store: &AmazonS3,
     target: &Target,
     path: &str,
-) -> Result<Option<Vec<u8>>, PublishError> {
+) -> Result<Option<Published>, PublishError> {
+    use futures::StreamExt;
+    let not_one = |why| PublishError::Record {
+        url: target.url(path),
+        why,
+    };
     match store.get(&target.key(path)).await {
-        Ok(found) => found
-            .bytes()
-            .await
-            .map(|b| Some(b.to_vec()))
-            .map_err(|e| failed(target, path, "read", &e)),
+        Ok(found) => {
+            let mut reader = RecordReader::default();
+            let mut pieces = found.into_stream();
+            while let Some(piece) = pieces.next().await {
+                let piece = piece.map_err(|e| failed(target, path, "read", &e))?;
+                reader.feed(&piece).map_err(not_one)?;
+            }
+            reader.finish().map(Some).map_err(not_one)
+        }
         Err(object_store::Error::NotFound { .. }) => {
             // No record, or no bucket: a listing tells which.
             store
