@@ -4,6 +4,7 @@
 use crate::config::{BuildConfig, HostCheck};
 use crate::hosts::{self, DoesNotFit, Fit, Measured, Plan};
 use crate::model::Ontology;
+use crate::output::objects::{self, Hashing};
 use crate::output::{Previous, Record, Staging, Written};
 use crate::render::{self, Rendering};
 use crate::site::bundles::Layout;
@@ -185,17 +186,19 @@ pub fn build_keeping_previous(
     let measured = Measured::of(
         written
             .iter()
-            .map(|(path, len, _)| (path.as_str(), *len as u64)),
+            .map(|file| (file.path.as_str(), file.len as u64)),
         |path| host_file(&site, path),
     );
     // Refused before it replaces the previous site, never at upload.
     let hosts = fits(host, &measured, config);
     refuse_unfit(host, &hosts, &measured, config)?;
-    let bytes = written.iter().map(|(_, len, _)| *len as u64).sum();
-    let files = written.len();
+    let list = write_objects(&staging, &written)?;
+    let bytes = written.iter().map(|file| file.len as u64).sum::<u64>() + list.len as u64;
+    let files = written.len() + 1;
     let kept = written
         .iter()
-        .filter(|(_, _, how)| *how == Written::Kept)
+        .chain([&list])
+        .filter(|file| file.how == Written::Kept)
         .count();
     let out = staging.out().to_owned();
     progress.phase(phase::SWAPPING, None);
@@ -212,7 +215,11 @@ pub fn build_keeping_previous(
         .unwrap_or_default(),
     };
     let previous = staging.commit(
-        written.into_iter().map(|(path, _, _)| path).collect(),
+        written
+            .into_iter()
+            .chain([list])
+            .map(|file| file.path)
+            .collect(),
         &record,
     )?;
     let report = BuildReport {
@@ -399,7 +406,12 @@ fn measure_written(out: &std::path::Path) -> Measured {
         .filter_map(|entry| {
             let path = entry.path().strip_prefix(out).ok()?.to_str()?.to_owned();
             let name = entry.file_name().to_str()?;
-            let own = [crate::output::MARKER, crate::output::RECORD].contains(&name);
+            let own = [
+                crate::output::MARKER,
+                crate::output::RECORD,
+                objects::OBJECTS,
+            ]
+            .contains(&name);
             Some((path, entry.metadata().ok()?.len())).filter(|_| !own)
         })
         .collect();
@@ -430,15 +442,22 @@ fn prepare<'a>(config: &BuildConfig, ontology: &'a Ontology) -> Result<Rendering
     })
 }
 
+/// A file the build wrote: its path, size, how, and the hash of its bytes.
+struct WrittenFile {
+    path: String,
+    len: usize,
+    how: Written,
+    hash: String,
+}
+
 /// Renders every document into the staging directory, in parallel, and
-/// returns each one's path, size and how it was written. Stops at the
-/// first error or interruption.
+/// returns each one as written. Stops at the first error or interruption.
 fn write_documents(
     site: &Rendering,
     staging: &Staging,
     interrupted: &AtomicBool,
     progress: &dyn Progress,
-) -> Result<Vec<(String, usize, Written)>, Error> {
+) -> Result<Vec<WrittenFile>, Error> {
     render::documents(site)
         .map_init(Vec::new, |buffer, document| {
             if interrupted.load(Ordering::Relaxed) {
@@ -451,19 +470,54 @@ fn write_documents(
             };
             // The documents that grow with the ontology as one file go
             // straight into it; the rest through the thread's buffer.
-            let (how, len) = if document.streams() {
-                let mut file = staging.create(&path)?;
+            let (how, len, hash) = if document.streams() {
+                let mut file = Hashing {
+                    inner: staging.create(&path)?,
+                    hasher: blake3::Hasher::new(),
+                };
                 document.render_into(site, &mut file).map_err(failed)?;
-                let (how, len) = staging.finish(file)?;
-                (how, len as usize)
+                let (how, len) = staging.finish(file.inner)?;
+                (
+                    how,
+                    len as usize,
+                    file.hasher.finalize().to_hex().to_string(),
+                )
             } else {
                 document.render(site, buffer).map_err(failed)?;
-                (staging.write(&path, buffer)?, buffer.len())
+                let how = staging.write(&path, buffer)?;
+                (how, buffer.len(), objects::hash(buffer))
             };
             progress.advance(1, len as u64);
-            Ok((path, len, how))
+            Ok(WrittenFile {
+                path,
+                len,
+                how,
+                hash,
+            })
         })
         .collect()
+}
+
+/// Writes the list of the published files with their hashes
+/// (`output::objects`), last: a file edited after it is newer than it.
+fn write_objects(staging: &Staging, written: &[WrittenFile]) -> Result<WrittenFile, Error> {
+    let mut listed: Vec<objects::Object> = written
+        .iter()
+        .filter(|file| !crate::site::routes::is_private(&format!("/{}", file.path)))
+        .map(|file| objects::Object {
+            path: file.path.clone(),
+            hash: file.hash.clone(),
+            bytes: file.len as u64,
+        })
+        .collect();
+    listed.sort_by(|a, b| a.path.cmp(&b.path));
+    let text = objects::render(&listed);
+    Ok(WrittenFile {
+        path: objects::OBJECTS.to_owned(),
+        len: text.len(),
+        how: staging.write(objects::OBJECTS, &text)?,
+        hash: objects::hash(&text),
+    })
 }
 
 /// A fingerprint of everything a build reads, so that a build whose

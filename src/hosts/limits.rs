@@ -130,8 +130,9 @@ pub struct Measured {
 }
 
 /// The files besides the documents that every site holds: the output's
-/// marker and record (`output::MARKER`, `output::RECORD`).
-const OWN_FILES: u64 = 2;
+/// marker and record, and the list of its files with their hashes
+/// (`output::MARKER`, `output::RECORD`, `output::objects::OBJECTS`).
+const OWN_FILES: u64 = 3;
 
 impl Measured {
     /// Measures a site from every file's path and size, and the contents
@@ -558,7 +559,7 @@ mod tests {
         limits: &[
             Limit {
                 measure: Measure::Files,
-                most: 4,
+                most: 5,
             },
             Limit {
                 measure: Measure::FilesPerDirectory,
@@ -612,8 +613,8 @@ mod tests {
     #[test]
     fn a_site_within_every_limit_passes_none() {
         let measured = Measured::of([("a.json", 10), ("b/c.json", 20)], |_| None);
-        // The two files, and the output's marker and record.
-        assert_eq!(measured.files, 4);
+        // The two files, and the output's marker, record and list.
+        assert_eq!(measured.files, 5);
         assert_eq!(measured.bytes, 30);
         assert_eq!(measured.largest_file, ("b/c.json".to_owned(), 20));
         assert_eq!(measured.fullest_directory, ("".to_owned(), 1));
@@ -656,9 +657,9 @@ mod tests {
             ]
         );
         let shown: Vec<String> = passed.iter().map(ToString::to_string).collect();
-        // Four files and the output's two, less `_routes.json`, which the
-        // plan does not count.
-        assert_eq!(shown[0], "5 files; it takes at most 4 per site");
+        // Four files and the output's three, less `_routes.json`, which
+        // the plan does not count.
+        assert_eq!(shown[0], "6 files; it takes at most 5 per site");
         assert_eq!(
             shown[1],
             "3 files in `/`; it takes at most 2 in one directory"

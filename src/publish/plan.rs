@@ -13,26 +13,22 @@ use std::path::{Path, PathBuf};
 /// `.`: no site file has the name, and no host publishes it.
 pub const RECORD: &str = ".ontosite-publish.jsonl";
 
-/// One file of the site as an object.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Object {
-    /// Its path from the site's root, `/`-separated: its key under the
-    /// prefix.
-    pub path: String,
-    /// BLAKE3 of its bytes, in hex.
-    pub hash: String,
-    pub bytes: u64,
-}
+pub use crate::output::objects::Object;
 
 /// The site's objects: every file a host publishes (not the build's own
-/// marker and record, not the host-only files), hashed, in path order.
+/// files, not the host-only ones), in path order, with its hash. The hash
+/// is the build's (`output::objects`) where the file is as the build left
+/// it, by its size and its date (not after the list's own); any other
+/// file is read and hashed.
 pub fn objects(site: &Path) -> Result<Vec<Object>, (PathBuf, std::io::Error)> {
-    let mut found: Vec<(String, PathBuf)> = Vec::new();
-    for entry in walkdir::WalkDir::new(site).sort_by_file_name() {
-        let entry = entry.map_err(|e| {
+    let built = built_objects(site);
+    let mut found: Vec<(String, PathBuf, std::fs::Metadata)> = Vec::new();
+    for entry in walkdir::WalkDir::new(site) {
+        let failed = |e: walkdir::Error| {
             let path = e.path().unwrap_or(site).to_owned();
             (path, std::io::Error::other(e))
-        })?;
+        };
+        let entry = entry.map_err(failed)?;
         if !entry.file_type().is_file() {
             continue;
         }
@@ -45,26 +41,45 @@ pub fn objects(site: &Path) -> Result<Vec<Object>, (PathBuf, std::io::Error)> {
             return Err((entry.path().to_owned(), std::io::Error::other(why)));
         };
         if !routes::is_private(&format!("/{path}")) {
-            found.push((path, entry.path().to_owned()));
+            let metadata = entry.metadata().map_err(failed)?;
+            found.push((path, entry.path().to_owned(), metadata));
         }
     }
+    found.sort_by(|a, b| a.0.cmp(&b.0));
     found
         .into_par_iter()
-        .map(|(path, file)| {
-            let mut hasher = blake3::Hasher::new();
-            std::fs::File::open(&file)
-                .and_then(|opened| hasher.update_reader(opened).map(drop))
-                .map_err(|e| (file.clone(), e))?;
-            let bytes = std::fs::metadata(&file)
-                .map_err(|e| (file.clone(), e))?
-                .len();
-            Ok(Object {
-                path,
-                hash: hasher.finalize().to_hex().to_string(),
-                bytes,
-            })
+        .map(|(path, file, metadata)| {
+            let bytes = metadata.len();
+            let as_built = built.as_ref().and_then(|(objects, listed)| {
+                let object = objects.get(&path)?;
+                let unchanged =
+                    object.bytes == bytes && metadata.modified().is_ok_and(|date| date <= *listed);
+                unchanged.then(|| object.hash.clone())
+            });
+            let hash = match as_built {
+                Some(hash) => hash,
+                None => {
+                    let mut hasher = blake3::Hasher::new();
+                    std::fs::File::open(&file)
+                        .and_then(|opened| hasher.update_reader(opened).map(drop))
+                        .map_err(|e| (file.clone(), e))?;
+                    hasher.finalize().to_hex().to_string()
+                }
+            };
+            Ok(Object { path, hash, bytes })
         })
         .collect()
+}
+
+/// The build's list of the site's objects, and when it was written; none
+/// where the site has none or it cannot be read (every file is then
+/// hashed).
+fn built_objects(site: &Path) -> Option<(BTreeMap<String, Object>, std::time::SystemTime)> {
+    let path = site.join(crate::output::objects::OBJECTS);
+    let listed = std::fs::metadata(&path).ok()?.modified().ok()?;
+    let mut reader = RecordReader::default();
+    reader.feed(&std::fs::read(&path).ok()?).ok()?;
+    Some((reader.finish().ok()?.objects, listed))
 }
 
 /// What the last publish wrote: each object's hash, by path.
@@ -83,14 +98,7 @@ impl Published {
 
     /// The record of `objects`.
     pub fn render<'a>(objects: impl IntoIterator<Item = &'a Object>) -> Vec<u8> {
-        let mut out = Vec::new();
-        for object in objects {
-            // An `Object` is strings and a number: it always serialises.
-            if serde_json::to_writer(&mut out, object).is_ok() {
-                out.push(b'\n');
-            }
-        }
-        out
+        crate::output::objects::render(objects)
     }
 }
 

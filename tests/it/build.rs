@@ -98,8 +98,10 @@ fn shipped_ontology_builds_every_file_and_they_agree() {
         leaf_rows + 2258usize.div_ceil(128),
         "one file per leaf with rows and per 128 rows, none per node"
     );
-    // And the marker, the build record and `.well-known/void`.
+    // And the marker, the build record, the list of files with their
+    // hashes and `.well-known/void`.
     assert!(files.contains_key(ontosite::output::RECORD));
+    assert!(files.contains_key(ontosite::output::objects::OBJECTS));
     assert_eq!(
         files.len(),
         ontosite::site::formats::ENTITY_FORMATS.len() * 2258
@@ -108,7 +110,7 @@ fn shipped_ontology_builds_every_file_and_they_agree() {
             + search_scripts
             + browse_pages
             + list_pages
-            + 3
+            + 4
     );
 
     // Every JSON document parses.

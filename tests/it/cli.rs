@@ -70,7 +70,7 @@ fn build_prints_its_summary_and_the_hosts_it_fits_unless_quiet() {
         "{text}"
     );
     let text = text.lines().next().unwrap_or_default();
-    let written = snapshot(&out).len() - 2; // less the marker and the record
+    let written = snapshot(&out).len() - 2; // less the marker and the record (the list of files is one of them)
     assert!(
         text.starts_with(&format!("built 4 entities: {written} files, ")),
         "{text}"

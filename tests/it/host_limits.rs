@@ -51,7 +51,8 @@ fn a_site_past_cloudflare_free_s_file_count_is_refused_and_the_previous_site_sta
     );
     let before = snapshot(&out);
 
-    // Cloudflare counts the output's marker and record, not the four
+    // Cloudflare counts the output's marker and record besides the files
+    // the summary counts (the list of files among them), not the four
     // files it reads as configuration.
     let counted = files + 2 - 4;
 

@@ -157,6 +157,15 @@ fn publish_sends_what_serve_answers_and_then_only_what_changed() {
     assert_eq!(sent(&again), 0, "{}", stdout(&again));
     assert!(stdout(&again).contains("removed 0"), "{}", stdout(&again));
 
+    // A file edited by hand after the build, to the same size: newer than
+    // the build's list of hashes, it is read again and sent.
+    let page = site.join("acmeupdate.json");
+    let text = std::fs::read_to_string(&page).unwrap();
+    std::thread::sleep(Duration::from_millis(20));
+    std::fs::write(&page, text.replacen("Acme", "ACME", 1)).unwrap();
+    let edited = publish(&garage, &site, "tiny", &[]);
+    assert_eq!(sent(&edited), 1, "{}", stdout(&edited));
+
     // One entity's description changes.
     let file = input.join("entities/nested/bulk.jsonl");
     let text = std::fs::read_to_string(&file).unwrap();
@@ -328,4 +337,18 @@ fn a_killed_publish_is_finished_by_the_next() {
     }
     let after = publish(&garage, site, "killed", &[]);
     assert_eq!(sent(&after), 0, "{}", stdout(&after));
+}
+
+/// The hashes publish takes from the build's list are the files' own: the
+/// same objects as when every file is read and hashed.
+#[test]
+fn the_build_s_hashes_are_the_files_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("dist");
+    build_ok(&tiny_input(), &site);
+    let listed = ontosite::publish::plan::objects(&site).unwrap();
+    std::fs::remove_file(site.join(ontosite::output::objects::OBJECTS)).unwrap();
+    let hashed = ontosite::publish::plan::objects(&site).unwrap();
+    assert_eq!(listed, hashed);
+    assert_eq!(listed.len(), published_paths(&site).len());
 }

@@ -1,0 +1,57 @@
+//! The list of a site's published files with their content hashes, which
+//! the build writes as it writes the files (it holds their bytes then),
+//! so that `publish` need not read a file again to know it is unchanged.
+//! One JSON line per file, in path order: the same lines as the record a
+//! publish leaves in the bucket.
+
+use serde::{Deserialize, Serialize};
+
+/// The list, at the site's root. A leading `.`: no host publishes it.
+pub const OBJECTS: &str = ".ontosite-objects.jsonl";
+
+/// One file of the site as an object of a store.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Object {
+    /// Its path from the site's root, `/`-separated: its key under a
+    /// publish's prefix.
+    pub path: String,
+    /// BLAKE3 of its bytes, in hex.
+    pub hash: String,
+    pub bytes: u64,
+}
+
+/// The BLAKE3 of `bytes`, in hex.
+pub fn hash(bytes: &[u8]) -> String {
+    blake3::hash(bytes).to_hex().to_string()
+}
+
+/// The lines of `objects`, in their order.
+pub fn render<'a>(objects: impl IntoIterator<Item = &'a Object>) -> Vec<u8> {
+    let mut out = Vec::new();
+    for object in objects {
+        // An `Object` is strings and a number: it always serialises.
+        if serde_json::to_writer(&mut out, object).is_ok() {
+            out.push(b'\n');
+        }
+    }
+    out
+}
+
+/// A stream that hashes what it passes on: the hash of a document the
+/// build renders straight into its file.
+pub struct Hashing<W> {
+    pub inner: W,
+    pub hasher: blake3::Hasher,
+}
+
+impl<W: std::io::Write> std::io::Write for Hashing<W> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(bytes)?;
+        self.hasher.update(&bytes[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
