@@ -4,6 +4,7 @@
 //! into the site without knowing which host they are for.
 
 pub mod cloudflare;
+pub mod cloudflare_r2;
 pub mod github_pages;
 pub mod limits;
 pub mod netlify;
@@ -59,6 +60,11 @@ pub const HOSTS: &[Host] = &[
         name: "cloudflare",
         files: cloudflare::FILES,
         plans: cloudflare::PLANS,
+    },
+    Host {
+        name: "cloudflare-r2",
+        files: cloudflare_r2::FILES,
+        plans: cloudflare_r2::PLANS,
     },
     Host {
         name: "github-pages",

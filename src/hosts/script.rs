@@ -9,6 +9,7 @@
 
 use crate::search::client::SEARCH_JS;
 use crate::site::bundles;
+use crate::site::routes::{NOT_FOUND, Serves, endpoints};
 
 /// The content negotiation the handlers share.
 pub const NEGOTIATE_JS: &str = include_str!("../../assets/negotiate.js");
@@ -29,6 +30,23 @@ const INLINED: [&str; 3] = [
 pub fn negotiation_module(input: &super::HostInput) -> String {
     let mut table = crate::site::negotiation::table(input.aliases);
     table["unpublished"] = serde_json::json!(crate::site::routes::UNPUBLISHED);
+    // For a handler that stands in for the static host (in front of a
+    // bucket): the rewrites `_redirects` gives the others.
+    let rewrites: Vec<serde_json::Value> = endpoints()
+        .iter()
+        .chain([&NOT_FOUND])
+        .filter_map(|endpoint| match endpoint.serves {
+            Serves::Rewrite {
+                file,
+                status,
+                force,
+            } => Some(serde_json::json!({
+                "path": endpoint.path, "to": format!("/{file}"), "status": status, "force": force,
+            })),
+            _ => None,
+        })
+        .collect();
+    table["rewrites"] = rewrites.into();
     if let Some(count) = input.bundles {
         let types: serde_json::Map<String, serde_json::Value> = bundles::answered_types()
             .into_iter()

@@ -12,17 +12,18 @@ use std::time::{Duration, Instant};
 
 #[path = "../support/garage.rs"]
 mod garage;
-use garage::{Garage, free_port};
+pub(crate) use garage::Garage;
+use garage::free_port;
 
 /// Garage, as `scripts/test.sh` links it.
 pub const GARAGE: Need = Need::Installed("tests/s3/bin/garage");
 
-fn start() -> Garage {
+pub(crate) fn start() -> Garage {
     Garage::start(&root().join("tests/s3/bin/garage"))
 }
 
 /// `ontosite publish SITE s3://ontology/PREFIX` with the server's key.
-fn publish(garage: &Garage, site: &Path, prefix: &str, args: &[&str]) -> Output {
+pub(crate) fn publish(garage: &Garage, site: &Path, prefix: &str, args: &[&str]) -> Output {
     let target = format!("s3://{}/{prefix}", garage.bucket);
     let key = (garage.key_id.as_str(), garage.secret.as_str());
     publish_to(site, &target, &garage.endpoint, key, args)
@@ -50,7 +51,7 @@ fn publish_to(
 
 /// An object as the website endpoint answers it, as a CDN in front of the
 /// bucket reads it: status, type, caching, body.
-fn web_get(garage: &Garage, key: &str) -> (u16, Option<String>, Option<String>, Vec<u8>) {
+pub(crate) fn web_get(garage: &Garage, key: &str) -> (u16, Option<String>, Option<String>, Vec<u8>) {
     let response = client()
         .get(format!("{}/{key}", garage.web))
         .header("Host", format!("{}.web.garage.localhost", garage.bucket))
@@ -83,7 +84,7 @@ fn sent(output: &Output) -> usize {
 }
 
 /// Every file of the site a host publishes, as site paths.
-fn published_paths(site: &Path) -> Vec<String> {
+pub(crate) fn published_paths(site: &Path) -> Vec<String> {
     let mut paths = Vec::new();
     for entry in walkdir::WalkDir::new(site) {
         let entry = entry.unwrap();
@@ -291,7 +292,7 @@ fn publish_errors_say_what_is_wrong_without_a_secret() {
 }
 
 /// A header's value as text.
-fn header_of(headers: &reqwest::header::HeaderMap, name: &str) -> Option<String> {
+pub(crate) fn header_of(headers: &reqwest::header::HeaderMap, name: &str) -> Option<String> {
     headers.get(name).map(|v| v.to_str().unwrap().to_owned())
 }
 

@@ -5,6 +5,7 @@
 //! `/search` byte for byte over a sample of the golden queries.
 
 use crate::search::{Params, golden_queries};
+use crate::publish::header_of;
 use crate::serve::{Server, client, shipped_site};
 use crate::util::*;
 use std::io::{BufRead, BufReader};
@@ -149,6 +150,20 @@ impl Host {
         Host::start(command, None)
     }
 
+    /// The R2 Worker (`hosts::cloudflare_r2`) in workerd through
+    /// Miniflare, over a local R2 bucket holding the objects `manifest`
+    /// lists under `prefix`.
+    fn r2(site: &Path, manifest: &Path, prefix: &str) -> Host {
+        let mut command = Command::new("node");
+        command
+            .arg(root().join("tests/runtimes/r2-worker.mjs"))
+            .arg(site.join(ontosite::hosts::cloudflare_r2::WORKER))
+            .arg(manifest)
+            .arg(prefix)
+            .arg(COMPATIBILITY_DATE);
+        Host::start(command, None)
+    }
+
     fn log(&self) -> String {
         self.log.lock().unwrap().clone()
     }
@@ -230,6 +245,7 @@ fn sample_paths() -> Vec<String> {
         "/_routes.json",
         "/_worker.js",
         "/_edge/netlify/search.js",
+        "/_edge/cloudflare-r2/worker.js",
         "/_aliases.json",
         "/.ontosite-output",
         "/.ontosite-record",
@@ -792,5 +808,101 @@ fn the_handlers_load_and_lint_on_their_own() {
             String::from_utf8_lossy(&output.stdout),
             String::from_utf8_lossy(&output.stderr)
         );
+    }
+}
+
+/// Fills a local R2 bucket's manifest (for `Host::r2`) from what a real
+/// S3 server holds after `ontosite publish SITE s3://BUCKET/PREFIX`: each
+/// published file's object read back through the server, with the type
+/// and caching publish gave it.
+fn r2_objects(garage: &crate::publish::Garage, site: &Path, prefix: &str, dir: &Path) -> PathBuf {
+    let mut manifest = String::new();
+    for (i, path) in crate::publish::published_paths(site).iter().enumerate() {
+        let key = format!("{prefix}/{path}");
+        let (status, content_type, cache_control, body) = crate::publish::web_get(garage, &key);
+        assert_eq!(status, 200, "{key}");
+        let file = dir.join(i.to_string());
+        std::fs::write(&file, body).unwrap();
+        let line = serde_json::json!({
+            "key": key, "file": file, "contentType": content_type, "cacheControl": cache_control,
+        });
+        manifest.push_str(&format!("{line}\n"));
+    }
+    let path = dir.join("manifest.jsonl");
+    std::fs::write(&path, manifest).unwrap();
+    path
+}
+
+/// The site published to a real S3 server (Garage), its objects put in a
+/// local R2 bucket as they came back, and the generated R2 Worker in
+/// workerd in front: every endpoint, negotiated IRI and file answers as
+/// `serve` answers the site's directory, with a file per document and
+/// bundled; and the Worker does what a static host does for it (ranges,
+/// entity tags, `HEAD`, preflights, methods it refuses).
+#[test]
+fn the_r2_worker_answers_a_published_bucket_as_serve() {
+    needs!(WORKERD, crate::publish::GARAGE, JSONLD_JS, PYOXIGRAPH);
+    let garage = crate::publish::start();
+    let dir = tempfile::tempdir().unwrap();
+    for (site, prefix, paths) in [
+        (shipped_site(), "files", sample_paths()),
+        (bundled_shipped_site(), "bundled", bundled_paths()),
+    ] {
+        let output = crate::publish::publish(&garage, site, prefix, &[]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let objects = dir.path().join(prefix);
+        std::fs::create_dir(&objects).unwrap();
+        let manifest = r2_objects(&garage, site, prefix, &objects);
+        let host = Host::r2(site, &manifest, prefix);
+        let server = Server::dir(site);
+        let name = format!("the R2 worker ({prefix})");
+        assert_same_as_serve(&host, &server, &name, &paths);
+        assert_negotiates_as_serve(&host, &server, &name);
+        if prefix == "bundled" {
+            assert_bundled_answers_are_http(&host, &name);
+            continue;
+        }
+        crate::linked_data::assert_jsonld_js_dereferences(site, &host.url, &name);
+        crate::dereference::assert_crawl_gathers_the_dump(site, &host.url, &name);
+        let url = |path: &str| format!("{}{path}", host.url);
+        // A range of a file, as download managers and resumed transfers ask.
+        let whole = std::fs::read(site.join("index.nt")).unwrap();
+        let part = client()
+            .get(url("index.nt"))
+            .header("Range", "bytes=100-199")
+            .send()
+            .unwrap();
+        assert_eq!(part.status().as_u16(), 206);
+        assert_eq!(
+            header_of(part.headers(), "content-range").as_deref(),
+            Some(format!("bytes 100-199/{}", whole.len()).as_str())
+        );
+        assert_eq!(part.bytes().unwrap().as_ref(), &whole[100..200]);
+        // An entity tag a second request gets a 304 with.
+        let first = client().get(url("api.json")).send().unwrap();
+        let tag = first.headers()["etag"].to_str().unwrap().to_owned();
+        let again = client()
+            .get(url("api.json"))
+            .header("If-None-Match", &tag)
+            .send()
+            .unwrap();
+        assert_eq!(again.status().as_u16(), 304);
+        let head = client().head(url("all")).send().unwrap();
+        assert_eq!(head.status().as_u16(), 200);
+        assert_eq!(
+            header_of(head.headers(), "content-type").as_deref(),
+            Some("application/json")
+        );
+        assert!(head.bytes().unwrap().is_empty());
+        // A preflight from a page elsewhere, and a write, which it refuses.
+        let preflight = client()
+            .request(reqwest::Method::OPTIONS, url("index.json"))
+            .header("Origin", "https://elsewhere.example")
+            .header("Access-Control-Request-Method", "GET")
+            .send()
+            .unwrap();
+        assert_eq!(preflight.status().as_u16(), 204);
+        let put = client().put(url("index.json")).body("{}").send().unwrap();
+        assert_eq!(put.status().as_u16(), 405);
     }
 }
