@@ -22,10 +22,15 @@ pub const FILES: &[HostFile] = &[HostFile {
     write: worker,
 }];
 
-/// A plan's limits (`docs/hosts.md` cites each): an R2 object of at most
-/// 5 TiB less 5 GiB, a Worker of at most `worker` bytes gzipped.
-const fn limits(worker: u64) -> [Limit; 2] {
-    [
+/// R2 behind a Worker (`docs/hosts.md` cites each limit): an object of
+/// at most 5 TiB less 5 GiB, no count of objects, a Worker of at most
+/// 64 MiB on every Workers plan.
+pub const PLANS: &[Plan] = &[Plan {
+    name: "cloudflare-r2",
+    title: "Cloudflare R2 with a Worker",
+    runs_code: true,
+    unlisted: &[],
+    limits: &[
         Limit {
             measure: Measure::FileBytes,
             most: 5 * TIB - 5 * GIB,
@@ -33,28 +38,9 @@ const fn limits(worker: u64) -> [Limit; 2] {
         Limit {
             measure: Measure::HandlerBytes {
                 file: WORKER,
-                compressed: true,
+                compressed: false,
             },
-            most: worker,
+            most: 64 * MIB,
         },
-    ]
-}
-
-/// R2 behind a Worker on the Workers Free plan (a Worker of 3 MiB
-/// compressed) and on Workers Paid (10 MiB).
-pub const PLANS: &[Plan] = &[
-    Plan {
-        name: "cloudflare-r2",
-        title: "Cloudflare R2 with a Worker (Workers Free)",
-        runs_code: true,
-        unlisted: &[],
-        limits: &limits(3 * MIB),
-    },
-    Plan {
-        name: "cloudflare-r2-paid",
-        title: "Cloudflare R2 with a Worker (Workers Paid)",
-        runs_code: true,
-        unlisted: &[],
-        limits: &limits(10 * MIB),
-    },
-];
+    ],
+}];

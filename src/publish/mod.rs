@@ -40,6 +40,10 @@ pub enum PublishError {
         "{url} is not a record of a publish: {why}\n  help: it is ontosite's own object under the prefix; remove it, and publish sends the whole site again"
     )]
     Record { url: String, why: String },
+    #[error(
+        "{url} changed while this publish ran: another publish to the same prefix wrote it\n  help: let the other publish finish, then run this one again; it sends only what is still missing"
+    )]
+    Concurrent { url: String },
 }
 
 /// What to publish where.
@@ -94,9 +98,11 @@ pub fn publish(
         })?;
     let plan = runtime.block_on(async {
         let store = store::open(&config.target, &config.endpoint)?;
-        let previous = store::read_record(&store, &config.target, RECORD)
-            .await?
-            .unwrap_or_default();
+        // The record is written only over the version read here: a
+        // publish to the same prefix that wrote it meanwhile stops this one.
+        let (previous, version) = store::read_record(&store, &config.target, RECORD).await?;
+        let previous = previous.unwrap_or_default();
+        let mut version = version;
         let plan = Plan::of(&objects, &previous);
         if config.dry_run || plan.is_empty() {
             return Ok(plan);
@@ -122,8 +128,9 @@ pub fn publish(
             }
         };
         let jobs = config.jobs.max(1);
-        let record = |objects: Vec<&Object>| {
-            store::put_record(&store, &config.target, RECORD, Published::render(objects))
+        let record = async |version: &mut Option<_>, objects: Vec<&Object>| {
+            let bytes = Published::render(objects);
+            store::put_record(&store, &config.target, RECORD, bytes, version).await
         };
         // The objects new to the prefix are recorded before they are sent,
         // with no hash: a publish stopped half-way then leaves none that
@@ -137,7 +144,7 @@ pub fn publish(
             })
             .collect();
         if !new.is_empty() {
-            record(previous.objects.values().chain(&new).collect()).await?;
+            record(&mut version, previous.objects.values().chain(&new).collect()).await?;
         }
         progress.phase(phase::SENDING, Some(plan.uploads().count() as u64));
         for step in plan.steps() {
@@ -148,7 +155,7 @@ pub fn publish(
         }
         // The objects to remove stay recorded until they are removed.
         let removed = plan.removed.iter().filter_map(|p| previous.objects.get(p));
-        record(objects.iter().chain(removed).collect()).await?;
+        record(&mut version, objects.iter().chain(removed).collect()).await?;
         if !plan.removed.is_empty() {
             progress.phase(phase::REMOVING, Some(plan.removed.len() as u64));
             futures::stream::iter(
@@ -159,7 +166,7 @@ pub fn publish(
             .buffer_unordered(jobs)
             .try_collect::<()>()
             .await?;
-            record(objects.iter().collect()).await?;
+            record(&mut version, objects.iter().collect()).await?;
         }
         Ok::<Plan, PublishError>(plan)
     })?;

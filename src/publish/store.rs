@@ -6,7 +6,8 @@ use super::PublishError;
 use super::plan::{Published, RecordReader};
 use object_store::aws::{AmazonS3, AmazonS3Builder};
 use object_store::{
-    Attribute, Attributes, ObjectStore, ObjectStoreExt, PutOptions, PutPayload, RetryConfig,
+    Attribute, Attributes, ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload,
+    RetryConfig, UpdateVersion,
 };
 use std::time::Duration;
 
@@ -164,17 +165,50 @@ pub fn cors_configuration() -> serde_json::Value {
     })
 }
 
-/// Writes the record of a publish.
+/// Writes the record of a publish over the `version` of it this publish
+/// read or last wrote (none: there was none, and there must still be
+/// none), and keeps the version written. Where another publish wrote it
+/// meanwhile, the store refuses the write (`If-Match`, `If-None-Match`)
+/// and this one stops: two publishes never record over each other's
+/// objects. A store that ignores the conditions (Garage 2.5) writes it
+/// regardless.
 pub async fn put_record(
-    store: &AmazonS3,
+    store: &impl ObjectStore,
     target: &Target,
     path: &str,
     bytes: Vec<u8>,
+    version: &mut Option<UpdateVersion>,
 ) -> Result<(), PublishError> {
     let mut attributes = Attributes::new();
     attributes.insert(Attribute::ContentType, "application/jsonl".into());
     attributes.insert(Attribute::CacheControl, "no-store".into());
-    put(store, target, path, bytes, attributes).await
+    let mode = match version.take() {
+        Some(read) => PutMode::Update(read),
+        None => PutMode::Create,
+    };
+    let options = PutOptions {
+        mode,
+        attributes,
+        ..PutOptions::default()
+    };
+    match store
+        .put_opts(&target.key(path), PutPayload::from(bytes), options)
+        .await
+    {
+        Ok(written) => {
+            *version = Some(UpdateVersion {
+                e_tag: written.e_tag,
+                version: written.version,
+            });
+            Ok(())
+        }
+        Err(
+            object_store::Error::Precondition { .. } | object_store::Error::AlreadyExists { .. },
+        ) => Err(PublishError::Concurrent {
+            url: target.url(path),
+        }),
+        Err(e) => Err(failed(target, path, "upload", &e)),
+    }
 }
 
 /// Writes one object whole, with its attributes.
@@ -259,10 +293,10 @@ pub const MULTIPART_FROM: u64 = 16 << 20;
 /// The record of the last publish, read as it arrives: none where there
 /// was none.
 pub async fn read_record(
-    store: &AmazonS3,
+    store: &impl ObjectStore,
     target: &Target,
     path: &str,
-) -> Result<Option<Published>, PublishError> {
+) -> Result<(Option<Published>, Option<UpdateVersion>), PublishError> {
     use futures::StreamExt;
     let not_one = |why| PublishError::Record {
         url: target.url(path),
@@ -270,13 +304,18 @@ pub async fn read_record(
     };
     match store.get(&target.key(path)).await {
         Ok(found) => {
+            let version = UpdateVersion {
+                e_tag: found.meta.e_tag.clone(),
+                version: found.meta.version.clone(),
+            };
             let mut reader = RecordReader::default();
             let mut pieces = found.into_stream();
             while let Some(piece) = pieces.next().await {
                 let piece = piece.map_err(|e| failed(target, path, "read", &e))?;
                 reader.feed(&piece).map_err(not_one)?;
             }
-            reader.finish().map(Some).map_err(not_one)
+            let record = reader.finish().map_err(not_one)?;
+            Ok((Some(record), Some(version)))
         }
         Err(object_store::Error::NotFound { .. }) => {
             // No record, or no bucket: a listing tells which.
@@ -284,7 +323,7 @@ pub async fn read_record(
                 .list_with_delimiter(Some(&target.key("")))
                 .await
                 .map_err(|e| failed(target, "", "list", &e))?;
-            Ok(None)
+            Ok((None, None))
         }
         Err(e) => Err(failed(target, path, "read", &e)),
     }
@@ -366,6 +405,40 @@ pub fn scrubbed(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A record written over the version this publish read: the next
+    /// write goes on from it; where another publish wrote the record
+    /// meanwhile, or one appeared where there was none, it stops. Run on
+    /// `object_store`'s in-memory store, whose conditions are the S3
+    /// API's (Garage, which the publish tests run, ignores them).
+    #[test]
+    fn a_record_another_publish_wrote_meanwhile_stops_this_one() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let store = object_store::memory::InMemory::new();
+            let target = Target::parse("s3://bucket/site").unwrap();
+            let write = async |version: &mut Option<UpdateVersion>, text: &str| {
+                let bytes = text.as_bytes().to_vec();
+                put_record(&store, &target, "record", bytes, version).await
+            };
+            let (none, mut mine) = read_record(&store, &target, "record").await.unwrap();
+            assert!(none.is_none() && mine.is_none());
+            write(&mut mine, "").await.unwrap();
+            let (_, mut theirs) = read_record(&store, &target, "record").await.unwrap();
+            write(&mut mine, "").await.unwrap();
+            let stopped = write(&mut theirs, "").await.unwrap_err();
+            assert!(
+                matches!(stopped, PublishError::Concurrent { ref url } if url == "s3://bucket/site/record"),
+                "{stopped}"
+            );
+            // A record where the publish read none.
+            let mut late = None;
+            let stopped = write(&mut late, "").await.unwrap_err();
+            assert!(matches!(stopped, PublishError::Concurrent { .. }), "{stopped}");
+        });
+    }
 
     #[test]
     fn targets_name_a_bucket_and_a_prefix() {

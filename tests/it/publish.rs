@@ -353,3 +353,4 @@ fn the_build_s_hashes_are_the_files_own() {
     assert_eq!(listed, hashed);
     assert_eq!(listed.len(), published_paths(&site).len());
 }
+
