@@ -144,7 +144,11 @@ pub fn publish(
             })
             .collect();
         if !new.is_empty() {
-            record(&mut version, previous.objects.values().chain(&new).collect()).await?;
+            record(
+                &mut version,
+                previous.objects.values().chain(&new).collect(),
+            )
+            .await?;
         }
         progress.phase(phase::SENDING, Some(plan.uploads().count() as u64));
         for step in plan.steps() {

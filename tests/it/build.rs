@@ -18,6 +18,7 @@ const SITE_WIDE: &[&str] = &[
     "search-index.json",
     "search.js",
     "_edge/netlify/search.js",
+    "_edge/cloudflare-r2/worker.js",
     "_routes.json",
     "_aliases.json",
     "_worker.js",

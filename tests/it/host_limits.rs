@@ -49,7 +49,7 @@ fn a_site_past_cloudflare_free_s_file_count_is_refused_and_the_previous_site_sta
     let hosts = summary.lines().nth(1).unwrap_or_default();
     assert!(
         hosts.starts_with(
-            "hosts: the site fits netlify, cloudflare-paid, github-pages, object-storage; not cloudflare ("
+            "hosts: the site fits netlify, cloudflare-paid, cloudflare-r2, github-pages, object-storage; not cloudflare ("
         ),
         "{hosts}"
     );
@@ -258,7 +258,7 @@ fn the_host_named_in_ontology_json_is_checked_and_a_flag_overrides_it() {
     );
     assert!(
         message.contains(
-            "give one of netlify, cloudflare, cloudflare-paid, github-pages, object-storage"
+            "give one of netlify, cloudflare, cloudflare-paid, cloudflare-r2, github-pages, object-storage"
         ),
         "{message}"
     );

@@ -51,7 +51,10 @@ fn publish_to(
 
 /// An object as the website endpoint answers it, as a CDN in front of the
 /// bucket reads it: status, type, caching, body.
-pub(crate) fn web_get(garage: &Garage, key: &str) -> (u16, Option<String>, Option<String>, Vec<u8>) {
+pub(crate) fn web_get(
+    garage: &Garage,
+    key: &str,
+) -> (u16, Option<String>, Option<String>, Vec<u8>) {
     let response = client()
         .get(format!("{}/{key}", garage.web))
         .header("Host", format!("{}.web.garage.localhost", garage.bucket))
@@ -353,4 +356,3 @@ fn the_build_s_hashes_are_the_files_own() {
     assert_eq!(listed, hashed);
     assert_eq!(listed.len(), published_paths(&site).len());
 }
-

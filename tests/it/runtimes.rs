@@ -4,8 +4,8 @@
 //! Function in real Deno. Every endpoint is compared with `ontosite serve`,
 //! `/search` byte for byte over a sample of the golden queries.
 
-use crate::search::{Params, golden_queries};
 use crate::publish::header_of;
+use crate::search::{Params, golden_queries};
 use crate::serve::{Server, client, shipped_site};
 use crate::util::*;
 use std::io::{BufRead, BufReader};
