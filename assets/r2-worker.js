@@ -49,7 +49,8 @@ function sitePath(raw) {
   }
   if (!decoded.startsWith("/")) return { refusal: "the path does not start with `/`" };
   if (decoded.includes("\\")) return { refusal: "the path contains a backslash" };
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(decoded)) return { refusal: "the path contains a control character" };
+  const control = (c) => c.codePointAt(0) < 0x20 || (c.codePointAt(0) >= 0x7f && c.codePointAt(0) <= 0x9f);
+  if ([...decoded].some(control)) return { refusal: "the path contains a control character" };
   const segments = decoded.split("/").filter((s) => s !== "");
   if (segments.some((s) => s === "." || s === "..")) return { refusal: "the path has a `.` or `..` segment" };
   const trailing = decoded.endsWith("/") && segments.length > 0 ? "/" : "";
@@ -74,8 +75,8 @@ class Bucket {
    * and it is a plain read), or null. A condition the request states that
    * the object fails leaves it without a body: a 304.
    */
-  async get(path, request) {
-    if (path === "/" || path.endsWith("/")) return null;
+  get(path, request) {
+    if (path === "/" || path.endsWith("/")) return Promise.resolve(null);
     const key = keyOf(this.prefix, path);
     const options = request === undefined ? {} : { onlyIf: request.headers, range: request.headers };
     return this.bucket.get(key, options);

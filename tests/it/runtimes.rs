@@ -755,6 +755,7 @@ fn the_handlers_load_and_lint_on_their_own() {
         "negotiate.js",
         "netlify-edge.js",
         "cloudflare-worker.js",
+        "r2-worker.js",
     ] {
         std::fs::copy(root().join("assets").join(name), assets.path().join(name)).unwrap();
     }
@@ -773,10 +774,16 @@ fn the_handlers_load_and_lint_on_their_own() {
         "negotiate.js",
         "netlify-edge.js",
         "cloudflare-worker.js",
+        "r2-worker.js",
     ]
     .map(|f| assets.path().join(f));
     let site = shipped_site();
-    let built = ["_edge/netlify/search.js", "_worker.js"].map(|f| site.join(f));
+    let built = [
+        "_edge/netlify/search.js",
+        "_worker.js",
+        ontosite::hosts::cloudflare_r2::WORKER,
+    ]
+    .map(|f| site.join(f));
     let deno_dir = tempfile::tempdir().unwrap();
     for (files, args) in [
         (&committed[2..], &["check", "--quiet"][..]),
