@@ -250,5 +250,7 @@ export async function negotiate(request, table, headers, atIri) {
     return inPlace;
   }
   const location = slug === null ? choice.see : choice.see.replaceAll("{slug}", slug);
+  // What is at the IRI is not sent: its stream is let go.
+  await answer.body?.cancel();
   return new Response(null, { status: 303, headers: { ...headers, Location: location, Vary: "Accept" } });
 }

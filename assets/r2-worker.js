@@ -18,7 +18,7 @@ import { RESPONSE_HEADERS, openIndex, respond } from "./search.js";
 import { answerAt, isUnpublished } from "./negotiate.js";
 import { NEGOTIATION } from "./negotiation.js";
 
-/** The search index, per prefix: opened once per isolate. */
+/** The search index, per prefix, with the tag of the manifest it was opened from. */
 const indexes = new Map();
 
 /** The problem document a malformed path gets, as `serve` says it. */
@@ -41,9 +41,21 @@ const MAX_PATH = 2048;
  */
 function sitePath(raw) {
   if (raw.length > MAX_PATH) return { refusal: "the path is longer than any path of this site" };
+  // As `percent_decode_str`: a `%` not followed by two hex digits stays as it is.
+  const bytes = [];
+  const text = new TextEncoder().encode(raw);
+  for (let i = 0; i < text.length; i++) {
+    const hex = String.fromCharCode(text[i + 1] ?? 0, text[i + 2] ?? 0);
+    if (text[i] === 0x25 && /^[0-9a-fA-F]{2}$/.test(hex)) {
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else {
+      bytes.push(text[i]);
+    }
+  }
   let decoded;
   try {
-    decoded = decodeURIComponent(raw);
+    decoded = new TextDecoder("utf-8", { fatal: true }).decode(new Uint8Array(bytes));
   } catch {
     return { refusal: "the path is not UTF-8 once percent-decoded" };
   }
@@ -55,6 +67,16 @@ function sitePath(raw) {
   if (segments.some((s) => s === "." || s === "..")) return { refusal: "the path has a `.` or `..` segment" };
   const trailing = decoded.endsWith("/") && segments.length > 0 ? "/" : "";
   return { path: `/${segments.join("/")}${trailing}` };
+}
+
+/**
+ * Whether a site path is one no host publishes (`routes::is_private`): a
+ * file the build wrote for the hosts, or a hidden one (a name starting
+ * with `.`, but under `/.well-known/`), such as publish's own record.
+ */
+function isPrivate(path) {
+  const visible = path.startsWith("/.well-known/") ? path.slice("/.well-known/".length) : path;
+  return visible.split("/").some((s) => s.startsWith(".")) || isUnpublished(path, NEGOTIATION);
 }
 
 /** The object key of a checked site path that names a file, under `prefix`. */
@@ -70,34 +92,92 @@ class Bucket {
     this.prefix = prefix;
   }
 
-  /**
-   * The object at a site path, with its body (a range of it, where asked
-   * and it is a plain read), or null. A condition the request states that
-   * the object fails leaves it without a body: a 304.
-   */
-  get(path, request) {
+  /** The object at a site path, whole, or null: what a handler reads to build an answer. */
+  get(path) {
     if (path === "/" || path.endsWith("/")) return Promise.resolve(null);
-    const key = keyOf(this.prefix, path);
-    const options = request === undefined ? {} : { onlyIf: request.headers, range: request.headers };
-    return this.bucket.get(key, options);
+    return this.bucket.get(keyOf(this.prefix, path));
   }
 
   /**
-   * The file a path names, as `serve` finds it on a static host: the file
-   * itself; for `/name/`, `name/index.html`, then `name` and `name.html`;
-   * for `/name`, `name.html` ("pretty URLs"), then `name/index.html`.
-   * Never a file the build wrote for the hosts.
+   * The answer with the file at a site path, or null where there is none:
+   * `status` with the whole object, or, as `serve` answers (range.rs), a
+   * 304 where `If-None-Match` names its tag, a 206 with the one range a
+   * `Range` asks (unless `If-Range` names another version), a 416 for a
+   * range past its end. Only a `HEAD` reads no body.
    */
-  async find(path, request) {
+  async answer(path, request, status) {
+    if (path === "/" || path.endsWith("/")) return null;
+    const key = keyOf(this.prefix, path);
+    const head = request.method === "HEAD";
+    const range = status === 200 ? request.headers.get("Range") : null;
+    // Where a part of it or nothing is sent, its description comes first.
+    const described = head || range !== null;
+    const object = described ? await this.bucket.head(key) : await this.bucket.get(key);
+    if (object === null) return null;
+    const headers = objectHeaders(object);
+    if (status === 200 && noneMatch(request.headers.get("If-None-Match"), object.httpEtag)) {
+      await object.body?.cancel();
+      headers.delete("Content-Type");
+      return new Response(null, { status: 304, headers });
+    }
+    const ifRange = request.headers.get("If-Range");
+    const asked = range !== null && (ifRange === null || ifRange === object.httpEtag) ? askedRange(range, object.size) : null;
+    if (asked === "unsatisfiable") {
+      headers.set("Content-Range", `bytes */${object.size}`);
+      return new Response(null, { status: 416, headers });
+    }
+    const [offset, length, code] = asked === null ? [0, object.size, status] : [asked.start, asked.end - asked.start + 1, 206];
+    if (asked !== null) headers.set("Content-Range", `bytes ${asked.start}-${asked.end}/${object.size}`);
+    headers.set("Content-Length", String(length));
+    if (head) return new Response(null, { status: code, headers });
+    if (!described) return new Response(object.body, { status: code, headers });
+    const read = await this.bucket.get(key, asked === null ? {} : { range: { offset, length } });
+    return read === null ? null : new Response(read.body, { status: code, headers });
+  }
+
+  /**
+   * The answer with the file a path names, as `serve` finds it on a static
+   * host: the file itself; for `/name/`, `name/index.html`, then `name`
+   * and `name.html`; for `/name`, `name.html` ("pretty URLs"), then
+   * `name/index.html`. Never a private file. Null where none is there.
+   */
+  async find(path, request, status = 200) {
     const stem = path.replace(/\/+$/, "");
     const candidates = path.endsWith("/") ? [`${stem}/index.html`, stem, `${stem}.html`] : [path, `${stem}.html`, `${stem}/index.html`];
     for (const candidate of candidates) {
-      if (candidate === "" || isUnpublished(candidate, NEGOTIATION)) continue;
-      const object = await this.get(candidate, request);
-      if (object !== null) return object;
+      if (candidate === "" || isPrivate(candidate)) continue;
+      const answer = await this.answer(candidate, request, status);
+      if (answer !== null) return answer;
     }
     return null;
   }
+}
+
+/** Whether an `If-None-Match` header names the tag `tag` (weakly compared), or is `*`. */
+function noneMatch(header, tag) {
+  if (header === null) return false;
+  const bare = (t) => t.trim().replace(/^W\//, "");
+  return header.split(",").some((t) => t.trim() === "*" || bare(t) === bare(tag));
+}
+
+/**
+ * What a `Range` header asks of a body of `size` bytes, as `serve` reads
+ * it (src/serve/range.rs): `{ start, end }`, "unsatisfiable", or null for
+ * the whole body (no range, several, or one it may ignore).
+ */
+function askedRange(header, size) {
+  const spec = header.trim().startsWith("bytes=") ? header.trim().slice("bytes=".length) : null;
+  if (spec === null || spec.includes(",") || !spec.includes("-")) return null;
+  const [first, last] = [spec.slice(0, spec.indexOf("-")).trim(), spec.slice(spec.indexOf("-") + 1).trim()];
+  const number = (text) => (/^[0-9]+$/.test(text) ? Number(text) : null);
+  const [start, end] = [number(first), number(last)];
+  if (first === "" && end !== null) {
+    return end === 0 || size === 0 ? "unsatisfiable" : { start: Math.max(size - end, 0), end: size - 1 };
+  }
+  if (start === null || (last !== "" && end === null)) return null;
+  if (start >= size) return "unsatisfiable";
+  if (end !== null && end < start) return null;
+  return { start, end: end === null ? size - 1 : Math.min(end, size - 1) };
 }
 
 /** The headers of an object's answer: every response's, then the object's own. */
@@ -112,33 +192,6 @@ function objectHeaders(object) {
   return headers;
 }
 
-/**
- * An object as the answer to `request`, with `status` where it is whole:
- * a 304 where the request's condition left it without a body, a 206 with
- * its range where a range was read.
- */
-function objectAnswer(object, request, status = 200) {
-  const headers = objectHeaders(object);
-  const head = request.method === "HEAD";
-  if (!("body" in object)) {
-    // `If-None-Match` matched (or another condition failed): nothing to send.
-    const failed = request.headers.has("If-Match") || request.headers.has("If-Unmodified-Since");
-    return new Response(null, { status: failed ? 412 : 304, headers });
-  }
-  const range = object.range;
-  if (status === 200 && request.headers.has("Range") && range !== undefined) {
-    const offset = range.offset ?? (range.suffix !== undefined ? object.size - range.suffix : 0);
-    const length = range.length ?? object.size - offset;
-    if (length < object.size) {
-      headers.set("Content-Range", `bytes ${offset}-${offset + length - 1}/${object.size}`);
-      headers.set("Content-Length", String(length));
-      return new Response(head ? null : object.body, { status: 206, headers });
-    }
-  }
-  headers.set("Content-Length", String(object.size));
-  return new Response(head ? null : object.body, { status, headers });
-}
-
 /** A rewrite of the site's route table (`_redirects` on the other hosts) that matches `path`. */
 function rewriteOf(path, forced) {
   return (NEGOTIATION.rewrites ?? []).find(
@@ -149,18 +202,14 @@ function rewriteOf(path, forced) {
 /**
  * What the bucket answers at `path` as a static host with the site's
  * rules: a forced rewrite, else the file, else a plain rewrite (the 404
- * problem), else a bare 404. `conditions` is the request whose range and
- * conditions the object is read with, or undefined for a plain read.
+ * problem), else a bare 404.
  */
-async function staticAnswer(site, request, path, conditions) {
-  const rewrite = async (rule) => {
-    const target = await site.find(rule.to.split("?")[0], rule.status === 200 ? conditions : undefined);
-    return target === null ? notFound(request) : objectAnswer(target, request, rule.status);
-  };
+async function staticAnswer(site, request, path) {
+  const rewrite = async (rule) => (await site.find(rule.to.split("?")[0], request, rule.status)) ?? notFound(request);
   const forced = rewriteOf(path, true);
   if (forced !== undefined) return rewrite(forced);
-  const file = await site.find(path, conditions);
-  if (file !== null) return objectAnswer(file, request);
+  const file = await site.find(path, request);
+  if (file !== null) return file;
   const plain = rewriteOf(path, false);
   return plain !== undefined ? rewrite(plain) : notFound(request);
 }
@@ -174,37 +223,42 @@ function notFound(request) {
   });
 }
 
+/**
+ * The search index of the site under `prefix`, opened once per isolate
+ * and again once a publish has replaced its manifest (its tag changed).
+ */
+async function searchIndex(site, prefix, url) {
+  const manifest = await site.bucket.head(keyOf(prefix, "/search-index.json"));
+  const tag = manifest?.httpEtag ?? null;
+  const cached = indexes.get(prefix);
+  if (cached !== undefined && cached.tag === tag) return cached.index;
+  const read = async (target) => {
+    const object = await site.get(new URL(target).pathname);
+    return object === null ? new Response(null, { status: 404 }) : new Response(object.body);
+  };
+  const index = openIndex(new URL("/search-index.json", url), { fetch: read }).catch((error) => {
+    indexes.delete(prefix);
+    throw error;
+  });
+  indexes.set(prefix, { tag, index });
+  return index;
+}
+
 export default {
   async fetch(request, env) {
     const url = new URL(request.url);
-    if (request.method !== "GET" && request.method !== "HEAD") return respond(request, null);
     const { path, refusal } = sitePath(url.pathname);
     if (refusal !== undefined) return badPath(refusal);
+    if (request.method !== "GET" && request.method !== "HEAD") return respond(request, null);
     const prefix = env.SITE_PREFIX ?? "";
     const site = new Bucket(env.SITE, prefix);
-    if (isUnpublished(path, NEGOTIATION)) {
-      const problem = await site.get("/404.json");
-      return problem === null ? notFound(request) : objectAnswer(problem, request, 404);
-    }
-    if (url.pathname === "/search") {
-      if (!indexes.has(prefix)) {
-        const read = async (target) => {
-          const object = await site.get(new URL(target).pathname);
-          return object === null ? new Response(null, { status: 404 }) : new Response(object.body);
-        };
-        const opened = openIndex(new URL("/search-index.json", url), { fetch: read }).catch((error) => {
-          indexes.delete(prefix);
-          throw error;
-        });
-        indexes.set(prefix, opened);
-      }
-      return respond(request, await indexes.get(prefix));
-    }
+    if (isPrivate(path)) return (await site.find("/404.json", request, 404)) ?? notFound(request);
+    if (path === "/search") return respond(request, await searchIndex(site, prefix, url));
     // A file the handlers read to build an answer (a bundle, a piece): whole, unconditional.
     const asset = async (target) => {
       const object = await site.get(target);
       return object === null ? new Response(null, { status: 404 }) : new Response(object.body, { headers: objectHeaders(object) });
     };
-    return answerAt(request, NEGOTIATION, RESPONSE_HEADERS, asset, () => staticAnswer(site, request, path, request));
+    return answerAt(request, NEGOTIATION, RESPONSE_HEADERS, asset, () => staticAnswer(site, request, path));
   },
 };

@@ -84,6 +84,12 @@ pub struct PublishArgs {
     #[arg(long)]
     pub dry_run: bool,
 
+    /// Set the bucket's CORS rules (any origin may read), which the
+    /// objects cannot carry; the key needs s3:PutBucketCORS. Without it,
+    /// publish prints the rules.
+    #[arg(long)]
+    pub apply_cors: bool,
+
     /// How many objects are sent at once.
     #[arg(long, default_value_t = 16, value_name = "N")]
     pub jobs: usize,

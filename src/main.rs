@@ -92,6 +92,7 @@ fn run_publish(args: &PublishArgs, quiet: bool) -> Result<(), Error> {
         },
         dry_run: args.dry_run,
         jobs: args.jobs,
+        apply_cors: args.apply_cors,
     };
     let bar = progress_bar(quiet);
     let progress: &dyn Progress = match &bar {
@@ -127,10 +128,17 @@ fn run_publish(args: &PublishArgs, quiet: bool) -> Result<(), Error> {
             plan.removed.len(),
             report.seconds
         );
+        let cors = if args.apply_cors && !args.dry_run {
+            "the bucket's CORS rules are set (--apply-cors)".to_owned()
+        } else {
+            format!(
+                "cross-origin reads need the bucket's CORS rules: --apply-cors sets them, or aws s3api put-bucket-cors --bucket {} --cors-configuration '{}'",
+                config.target.bucket,
+                publish::store::cors_configuration()
+            )
+        };
         println!(
-            "store: each object has its type and caching; the 303s of content negotiation and /search need a worker in front (docs/hosts.md#object-storage-ontosite-publish); cross-origin reads need the bucket's CORS rules, for example with aws s3api put-bucket-cors --bucket {} --cors-configuration '{}'",
-            config.target.bucket,
-            publish::store::cors_configuration()
+            "store: each object has its type and caching; the 303s of content negotiation and /search need a worker in front (docs/hosts.md#object-storage-ontosite-publish); {cors}"
         );
     }
     Ok(())

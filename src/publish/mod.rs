@@ -57,6 +57,8 @@ pub struct PublishConfig {
     pub dry_run: bool,
     /// How many objects are sent at once.
     pub jobs: usize,
+    /// Set the bucket's CORS rules too (`store::apply_cors`).
+    pub apply_cors: bool,
 }
 
 /// What a publish did (or, dry, would do).
@@ -104,6 +106,9 @@ pub fn publish(
         let previous = previous.unwrap_or_default();
         let mut version = version;
         let plan = Plan::of(&objects, &previous);
+        if config.apply_cors && !config.dry_run {
+            store::apply_cors(&store, &config.target, &config.endpoint).await?;
+        }
         if config.dry_run || plan.is_empty() {
             return Ok(plan);
         }
@@ -128,13 +133,16 @@ pub fn publish(
             }
         };
         let jobs = config.jobs.max(1);
+        let run = run_id();
         let record = async |version: &mut Option<_>, objects: Vec<&Object>| {
-            let bytes = Published::render(objects);
+            let bytes = Published::render(&run, objects);
             store::put_record(&store, &config.target, RECORD, bytes, version).await
         };
-        // The objects new to the prefix are recorded before they are sent,
-        // with no hash: a publish stopped half-way then leaves none that
-        // the next one would neither send again nor remove.
+        // This run claims the record before it sends anything: the objects
+        // new to the prefix are recorded with no hash, so that a publish
+        // stopped half-way leaves none that the next would neither send
+        // again nor remove; and a publish that read the record before this
+        // one wrote it stops at its own first write, having sent nothing.
         let new: Vec<Object> = plan
             .uploads()
             .filter(|o| !previous.objects.contains_key(&o.path))
@@ -143,13 +151,11 @@ pub fn publish(
                 ..o.clone()
             })
             .collect();
-        if !new.is_empty() {
-            record(
-                &mut version,
-                previous.objects.values().chain(&new).collect(),
-            )
-            .await?;
-        }
+        record(
+            &mut version,
+            previous.objects.values().chain(&new).collect(),
+        )
+        .await?;
         progress.phase(phase::SENDING, Some(plan.uploads().count() as u64));
         for step in plan.steps() {
             futures::stream::iter(step.iter().map(send))
@@ -178,6 +184,16 @@ pub fn publish(
         plan,
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// A name for this run of publish, unlike any other's: the process and
+/// the clock, hashed.
+fn run_id() -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    let seed = format!("{}-{}", std::process::id(), now.as_nanos());
+    blake3::hash(seed.as_bytes()).to_hex()[..32].to_owned()
 }
 
 /// The site's header rules, which say each object's type and caching;

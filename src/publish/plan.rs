@@ -82,10 +82,19 @@ fn built_objects(site: &Path) -> Option<(BTreeMap<String, Object>, std::time::Sy
     Some((reader.finish().ok()?.objects, listed))
 }
 
-/// What the last publish wrote: each object's hash, by path.
+/// What the last publish wrote: each object's hash, by path, and which
+/// run of publish wrote the record (its first line, `{"publish": RUN}`),
+/// so that no two records two runs write are ever the same bytes.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Published {
     pub objects: BTreeMap<String, Object>,
+    pub run: Option<String>,
+}
+
+/// A record's first line: the run of publish that wrote it.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Run {
+    publish: String,
 }
 
 impl Published {
@@ -96,9 +105,15 @@ impl Published {
         reader.finish()
     }
 
-    /// The record of `objects`.
-    pub fn render<'a>(objects: impl IntoIterator<Item = &'a Object>) -> Vec<u8> {
-        crate::output::objects::render(objects)
+    /// The record of `objects`, as the publish `run` writes it.
+    pub fn render<'a>(run: &str, objects: impl IntoIterator<Item = &'a Object>) -> Vec<u8> {
+        let run = Run {
+            publish: run.to_owned(),
+        };
+        let mut out = serde_json::to_vec(&run).unwrap_or_default();
+        out.push(b'\n');
+        out.extend(crate::output::objects::render(objects));
+        out
     }
 }
 
@@ -112,6 +127,7 @@ pub struct RecordReader {
     partial: Vec<u8>,
     lines: usize,
     objects: BTreeMap<String, Object>,
+    run: Option<String>,
 }
 
 impl RecordReader {
@@ -131,6 +147,7 @@ impl RecordReader {
         self.line(&line)?;
         Ok(Published {
             objects: self.objects,
+            run: self.run,
         })
     }
 
@@ -140,7 +157,16 @@ impl RecordReader {
             return Ok(());
         }
         let at = |what: String| format!("line {}: {what}", self.lines);
-        let object: Object = serde_json::from_slice(line).map_err(|e| at(e.to_string()))?;
+        let object: Object = match serde_json::from_slice(line) {
+            Ok(object) => object,
+            Err(error) => match serde_json::from_slice::<Run>(line) {
+                Ok(run) if self.lines == 1 => {
+                    self.run = Some(run.publish);
+                    return Ok(());
+                }
+                _ => return Err(at(error.to_string())),
+            },
+        };
         if !is_site_path(&object.path) {
             return Err(at(format!("`{}` is no path of a site", object.path)));
         }
@@ -269,7 +295,7 @@ mod tests {
             object("index.json", "1"),
             object("gone.json", "1"),
         ];
-        let published = Published::parse(&Published::render(&before)).unwrap();
+        let published = Published::parse(&Published::render("run", &before)).unwrap();
         assert_eq!(published.objects.len(), 4);
         let now = [
             object("a.json", "1"),
@@ -284,13 +310,19 @@ mod tests {
         let loaded = Plan::of(&[object("context.jsonld", "1")], &Published::default());
         assert_eq!(loaded.first, [object("context.jsonld", "1")]);
         assert_eq!(plan.removed, ["gone.json"]);
-        assert!(Plan::of(&now, &Published::parse(&Published::render(&now)).unwrap()).is_empty());
+        assert!(
+            Plan::of(
+                &now,
+                &Published::parse(&Published::render("run", &now)).unwrap()
+            )
+            .is_empty()
+        );
     }
 
     #[test]
     fn a_record_reads_the_same_in_any_pieces() {
         let objects = [object("a.json", "1"), object("b/c.json", "2")];
-        let text = Published::render(&objects);
+        let text = Published::render("run", &objects);
         for size in [1, 3, 7, text.len()] {
             let mut reader = RecordReader::default();
             for piece in text.chunks(size) {
@@ -298,7 +330,14 @@ mod tests {
             }
             let read = reader.finish().unwrap();
             assert_eq!(read.objects.values().cloned().collect::<Vec<_>>(), objects);
+            assert_eq!(read.run.as_deref(), Some("run"));
         }
+        // A record of before runs were named reads too; a run's line only
+        // comes first.
+        let unnamed = crate::output::objects::render(&objects);
+        assert_eq!(Published::parse(&unnamed).unwrap().run, None);
+        let late = [&unnamed[..], b"{\"publish\":\"x\"}\n"].concat();
+        assert!(Published::parse(&late).is_err());
     }
 
     #[test]

@@ -165,6 +165,122 @@ pub fn cors_configuration() -> serde_json::Value {
     })
 }
 
+/// The CORS rules of `cors_configuration` as S3's `PutBucketCors` takes
+/// them: XML, each value escaped.
+pub fn cors_xml() -> String {
+    let escape = |text: &str| {
+        text.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    let mut xml = String::from(
+        r#"<?xml version="1.0" encoding="UTF-8"?><CORSConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/">"#,
+    );
+    let rules = cors_configuration();
+    for rule in rules["CORSRules"].as_array().into_iter().flatten() {
+        xml.push_str("<CORSRule>");
+        for (list, element) in [
+            ("AllowedOrigins", "AllowedOrigin"),
+            ("AllowedMethods", "AllowedMethod"),
+            ("AllowedHeaders", "AllowedHeader"),
+            ("ExposeHeaders", "ExposeHeader"),
+        ] {
+            for value in rule[list].as_array().into_iter().flatten() {
+                let value = escape(value.as_str().unwrap_or_default());
+                xml.push_str(&format!("<{element}>{value}</{element}>"));
+            }
+        }
+        xml.push_str(&format!(
+            "<MaxAgeSeconds>{}</MaxAgeSeconds></CORSRule>",
+            rule["MaxAgeSeconds"]
+        ));
+    }
+    xml.push_str("</CORSConfiguration>");
+    xml
+}
+
+/// The URL of the bucket itself, as the store's S3 client addresses it:
+/// in the path (`ENDPOINT/BUCKET`), or by its host name (the endpoint
+/// given, else `BUCKET.s3.REGION.amazonaws.com`).
+fn bucket_url(target: &Target, endpoint: &Endpoint, region: &str) -> Result<url::Url, String> {
+    let path_style = endpoint.path_style.unwrap_or(endpoint.url.is_some());
+    let base = endpoint
+        .url
+        .clone()
+        .unwrap_or_else(|| format!("https://s3.{region}.amazonaws.com"));
+    let mut url = url::Url::parse(&base).map_err(|e| format!("the endpoint {base}: {e}"))?;
+    if path_style {
+        let path = format!("{}/{}", url.path().trim_end_matches('/'), target.bucket);
+        url.set_path(&path);
+    } else if endpoint.url.is_none() {
+        let host = url.host_str().unwrap_or_default().to_owned();
+        url.set_host(Some(&format!("{}.{host}", target.bucket)))
+            .map_err(|e| format!("the bucket's host name: {e}"))?;
+    }
+    // Else the endpoint names the bucket's own host, as the S3 client
+    // takes it.
+    url.set_query(Some("cors"));
+    Ok(url)
+}
+
+/// Sets the bucket's CORS rules (`cors_xml`) with S3's `PutBucketCors`,
+/// signed by `object_store`'s own signer with the store's credentials:
+/// `object_store` has no call for a bucket's configuration.
+pub async fn apply_cors(
+    store: &AmazonS3,
+    target: &Target,
+    endpoint: &Endpoint,
+) -> Result<(), PublishError> {
+    use base64::Engine;
+    use md5::Digest;
+    use object_store::client::{ClientOptions, HttpConnector, ReqwestConnector};
+    let refused = |detail: String| PublishError::Store {
+        what: format!("could not set the CORS rules of s3://{}", target.bucket),
+        detail: scrubbed(&detail),
+        help: "the key needs s3:PutBucketCORS on the bucket (on R2, an Admin token; or set the rules in the dashboard or with wrangler r2 bucket cors set); or publish without --apply-cors and set the rules printed",
+    };
+    let region = endpoint
+        .region
+        .clone()
+        .or_else(|| std::env::var("AWS_DEFAULT_REGION").ok())
+        .unwrap_or_else(|| "us-east-1".to_owned());
+    let url = bucket_url(target, endpoint, &region).map_err(refused)?;
+    let body = cors_xml().into_bytes();
+    let md5 = base64::engine::general_purpose::STANDARD.encode(md5::Md5::digest(&body));
+    let mut request = http::Request::builder()
+        .method(http::Method::PUT)
+        .uri(url.as_str())
+        .header("Content-Type", "application/xml")
+        .header("Content-MD5", md5)
+        .body(object_store::client::HttpRequestBody::from(body))
+        .map_err(|e| refused(e.to_string()))?;
+    let credential = store
+        .credentials()
+        .get_credential()
+        .await
+        .map_err(|e| failed(target, "", "sign for", &e))?;
+    object_store::aws::AwsAuthorizer::new(&credential, "s3", &region)
+        .try_authorize(&mut request, None)
+        .map_err(|e| refused(chain(&e)))?;
+    let options = ClientOptions::new().with_allow_http(url.scheme() == "http");
+    let client = ReqwestConnector::default()
+        .connect(&options)
+        .map_err(|e| refused(chain(&e)))?;
+    let response = client
+        .execute(request)
+        .await
+        .map_err(|e| refused(chain(&e)))?;
+    if response.status().is_success() {
+        return Ok(());
+    }
+    let status = response.status();
+    let body = response.into_body().bytes().await.unwrap_or_default();
+    Err(refused(format!(
+        "{status}: {}",
+        String::from_utf8_lossy(&body).trim()
+    )))
+}
+
 /// Writes the record of a publish over the `version` of it this publish
 /// read or last wrote (none: there was none, and there must still be
 /// none), and keeps the version written. Where another publish wrote it
@@ -191,8 +307,10 @@ pub async fn put_record(
         attributes,
         ..PutOptions::default()
     };
+    let bytes = bytes::Bytes::from(bytes);
+    let key = target.key(path);
     match store
-        .put_opts(&target.key(path), PutPayload::from(bytes), options)
+        .put_opts(&key, PutPayload::from(bytes.clone()), options)
         .await
     {
         Ok(written) => {
@@ -204,9 +322,29 @@ pub async fn put_record(
         }
         Err(
             object_store::Error::Precondition { .. } | object_store::Error::AlreadyExists { .. },
-        ) => Err(PublishError::Concurrent {
-            url: target.url(path),
-        }),
+        ) => {
+            // A write the client retried after it had gone through is
+            // refused as the second: the record is then this run's own.
+            let found = store
+                .get(&key)
+                .await
+                .map_err(|e| failed(target, path, "read", &e))?;
+            let read = UpdateVersion {
+                e_tag: found.meta.e_tag.clone(),
+                version: found.meta.version.clone(),
+            };
+            let held = found
+                .bytes()
+                .await
+                .map_err(|e| failed(target, path, "read", &e))?;
+            if held != bytes {
+                return Err(PublishError::Concurrent {
+                    url: target.url(path),
+                });
+            }
+            *version = Some(read);
+            Ok(())
+        }
         Err(e) => Err(failed(target, path, "upload", &e)),
     }
 }
@@ -406,6 +544,20 @@ pub fn scrubbed(text: &str) -> String {
 mod tests {
     use super::*;
 
+    #[test]
+    fn the_cors_rules_in_xml_are_the_json_ones() {
+        let xml = cors_xml();
+        for element in [
+            "<AllowedOrigin>*</AllowedOrigin>",
+            "<AllowedMethod>GET</AllowedMethod><AllowedMethod>HEAD</AllowedMethod>",
+            "<ExposeHeader>ETag</ExposeHeader><ExposeHeader>Link</ExposeHeader>",
+            "<MaxAgeSeconds>3600</MaxAgeSeconds>",
+        ] {
+            assert!(xml.contains(element), "{element} in {xml}");
+        }
+        assert!(xml.ends_with("</CORSRule></CORSConfiguration>"));
+    }
+
     /// A record written over the version this publish read: the next
     /// write goes on from it; where another publish wrote the record
     /// meanwhile, or one appeared where there was none, it stops. Run on
@@ -425,17 +577,20 @@ mod tests {
             };
             let (none, mut mine) = read_record(&store, &target, "record").await.unwrap();
             assert!(none.is_none() && mine.is_none());
-            write(&mut mine, "").await.unwrap();
+            write(&mut mine, "{\"publish\":\"mine\"}\n").await.unwrap();
             let (_, mut theirs) = read_record(&store, &target, "record").await.unwrap();
-            write(&mut mine, "").await.unwrap();
-            let stopped = write(&mut theirs, "").await.unwrap_err();
+            // A write the client sent twice: the second finds its own bytes.
+            let mut retried = mine.clone();
+            write(&mut mine, "{\"publish\":\"mine\"}\n\n").await.unwrap();
+            write(&mut retried, "{\"publish\":\"mine\"}\n\n").await.unwrap();
+            let stopped = write(&mut theirs, "{\"publish\":\"theirs\"}\n").await.unwrap_err();
             assert!(
                 matches!(stopped, PublishError::Concurrent { ref url } if url == "s3://bucket/site/record"),
                 "{stopped}"
             );
             // A record where the publish read none.
             let mut late = None;
-            let stopped = write(&mut late, "").await.unwrap_err();
+            let stopped = write(&mut late, "{\"publish\":\"late\"}\n").await.unwrap_err();
             assert!(matches!(stopped, PublishError::Concurrent { .. }), "{stopped}");
         });
     }

@@ -356,3 +356,65 @@ fn the_build_s_hashes_are_the_files_own() {
     assert_eq!(listed, hashed);
     assert_eq!(listed.len(), published_paths(&site).len());
 }
+
+/// What a page elsewhere sees of an object through the website endpoint:
+/// the CORS headers the bucket's rules add, for a read and a preflight.
+fn cross_origin(garage: &Garage, key: &str) -> (Option<String>, Option<String>, u16) {
+    let url = format!("{}/{key}", garage.web);
+    let host = format!("{}.web.garage.localhost", garage.bucket);
+    let read = client()
+        .get(&url)
+        .header("Host", &host)
+        .header("Origin", "https://elsewhere.example")
+        .send()
+        .unwrap();
+    let preflight = client()
+        .request(reqwest::Method::OPTIONS, &url)
+        .header("Host", &host)
+        .header("Origin", "https://elsewhere.example")
+        .header("Access-Control-Request-Method", "GET")
+        .send()
+        .unwrap();
+    (
+        header_of(read.headers(), "access-control-allow-origin"),
+        header_of(read.headers(), "access-control-expose-headers"),
+        preflight.status().as_u16(),
+    )
+}
+
+/// `--apply-cors` sets the bucket's CORS rules, which no object carries:
+/// before it a page elsewhere cannot read the site, after it it can, with
+/// the entity tag and `Link` exposed, as from every other host.
+#[test]
+fn apply_cors_lets_pages_elsewhere_read_the_bucket() {
+    needs!(GARAGE);
+    let garage = start();
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("dist");
+    build_ok(&tiny_input(), &site);
+    let first = publish(&garage, &site, "cors", &[]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert!(
+        stdout(&first).contains("--apply-cors sets them"),
+        "{}",
+        stdout(&first)
+    );
+    let (origin, _, _) = cross_origin(&garage, "cors/index.json");
+    assert_eq!(origin, None, "no rules yet");
+    let applied = publish(&garage, &site, "cors", &["--apply-cors"]);
+    assert!(applied.status.success(), "{}", stderr(&applied));
+    assert!(
+        stdout(&applied).contains("CORS rules are set"),
+        "{}",
+        stdout(&applied)
+    );
+    assert_eq!(sent(&applied), 0, "{}", stdout(&applied));
+    let (origin, exposed, preflight) = cross_origin(&garage, "cors/index.json");
+    assert_eq!(origin.as_deref(), Some("*"));
+    let exposed = exposed.unwrap_or_default().to_ascii_lowercase();
+    assert!(
+        exposed.contains("etag") && exposed.contains("link"),
+        "{exposed}"
+    );
+    assert!((200..300).contains(&preflight), "preflight {preflight}");
+}

@@ -824,7 +824,9 @@ fn the_handlers_load_and_lint_on_their_own() {
 /// and caching publish gave it.
 fn r2_objects(garage: &crate::publish::Garage, site: &Path, prefix: &str, dir: &Path) -> PathBuf {
     let mut manifest = String::new();
-    for (i, path) in crate::publish::published_paths(site).iter().enumerate() {
+    let mut paths = crate::publish::published_paths(site);
+    paths.push(ontosite::publish::plan::RECORD.to_owned());
+    for (i, path) in paths.iter().enumerate() {
         let key = format!("{prefix}/{path}");
         let (status, content_type, cache_control, body) = crate::publish::web_get(garage, &key);
         assert_eq!(status, 200, "{key}");
@@ -863,6 +865,10 @@ fn the_r2_worker_answers_a_published_bucket_as_serve() {
         let host = Host::r2(site, &manifest, prefix);
         let server = Server::dir(site);
         let name = format!("the R2 worker ({prefix})");
+        let mut paths = paths;
+        // Publish's own record is in the bucket, and private as the rest.
+        paths.push(format!("/{}", ontosite::publish::plan::RECORD));
+        paths.extend(["/%zz", "/a%2Fb", "/.well-known/void"].map(String::from));
         assert_same_as_serve(&host, &server, &name, &paths);
         assert_negotiates_as_serve(&host, &server, &name);
         if prefix == "bundled" {
@@ -872,19 +878,37 @@ fn the_r2_worker_answers_a_published_bucket_as_serve() {
         crate::linked_data::assert_jsonld_js_dereferences(site, &host.url, &name);
         crate::dereference::assert_crawl_gathers_the_dump(site, &host.url, &name);
         let url = |path: &str| format!("{}{path}", host.url);
-        // A range of a file, as download managers and resumed transfers ask.
-        let whole = std::fs::read(site.join("index.nt")).unwrap();
-        let part = client()
-            .get(url("index.nt"))
-            .header("Range", "bytes=100-199")
-            .send()
-            .unwrap();
-        assert_eq!(part.status().as_u16(), 206);
-        assert_eq!(
-            header_of(part.headers(), "content-range").as_deref(),
-            Some(format!("bytes 100-199/{}", whole.len()).as_str())
-        );
-        assert_eq!(part.bytes().unwrap().as_ref(), &whole[100..200]);
+        // Ranges, as download managers and resumed transfers ask, answered
+        // as serve answers them: parts, a suffix, one past the end, several
+        // (the whole file), and one of a version the client no longer has.
+        let ranged = |base: &str, range: &str, if_range: Option<&str>| {
+            let mut request = client()
+                .get(format!("{}/index.nt", base.trim_end_matches('/')))
+                .header("Range", range);
+            if let Some(tag) = if_range {
+                request = request.header("If-Range", tag);
+            }
+            let response = request.send().unwrap();
+            let status = response.status().as_u16();
+            let content_range = header_of(response.headers(), "content-range");
+            (status, content_range, response.bytes().unwrap().to_vec())
+        };
+        for range in [
+            "bytes=100-199",
+            "bytes=0-",
+            "bytes=-10",
+            "bytes=999999999-",
+            "bytes=0-1,5-6",
+            "bytes=9-2",
+        ] {
+            for if_range in [None, Some("\"another version\"")] {
+                let (got, expected) = (
+                    ranged(&host.url, range, if_range),
+                    ranged(&server.url, range, if_range),
+                );
+                assert_eq!(got, expected, "{range} If-Range {if_range:?}");
+            }
+        }
         // An entity tag a second request gets a 304 with.
         let first = client().get(url("api.json")).send().unwrap();
         let tag = first.headers()["etag"].to_str().unwrap().to_owned();
