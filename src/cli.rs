@@ -51,6 +51,7 @@ Examples:
   ontosite publish dist s3://my-bucket/pato
   ontosite publish dist s3://ontologies/pato --endpoint https://ACCOUNT.r2.cloudflarestorage.com --region auto
   ontosite publish dist s3://my-bucket/pato --dry-run
+  ontosite publish dist s3://my-bucket/pato --apply-cors
 
 Credentials come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and
 AWS_SESSION_TOKEN), a web identity or the instance's role; they are never
