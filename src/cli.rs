@@ -54,8 +54,9 @@ Examples:
   ontosite publish dist s3://my-bucket/pato --apply-cors
 
 Credentials come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and
-AWS_SESSION_TOKEN), a web identity or the instance's role; they are never
-printed.";
+AWS_SESSION_TOKEN), else as the AWS tools find them: AWS_PROFILE and the
+profile files, a web identity, the container's or the instance's role;
+they are never printed.";
 
 #[derive(Debug, Args)]
 pub struct PublishArgs {

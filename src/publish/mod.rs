@@ -7,6 +7,7 @@
 //! it removes only what an earlier publish wrote. An interrupted publish
 //! leaves the record of the last one, so the next sends what is missing.
 
+pub mod credentials;
 pub mod plan;
 pub mod store;
 
@@ -99,7 +100,7 @@ pub fn publish(
             source,
         })?;
     let plan = runtime.block_on(async {
-        let store = store::open(&config.target, &config.endpoint)?;
+        let store = store::open(&config.target, &config.endpoint).await?;
         // The record is written only over the version read here: a
         // publish to the same prefix that wrote it meanwhile stops this one.
         let (previous, version) = store::read_record(&store, &config.target, RECORD).await?;

@@ -79,11 +79,21 @@ pub struct Endpoint {
     pub path_style: Option<bool>,
 }
 
-/// The bucket, with credentials as the AWS tools find them in the
-/// environment (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
-/// `AWS_SESSION_TOKEN`, web identity, the instance's role).
-pub fn open(target: &Target, endpoint: &Endpoint) -> Result<AmazonS3, PublishError> {
+/// The bucket, with credentials as the AWS tools find them: the key in
+/// the environment (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
+/// `AWS_SESSION_TOKEN`), else the profile files, web identity, the
+/// container's or the instance's role (`credentials::AwsTools`).
+pub async fn open(target: &Target, endpoint: &Endpoint) -> Result<AmazonS3, PublishError> {
     let mut builder = AmazonS3Builder::from_env().with_bucket_name(&target.bucket);
+    let mut endpoint = endpoint.clone();
+    if std::env::var_os("AWS_ACCESS_KEY_ID").is_none() {
+        if endpoint.region.is_none() {
+            endpoint.region = super::credentials::AwsTools::profile_region().await;
+        }
+        let tools = super::credentials::AwsTools::new(endpoint.region.as_deref()).await;
+        builder = builder.with_credentials(std::sync::Arc::new(tools));
+    }
+    let endpoint = &endpoint;
     let url = endpoint.url.clone();
     if let Some(url) = &url {
         // Credentials belong in the environment, where no message shows
@@ -239,11 +249,12 @@ pub async fn apply_cors(
         detail: scrubbed(&detail),
         help: "the key needs s3:PutBucketCORS on the bucket (on R2, an Admin token; or set the rules in the dashboard or with wrangler r2 bucket cors set); or publish without --apply-cors and set the rules printed",
     };
-    let region = endpoint
-        .region
-        .clone()
-        .or_else(|| std::env::var("AWS_DEFAULT_REGION").ok())
-        .unwrap_or_else(|| "us-east-1".to_owned());
+    let region = match endpoint.region.clone() {
+        Some(region) => region,
+        None => super::credentials::AwsTools::profile_region()
+            .await
+            .unwrap_or_else(|| "us-east-1".to_owned()),
+    };
     let url = bucket_url(target, endpoint, &region).map_err(refused)?;
     let body = cors_xml().into_bytes();
     let md5 = base64::engine::general_purpose::STANDARD.encode(md5::Md5::digest(&body));
@@ -476,8 +487,23 @@ pub async fn delete(store: &AmazonS3, target: &Target, path: &str) -> Result<(),
 
 /// An error of the store, said as what it means for the publisher.
 fn failed(target: &Target, path: &str, doing: &str, error: &object_store::Error) -> PublishError {
-    let detail = scrubbed(&chain(error));
+    let mut detail = scrubbed(&chain(error));
+    // `aws-config`'s chain found none (`credentials::AwsTools`).
+    let unfound = [
+        "provided credentials",
+        "credential provider",
+        "credentials provider",
+    ]
+    .iter()
+    .any(|said| detail.contains(said));
+    if unfound {
+        let profile = std::env::var("AWS_PROFILE").unwrap_or_else(|_| "default".to_owned());
+        detail.push_str(&format!(
+            " (no key in the environment; the profile `{profile}` gave none)"
+        ));
+    }
     let help = match error {
+        _ if unfound => NO_CREDENTIALS,
         object_store::Error::Unauthenticated { .. }
         | object_store::Error::PermissionDenied { .. } => REFUSED,
         _ if detail.contains("NoSuchBucket") || detail.contains("bucket does not exist") => {
@@ -504,6 +530,8 @@ fn failed(target: &Target, path: &str, doing: &str, error: &object_store::Error)
         help,
     }
 }
+
+const NO_CREDENTIALS: &str = "no credentials were found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE to a profile of ~/.aws/credentials or ~/.aws/config (or of the files AWS_SHARED_CREDENTIALS_FILE and AWS_CONFIG_FILE name)";
 
 const REFUSED: &str = "the store refused the credentials: check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or the role), and that the key may list the bucket (s3:ListBucket) and read, write and delete under the prefix";
 

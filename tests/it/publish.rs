@@ -418,3 +418,99 @@ fn apply_cors_lets_pages_elsewhere_read_the_bucket() {
     );
     assert!((200..300).contains(&preflight), "preflight {preflight}");
 }
+
+/// `ontosite publish SITE s3://BUCKET/PREFIX` with no key in the
+/// environment: credentials only from the AWS files `files` names.
+fn publish_with_files(
+    garage: &Garage,
+    site: &Path,
+    prefix: &str,
+    files: &Path,
+    profile: &str,
+) -> Output {
+    ontosite()
+        .arg("publish")
+        .arg(site)
+        .arg(format!("s3://{}/{prefix}", garage.bucket))
+        .args(["--endpoint", &garage.endpoint, "--region", "garage"])
+        .env_remove("AWS_ACCESS_KEY_ID")
+        .env_remove("AWS_SECRET_ACCESS_KEY")
+        .env_remove("AWS_SESSION_TOKEN")
+        .env("AWS_PROFILE", profile)
+        .env("AWS_SHARED_CREDENTIALS_FILE", files.join("credentials"))
+        .env("AWS_CONFIG_FILE", files.join("config"))
+        // Nothing probes an instance's metadata address from a test.
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .env("HOME", files)
+        .output()
+        .unwrap()
+}
+
+/// Credentials from the AWS profile files, as the AWS tools read them: a
+/// key in `credentials`, a `credential_process` in `config` (run once for
+/// a whole publish), and a profile that is not there said as such.
+#[test]
+fn credentials_come_from_the_aws_profile_files_too() {
+    needs!(GARAGE);
+    let garage = start();
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("dist");
+    build_ok(&tiny_input(), &site);
+    let files = dir.path().join("aws");
+    std::fs::create_dir(&files).unwrap();
+    std::fs::write(
+        files.join("credentials"),
+        format!(
+            "[garage]\naws_access_key_id = {}\naws_secret_access_key = {}\n",
+            garage.key_id, garage.secret
+        ),
+    )
+    .unwrap();
+    let script = files.join("credentials.sh");
+    let runs = files.join("runs");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho run >> '{}'\nprintf '{{\"Version\": 1, \"AccessKeyId\": \"{}\", \"SecretAccessKey\": \"{}\"}}'\n",
+            runs.display(),
+            garage.key_id,
+            garage.secret
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    std::fs::write(
+        files.join("config"),
+        format!(
+            "[profile process]\ncredential_process = {}\n",
+            script.display()
+        ),
+    )
+    .unwrap();
+
+    let keyed = publish_with_files(&garage, &site, "profile", &files, "garage");
+    assert!(keyed.status.success(), "{}", stderr(&keyed));
+    assert!(sent(&keyed) > 0, "{}", stdout(&keyed));
+    let processed = publish_with_files(&garage, &site, "process", &files, "process");
+    assert!(processed.status.success(), "{}", stderr(&processed));
+    assert_eq!(sent(&processed), sent(&keyed), "{}", stdout(&processed));
+    let ran = std::fs::read_to_string(&runs).unwrap();
+    assert_eq!(ran.lines().count(), 1, "credential_process ran {ran:?}");
+    for path in published_paths(&site) {
+        assert_eq!(
+            web_get(&garage, &format!("process/{path}")).0,
+            200,
+            "{path}"
+        );
+    }
+
+    let missing = publish_with_files(&garage, &site, "missing", &files, "nowhere");
+    assert_eq!(missing.status.code(), Some(1), "{}", stdout(&missing));
+    let said = stderr(&missing);
+    assert!(
+        said.contains("the profile `nowhere` gave none")
+            && said.contains("help: no credentials were found"),
+        "{said}"
+    );
+    assert!(!said.contains(&garage.secret), "{said}");
+}
