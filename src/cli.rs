@@ -44,6 +44,22 @@ pub enum Command {
     /// changed since the last publish, the site kept whole throughout.
     #[command(after_help = PUBLISH_EXAMPLES)]
     Publish(PublishArgs),
+    /// What changed between two releases of an ontology, each an input
+    /// directory: terms added, removed, deprecated, un-deprecated,
+    /// relabelled, redefined, reparented, with synonyms changed, moved.
+    /// Prints JSON.
+    Diff(DiffArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The earlier release's input directory.
+    #[arg(value_name = "BEFORE")]
+    pub before: PathBuf,
+
+    /// The later release's input directory.
+    #[arg(value_name = "AFTER")]
+    pub after: PathBuf,
 }
 
 const PUBLISH_EXAMPLES: &str = "\

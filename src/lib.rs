@@ -8,6 +8,7 @@
 //! [`serve`] answers HTTP requests from what [`output`] wrote.
 
 pub mod build;
+pub mod changes;
 pub mod config;
 pub mod hosts;
 pub mod model;

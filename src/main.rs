@@ -11,7 +11,7 @@ mod progress;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use clap::Parser;
-use cli::{BuildArgs, Cli, Command, InputArgs, PublishArgs, ServeArgs};
+use cli::{BuildArgs, Cli, Command, DiffArgs, InputArgs, PublishArgs, ServeArgs};
 use ontosite::Error;
 use ontosite::build::{self, BuildReport, Progress};
 use ontosite::config::{self, BuildConfig, HostCheck};
@@ -77,6 +77,7 @@ fn run(cli: &Cli) -> Result<(), Error> {
         Command::Build(args) => run_build(args, cli.quiet),
         Command::Serve(args) => run_serve(args, cli.quiet),
         Command::Publish(args) => run_publish(args, cli.quiet),
+        Command::Diff(args) => run_diff(args, cli.quiet),
     }
 }
 
@@ -140,6 +141,31 @@ fn run_publish(args: &PublishArgs, quiet: bool) -> Result<(), Error> {
         println!(
             "store: each object has its type and caching; the 303s of content negotiation and /search need a worker in front (docs/hosts.md#object-storage-ontosite-publish); {cors}"
         );
+    }
+    Ok(())
+}
+
+/// `ontosite diff`: the changes between two releases, as JSON on
+/// standard output, their counts on standard error.
+fn run_diff(args: &DiffArgs, quiet: bool) -> Result<(), Error> {
+    let (before, after) = rayon::join(
+        || ontosite::source::load(&args.before, None),
+        || ontosite::source::load(&args.after, None),
+    );
+    let changes = ontosite::changes::between(&before?, &after?);
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&changes).unwrap_or_default()
+    );
+    if !quiet {
+        let counts = serde_json::to_value(changes.counts()).unwrap_or_default();
+        let said: Vec<String> = counts
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(kind, n)| format!("{n} {kind}"))
+            .collect();
+        eprintln!("changes: {}", said.join(", "));
     }
     Ok(())
 }

@@ -14,6 +14,7 @@ use std::path::Path;
 /// publishes the sources.
 const MAY_NAME: &[(&str, &[&str])] = &[
     ("model", &[]),
+    ("changes", &["model"]),
     ("source", &["model", "site", "hosts"]),
     ("search", &["model"]),
     ("site", &["model", "search"]),

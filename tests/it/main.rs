@@ -7,6 +7,7 @@ mod bounds;
 mod browse;
 mod browser;
 mod build;
+mod changes;
 mod cli;
 mod dereference;
 mod front;
