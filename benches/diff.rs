@@ -1,9 +1,10 @@
 //! `cargo bench --bench diff`: what comparing two releases costs beside
 //! building one. Two synthetic releases of `ONTOSITE_BENCH_ENTITIES`
 //! (100,000) entities, the later with a hundredth of them renamed, a
-//! hundredth removed and a hundredth added; a full build of the later
-//! (`--force`), and `ontosite::changes::between` on the two loaded
-//! models, alternated (A B A B) over five rounds, medians reported; then
+//! hundredth removed and a hundredth added; a build of the later into a
+//! fresh directory (the previous round's deleted first, then `sync` and a
+//! pause, untimed), and `ontosite::changes::between` on the two loaded
+//! models, alternated (A B A B) over three rounds, medians reported; then
 //! the whole `ontosite diff` command, which reads both inputs too.
 
 mod common;
@@ -13,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-const ROUNDS: usize = 5;
+const ROUNDS: usize = 3;
 
 fn main() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -33,9 +34,13 @@ fn main() {
     let (mut builds, mut diffs) = (Vec::new(), Vec::new());
     let mut counts = None;
     for _ in 0..ROUNDS {
+        // A site of 100k entities is gigabytes: one at a time on disk.
+        let _ = std::fs::remove_dir_all(&out);
+        let _ = Command::new("sync").status();
+        std::thread::sleep(Duration::from_secs(10));
         let started = Instant::now();
         let built = Command::new(&binary)
-            .args(["build", "--quiet", "--force", "--input"])
+            .args(["build", "--quiet", "--input"])
             .arg(&after)
             .arg("--out")
             .arg(&out)
@@ -57,6 +62,7 @@ fn main() {
         .unwrap();
     assert!(command.status.success());
     let whole = started.elapsed();
+    let _ = std::fs::remove_dir_all(&work);
     let (build, diff) = (median(builds), median(diffs));
     println!("changes: {:?}", counts.unwrap());
     println!();

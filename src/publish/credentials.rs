@@ -11,6 +11,15 @@ use object_store::aws::AwsCredential;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
+/// Every key the chain has found, which no message may show: a store's
+/// error can quote the key it was sent (`store::scrubbed`).
+static FOUND: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// The keys the chain has found so far.
+pub fn found() -> Vec<String> {
+    FOUND.lock().map(|found| found.clone()).unwrap_or_default()
+}
+
 /// Credentials are fetched again this long before they expire.
 const EARLY: Duration = Duration::from_secs(300);
 
@@ -69,6 +78,14 @@ impl CredentialProvider for AwsTools {
             secret_key: found.secret_access_key().to_owned(),
             token: found.session_token().map(str::to_owned),
         });
+        if let Ok(mut secrets) = FOUND.lock() {
+            secrets.extend(
+                [&credential.key_id, &credential.secret_key]
+                    .into_iter()
+                    .chain(&credential.token)
+                    .cloned(),
+            );
+        }
         *kept = Some((Arc::clone(&credential), found.expiry()));
         Ok(credential)
     }

@@ -550,18 +550,19 @@ fn chain(error: &dyn std::error::Error) -> String {
     text
 }
 
-/// `text` with every credential the environment holds blanked out: a
-/// store's error may quote the key it was sent.
+/// `text` with every credential blanked out, the environment's and those
+/// the profile files gave: a store's error may quote the key it was sent.
 pub fn scrubbed(text: &str) -> String {
     let mut text = text.to_owned();
-    for name in [
+    let from_environment = [
         "AWS_ACCESS_KEY_ID",
         "AWS_SECRET_ACCESS_KEY",
         "AWS_SESSION_TOKEN",
-    ] {
-        if let Ok(secret) = std::env::var(name)
-            && secret.len() >= 4
-        {
+    ]
+    .into_iter()
+    .filter_map(|name| std::env::var(name).ok());
+    for secret in from_environment.chain(super::credentials::found()) {
+        if secret.len() >= 4 {
             text = text.replace(&secret, "[redacted]");
         }
     }

@@ -458,10 +458,11 @@ fn credentials_come_from_the_aws_profile_files_too() {
     build_ok(&tiny_input(), &site);
     let files = dir.path().join("aws");
     std::fs::create_dir(&files).unwrap();
+    let wrong_secret = "profilewrongsecret0123456789";
     std::fs::write(
         files.join("credentials"),
         format!(
-            "[garage]\naws_access_key_id = {}\naws_secret_access_key = {}\n",
+            "[garage]\naws_access_key_id = {}\naws_secret_access_key = {}\n[wrong]\naws_access_key_id = GKprofile0123456789abcdef\naws_secret_access_key = {wrong_secret}\n",
             garage.key_id, garage.secret
         ),
     )
@@ -513,4 +514,14 @@ fn credentials_come_from_the_aws_profile_files_too() {
         "{said}"
     );
     assert!(!said.contains(&garage.secret), "{said}");
+
+    // A key the store refuses, from a profile: neither half is shown.
+    let refused = publish_with_files(&garage, &site, "wrong", &files, "wrong");
+    assert_eq!(refused.status.code(), Some(1), "{}", stdout(&refused));
+    let said = stderr(&refused);
+    assert!(said.contains("help:"), "{said}");
+    assert!(
+        !said.contains("GKprofile0123456789abcdef") && !said.contains(wrong_secret),
+        "{said}"
+    );
 }
