@@ -533,7 +533,7 @@ fn failed(target: &Target, path: &str, doing: &str, error: &object_store::Error)
 
 const NO_CREDENTIALS: &str = "no credentials were found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE to a profile of ~/.aws/credentials or ~/.aws/config (or of the files AWS_SHARED_CREDENTIALS_FILE and AWS_CONFIG_FILE name)";
 
-const REFUSED: &str = "the store refused the credentials: check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or the role), and that the key may list the bucket (s3:ListBucket) and read, write and delete under the prefix";
+const REFUSED: &str = "the store refused the credentials: check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or the profile, or the role), and that the key may list the bucket (s3:ListBucket) and read, write and delete under the prefix";
 
 /// An error and its sources, one line.
 fn chain(error: &dyn std::error::Error) -> String {
