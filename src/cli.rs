@@ -103,8 +103,9 @@ pub struct PublishArgs {
     pub dry_run: bool,
 
     /// Set the bucket's CORS rules (any origin may read), which the
-    /// objects cannot carry; the key needs s3:PutBucketCORS. Without it,
-    /// publish prints the rules.
+    /// objects cannot carry; the key needs s3:PutBucketCORS. They replace
+    /// the bucket's whole CORS configuration. Without it, publish prints
+    /// the rules.
     #[arg(long)]
     pub apply_cors: bool,
 
