@@ -1,6 +1,8 @@
 //! The pipeline: load the source, render every document, write them into a
 //! staging directory, swap it in.
 
+mod releases;
+
 use crate::config::{BuildConfig, HostCheck};
 use crate::hosts::{self, DoesNotFit, Fit, Measured, Plan};
 use crate::model::Ontology;
@@ -172,17 +174,46 @@ pub fn build_keeping_previous(
     }
     progress.phase(phase::READING, None);
     let ontology = check(config)?;
+    let releases = releases::load(config, &ontology)?;
     progress.phase(phase::PREPARING, None);
     // --force writes every file anew; otherwise unchanged ones are linked.
     let staging = Staging::begin(&config.out, !config.force)?;
     let mut site = prepare(config, &ontology)?;
     let host = host(config, &ontology);
     lay_out(config, host, &mut site)?;
+    let base = &ontology.meta.base_url;
+    let (changes, listed) = releases::listed(&releases, base);
+    let release_of: Vec<_> = (0..releases.len())
+        .map(|i| releases::release_of(&releases, &changes, i, base))
+        .collect();
+    if let Some(current) = release_of.last() {
+        site.set_release(current.clone(), listed, false);
+    }
     progress.phase(
         &format!("{} of {} entities", phase::WRITING, ontology.entities.len()),
         Some(render::documents(&site).count() as u64),
     );
-    let written = write_documents(&site, &staging, interrupted, progress)?;
+    let mut written = write_documents(&site, "", &staging, interrupted, progress)?;
+    // Each release a site of its own under /releases/{version}/, one at a
+    // time.
+    for (release, of) in releases.into_iter().zip(release_of) {
+        let mut copy = release.ontology;
+        copy.meta.base_url = releases::base_of(base, &release.version)?;
+        let mut site = prepare(config, &copy)?;
+        site.set_release(of, Vec::new(), true);
+        progress.phase(
+            &format!("{} of release {}", phase::WRITING, release.version),
+            Some(render::documents(&site).count() as u64),
+        );
+        let prefix = crate::site::files::release(&release.version);
+        written.extend(write_documents(
+            &site,
+            &prefix,
+            &staging,
+            interrupted,
+            progress,
+        )?);
+    }
     let measured = Measured::of(
         written
             .iter()
@@ -454,6 +485,7 @@ struct WrittenFile {
 /// returns each one as written. Stops at the first error or interruption.
 fn write_documents(
     site: &Rendering,
+    prefix: &str,
     staging: &Staging,
     interrupted: &AtomicBool,
     progress: &dyn Progress,
@@ -463,7 +495,7 @@ fn write_documents(
             if interrupted.load(Ordering::Relaxed) {
                 return Err(Error::Interrupted);
             }
-            let path = document.path(site);
+            let path = format!("{prefix}{}", document.path(site));
             let failed = |source| Error::Render {
                 path: path.clone(),
                 source,

@@ -21,6 +21,8 @@ pub struct Named {
     pub iri: String,
     pub id: String,
     pub name: String,
+    /// Its slug in that release: where its documents are.
+    pub slug: String,
 }
 
 /// A term newly deprecated, and what replaces it.
@@ -124,6 +126,7 @@ fn named(iri: &str, entity: &Entity) -> Named {
         iri: iri.to_owned(),
         id: entity.id.clone(),
         name: entity.name.clone(),
+        slug: entity.slug.as_str().to_owned(),
     }
 }
 

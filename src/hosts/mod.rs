@@ -29,6 +29,9 @@ pub struct HostInput<'a> {
     /// The documents the handlers answer by joining what the site
     /// publishes, where the host takes no file as large as the whole.
     pub joined: &'a crate::site::parts::Joins,
+    /// Paths that redirect (303) to another path of the site: the kept
+    /// releases' version IRIs, to their roots.
+    pub see_other: &'a [(String, String)],
 }
 
 /// One file the build writes for a host.

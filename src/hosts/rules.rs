@@ -82,11 +82,14 @@ fn headers(input: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error
 
 /// `_redirects`: the files the build writes for the hosts and itself
 /// answered 404, then each endpoint served by a rewrite.
-fn redirects(_: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
+fn redirects(input: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     out.extend_from_slice(GENERATED.as_bytes());
     // Forced, so that the files exist but are never served.
     for path in UNPUBLISHED {
         let _ = writeln!(out, "{path}  /{}  404!", files::NOT_FOUND);
+    }
+    for (from, to) in input.see_other {
+        let _ = writeln!(out, "{from}  {to}  303");
     }
     for endpoint in endpoints().iter().chain([&NOT_FOUND]) {
         let Serves::Rewrite {

@@ -140,6 +140,7 @@ mod tests {
             downloads: &[],
             aliases: &crate::site::negotiation::Aliases::default(),
             bundles: Some(3),
+            see_other: &[],
             joined: &[(
                 "dump.nt".to_owned(),
                 crate::site::parts::Join {

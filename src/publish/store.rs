@@ -142,7 +142,10 @@ pub fn attributes(headers: &[(String, String)], path: &str) -> Attributes {
     };
     let content_type = header("Content-Type").unwrap_or_else(|| crate::site::media::of_file(path));
     attributes.insert(Attribute::ContentType, content_type.into());
-    if let Some(cache) = header("Cache-Control") {
+    if let Some(cache) = crate::site::routes::cache_control(&format!("/{path}"))
+        .map(str::to_owned)
+        .or_else(|| header("Cache-Control"))
+    {
         attributes.insert(Attribute::CacheControl, cache.into());
     }
     attributes

@@ -33,6 +33,14 @@ pub struct Context<'a> {
     /// Where the list's and the dump's parts start (`parts::plan`): each
     /// one part, whole, unless the host takes no file that large.
     pub(super) cuts: Cuts,
+    /// The release this site publishes, where the site keeps releases.
+    pub(super) release: Option<super::releases::ReleaseOf>,
+    /// Every release, oldest first: on the current site only, so that a
+    /// release's own copy stays as it was when later ones are added.
+    pub(super) releases: Vec<super::releases::Listed>,
+    /// Whether this is a release's copy under `/releases/{version}/`,
+    /// which carries no host files: the site's own answer for it.
+    pub(super) kept_release: bool,
 }
 
 /// Where each part of the RDF list and the dump starts, as the index of
@@ -84,6 +92,9 @@ impl<'a> Context<'a> {
                 .iter()
                 .any(|e| e.term.is_none() && e.iri.is_some()),
             cuts: Cuts::default(),
+            release: None,
+            releases: Vec::new(),
+            kept_release: false,
         }
     }
 

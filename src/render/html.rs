@@ -357,6 +357,11 @@ pub fn home(site: &Rendering, out: &mut Vec<u8>) -> Result<(), RenderError> {
         example_query => info::example_query(site.ontology),
         operations => minijinja::Value::from(minijinja::value::Serde(super::api_docs::operations(site)?)),
         tree => site.relations.has_hierarchy(),
+        release => site.release.as_ref().map(|release| context! {
+            version => &release.version,
+            change_log => release.since.is_some(),
+            previous => release.since.as_ref().map(|(previous, _)| previous),
+        }),
     };
     render_template(site, "index.html", "", context, out)
 }
@@ -375,6 +380,12 @@ pub fn render_template(
         info => info_value(site)?,
         root => root,
         hierarchy => site.relations.has_hierarchy(),
+        // From the site's root: a release's copy is a folder inside it.
+        releases_href => site.release.as_ref().map(|_| if site.kept_release {
+            "../index.html".to_owned()
+        } else {
+            crate::site::files::release_list("html")
+        }),
         ..context
     };
     let template = site
@@ -537,6 +548,23 @@ pub fn vocabulary(site: &Rendering, out: &mut Vec<u8>) -> Result<(), RenderError
         terms => minijinja::Value::from(minijinja::value::Serde(super::vocab::terms(site))),
     };
     render_template(site, "vocab.html", "", context, out)
+}
+
+/// The release list's page, `releases/index.html`.
+pub fn releases(site: &Rendering, out: &mut Vec<u8>) -> Result<(), RenderError> {
+    let context = context! {
+        list => template_value(&super::releases::list_view(site)),
+    };
+    render_template(site, "releases.html", "../", context, out)
+}
+
+/// A release's change log page, `change-log.html`.
+pub fn change_log(site: &Rendering, out: &mut Vec<u8>) -> Result<(), RenderError> {
+    let log = super::releases::log_view(site).unwrap_or_default();
+    let context = context! {
+        log => template_value(&log),
+    };
+    render_template(site, "change-log.html", "", context, out)
 }
 
 /// `ui/site.js`: the search client as a classic script (a page opened from

@@ -61,6 +61,15 @@ pub fn document(site: &Context) -> Result<Value, RenderError> {
     if let Some(version) = &meta.version {
         info.insert("version".into(), json!(version));
     }
+    if let Some(release) = &site.release {
+        info.insert(
+            "release".into(),
+            json!({
+                "version": release.version,
+                "releases": format!("{}{}", release.site, files::release_list("json")),
+            }),
+        );
+    }
     if let Some(license) = &meta.license {
         info.insert("license".into(), json!(license));
     }

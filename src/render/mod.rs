@@ -22,6 +22,7 @@ mod openapi;
 mod parts;
 pub mod rdf;
 mod relations;
+pub mod releases;
 mod rendering;
 pub mod search_index;
 mod templates;
@@ -150,6 +151,10 @@ pub enum Document<'a> {
     Part(Parted, rdf::Syntax, u32),
     /// An ontology source file, published as it is.
     Source(&'a Download),
+    /// The list of the releases the site keeps.
+    ReleaseList(releases::ListFormat),
+    /// What the site's release changed since the one before it.
+    ChangeLog(releases::LogFormat),
 }
 
 impl Document<'_> {
@@ -228,6 +233,8 @@ impl Document<'_> {
             Document::BundleManifest => bundles::MANIFEST.to_owned(),
             Document::Part(parted, syntax, k) => parted.part(syntax.extension(), *k),
             Document::Source(download) => download.name.clone(),
+            Document::ReleaseList(format) => format.file(),
+            Document::ChangeLog(format) => format.file().to_owned(),
         }
     }
 
@@ -311,6 +318,7 @@ impl Document<'_> {
                     aliases: &site.aliases,
                     bundles: site.bundle_count(),
                     joined: &joined,
+                    see_other: &releases::version_iri_paths(site),
                 };
                 (file.write)(&input, out)?
             }
@@ -354,6 +362,17 @@ impl Document<'_> {
                     joined: site.joins()?,
                 },
             )?,
+            Document::ReleaseList(format) => match format {
+                releases::ListFormat::Json => releases::list_json(site, out)?,
+                releases::ListFormat::JsonLd => releases::list_rdf(site, rdf::Syntax::JsonLd, out)?,
+                releases::ListFormat::Turtle => releases::list_rdf(site, rdf::Syntax::Turtle, out)?,
+                releases::ListFormat::Page => html::releases(site, out)?,
+            },
+            Document::ChangeLog(format) => match format {
+                releases::LogFormat::Json => releases::log_json(site, out)?,
+                releases::LogFormat::Turtle => releases::log_rdf(site, rdf::Syntax::Turtle, out)?,
+                releases::LogFormat::Page => html::change_log(site, out)?,
+            },
             // The one document copied, not rendered: the source file as
             // the publisher wrote it, byte for byte.
             Document::Source(download) => {
@@ -487,7 +506,25 @@ pub fn documents<'a>(site: &Rendering<'a>) -> impl ParallelIterator<Item = Docum
     let list_pages = (1..=pages::count(site.ontology.entities.len()))
         .into_par_iter()
         .flat_map_iter(|n| pages::Paged::EVERY.map(|list| Document::Page(list, n)));
-    let hosts: Vec<Document> = crate::hosts::files().map(Document::Host).collect();
+    // A release's copy is answered by the site it is in: no host files.
+    let hosts: Vec<Document> = if site.kept_release {
+        Vec::new()
+    } else {
+        crate::hosts::files().map(Document::Host).collect()
+    };
+    let release_list = match site.releases.is_empty() {
+        true => &[][..],
+        false => &releases::ListFormat::EVERY[..],
+    };
+    let change_log = match site.release.as_ref().and_then(|r| r.since.as_ref()) {
+        Some(_) => &releases::LogFormat::EVERY[..],
+        None => &[][..],
+    };
+    let hosts: Vec<Document> = hosts
+        .into_iter()
+        .chain(release_list.iter().map(|&f| Document::ReleaseList(f)))
+        .chain(change_log.iter().map(|&f| Document::ChangeLog(f)))
+        .collect();
     // Where the RDF documents are in parts, the parts in place of the
     // wholes; where a handler joins a list, the pages alone.
     let in_parts = |parted: Parted| site.parts(parted).unwrap_or(0);
@@ -511,6 +548,7 @@ pub fn documents<'a>(site: &Rendering<'a>) -> impl ParallelIterator<Item = Docum
         Document::List => !site.joined.contains(&pages::Paged::List),
         Document::ListLd => !site.joined.contains(&pages::Paged::ListLd),
         Document::All => !site.joined.contains(&pages::Paged::All),
+        Document::Aliases => !site.kept_release,
         _ => true,
     };
     let site_wide: Vec<Document> = Document::SITE_WIDE.into_iter().filter(whole).collect();

@@ -58,6 +58,21 @@ impl Rendering<'_> {
         self.layout = layout;
     }
 
+    /// Publishes the site as release `release` of the releases `listed`
+    /// (oldest first), which the current site lists at `/releases/`; a
+    /// release's copy under `/releases/{version}/` (`kept`) lists none and
+    /// carries no host files.
+    pub fn set_release(
+        &mut self,
+        release: super::releases::ReleaseOf,
+        listed: Vec<super::releases::Listed>,
+        kept: bool,
+    ) {
+        self.context.release = Some(release);
+        self.context.releases = if kept { Vec::new() } else { listed };
+        self.context.kept_release = kept;
+    }
+
     /// About how large the N-Triples dump's head (the data set's
     /// description, the vocabulary, the list) and an entity's triples
     /// are, from every `step`th entity (`void::estimated_dump_bytes`).

@@ -6,7 +6,7 @@ use minijinja::Environment;
 use std::collections::BTreeMap;
 
 /// Every template, by the name a user's override must have.
-pub const TEMPLATES: [(&str, &str); 9] = [
+pub const TEMPLATES: [(&str, &str); 11] = [
     ("layout.html", include_str!("../../templates/layout.html")),
     ("index.html", include_str!("../../templates/index.html")),
     ("entity.html", include_str!("../../templates/entity.html")),
@@ -14,6 +14,14 @@ pub const TEMPLATES: [(&str, &str); 9] = [
     ("tree.html", include_str!("../../templates/tree.html")),
     ("browse.html", include_str!("../../templates/browse.html")),
     ("list.html", include_str!("../../templates/list.html")),
+    (
+        "releases.html",
+        include_str!("../../templates/releases.html"),
+    ),
+    (
+        "change-log.html",
+        include_str!("../../templates/change-log.html"),
+    ),
     ("site.css", include_str!("../../templates/site.css")),
     ("site.js", include_str!("../../templates/site.js")),
 ];

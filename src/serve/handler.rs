@@ -462,6 +462,13 @@ fn prepare(site: &Snapshot, rules_path: &str, answer: Answer, cacheable: bool) -
     {
         insert(&mut headers, name, value);
     }
+    // A kept release's files never change (a 404 there may yet be
+    // answered, so it keeps the hour).
+    if let Some(frozen) = crate::site::routes::cache_control(rules_path)
+        .filter(|_| answer.status.is_success() || answer.status.is_redirection())
+    {
+        insert(&mut headers, "Cache-Control", frozen);
+    }
     // Every error is a problem document, as openapi.json says, whatever a
     // rule for the requested path types its files as. (Netlify applies
     // that rule to a 404 too: docs/serve.md lists the difference.)

@@ -72,6 +72,26 @@ pub const PAGES: &str = "pages";
 /// A hyphen: no slug has one, so no entity's files collide.
 pub const SOURCE_FILES: &str = "source-files";
 
+/// The folder of the releases a site keeps side by side: each at
+/// `releases/{version}/`, a site of its own, frozen; the list of them at
+/// `releases/index.json` (and `.jsonld`, `.ttl`, `.html`).
+pub const RELEASES: &str = "releases";
+/// What a release changed since the one before it, at its own root (the
+/// current site's too): a hyphen, so that no slug's files collide.
+pub const CHANGE_LOG: &str = "change-log.json";
+pub const CHANGE_LOG_TTL: &str = "change-log.ttl";
+pub const CHANGE_LOG_PAGE: &str = "change-log.html";
+
+/// The root of release `version`, from the site's root.
+pub fn release(version: &str) -> String {
+    format!("{RELEASES}/{version}/")
+}
+
+/// The release list's file in the format of `extension`.
+pub fn release_list(extension: &str) -> String {
+    format!("{RELEASES}/index.{extension}")
+}
+
 /// The published path of the ontology source file `name`.
 pub fn source_file(name: &str) -> String {
     format!("{SOURCE_FILES}/{name}")
@@ -116,4 +136,10 @@ pub const SITE_WIDE: &[&str] = &[
 ];
 
 /// Every folder of the site.
-pub const FOLDERS: &[&str] = &[BROWSE, PAGES, crate::search::format::DIR, SOURCE_FILES];
+pub const FOLDERS: &[&str] = &[
+    BROWSE,
+    PAGES,
+    crate::search::format::DIR,
+    SOURCE_FILES,
+    RELEASES,
+];

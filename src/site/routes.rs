@@ -359,6 +359,26 @@ pub const EVERY_RESPONSE: &[(&str, &str)] = &[
     ),
 ];
 
+/// How long a release's files may be cached, in place of
+/// [`EVERY_RESPONSE`]'s hour: a release is never rewritten once published.
+pub const FROZEN: &str = "public, max-age=31536000, immutable";
+
+/// The `Cache-Control` of the site path `path` (from `/`) where it is not
+/// [`EVERY_RESPONSE`]'s: [`FROZEN`] for a file of a kept release
+/// (`/releases/{version}/…`), not for the release list beside them. Set
+/// per file where headers are (`serve`, object storage, the Worker in
+/// front of it); the Pages hosts join the values of matching `_headers`
+/// rules, so there the hour stays (docs/releases.md).
+pub fn cache_control(path: &str) -> Option<&'static str> {
+    let rest = path
+        .strip_prefix('/')
+        .unwrap_or(path)
+        .strip_prefix(files::RELEASES)?
+        .strip_prefix('/')?;
+    let (version, _) = rest.split_once('/')?;
+    (!version.is_empty()).then_some(FROZEN)
+}
+
 /// The `(extension, type)` of each rule `/*.{extension}` that `_headers`
 /// types entity files with.
 pub fn splat_types() -> &'static [(&'static str, &'static str)] {

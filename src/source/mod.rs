@@ -20,6 +20,7 @@ mod json;
 mod obo;
 mod ontology_file;
 mod rdf;
+pub mod releases;
 mod siblings;
 mod table;
 mod terms;

@@ -19,7 +19,7 @@ const MAY_NAME: &[(&str, &[&str])] = &[
     ("search", &["model"]),
     ("site", &["model", "search"]),
     ("hosts", &["model", "search", "site"]),
-    ("render", &["model", "search", "site", "hosts"]),
+    ("render", &["model", "search", "site", "hosts", "changes"]),
     ("output", &[]),
     ("serve", &["model", "search", "site", "build", "config"]),
     ("publish", &["site", "output", "serve", "build"]),

@@ -1,0 +1,464 @@
+//! The releases a site keeps side by side: the list of them
+//! (`releases/index.json`, `.jsonld`, `.ttl`, `.html`) on the current
+//! site, and on every release's root (the current one's too) its change
+//! log, what changed since the release before it (`change-log.json`,
+//! `.ttl`, `.html`). A release's own copy knows nothing of the releases
+//! after it, so adding one leaves every earlier copy byte for byte as it
+//! was.
+
+use super::context::Context;
+use super::error::RenderError;
+use super::rdf::{self, iri};
+use crate::changes::{Changes, Counts};
+use crate::site::files;
+use oxrdf::vocab::{rdf as rdf_vocab, xsd};
+use oxrdf::{BlankNode, Literal, NamedNode, NamedOrBlankNode, Term, Triple};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+/// What a site knows of the release it publishes.
+#[derive(Debug, Clone)]
+pub struct ReleaseOf {
+    pub version: String,
+    /// The site's own base URL, where `/releases/` is: a release's copy
+    /// links the list and the releases it names by it.
+    pub site: String,
+    /// The release before it and what changed since, where there is one.
+    pub since: Option<(String, Changes)>,
+}
+
+/// A release as the list names it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Listed {
+    pub version: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version_iri: Option<String>,
+    /// Its root, where its own API answers.
+    pub url: String,
+    pub entities: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub previous: Option<String>,
+    /// What changed since the previous release, counted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes: Option<Counts>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change_log: Option<String>,
+    /// The BLAKE3 of the release's input: a later build refuses other
+    /// sources for a version published already.
+    pub sources: String,
+}
+
+/// The list's formats, as files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListFormat {
+    Json,
+    JsonLd,
+    Turtle,
+    Page,
+}
+
+impl ListFormat {
+    pub const EVERY: [ListFormat; 4] = [
+        ListFormat::Json,
+        ListFormat::JsonLd,
+        ListFormat::Turtle,
+        ListFormat::Page,
+    ];
+
+    pub fn file(self) -> String {
+        files::release_list(match self {
+            ListFormat::Json => "json",
+            ListFormat::JsonLd => "jsonld",
+            ListFormat::Turtle => "ttl",
+            ListFormat::Page => "html",
+        })
+    }
+}
+
+/// A change log's formats, as files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogFormat {
+    Json,
+    Turtle,
+    Page,
+}
+
+impl LogFormat {
+    pub const EVERY: [LogFormat; 3] = [LogFormat::Json, LogFormat::Turtle, LogFormat::Page];
+
+    pub fn file(self) -> &'static str {
+        match self {
+            LogFormat::Json => files::CHANGE_LOG,
+            LogFormat::Turtle => files::CHANGE_LOG_TTL,
+            LogFormat::Page => files::CHANGE_LOG_PAGE,
+        }
+    }
+}
+
+/// The names of the change kinds, in the order every format gives them,
+/// and what each means (the Turtle defines its classes with these).
+const KINDS: [(&str, &str); 9] = [
+    (
+        "added",
+        "A term the release has and the one before it had not.",
+    ),
+    (
+        "removed",
+        "A term the release before had and this one has not, its IRI taken in by no other term.",
+    ),
+    (
+        "deprecated",
+        "A term deprecated in this release, with the terms that replace it.",
+    ),
+    (
+        "undeprecated",
+        "A term deprecated in the release before and not in this one.",
+    ),
+    ("relabelled", "A term whose name changed."),
+    ("redefined", "A term whose description changed."),
+    ("reparented", "A term whose parents changed."),
+    ("synonyms", "A term whose synonyms changed."),
+    (
+        "moved",
+        "A term whose IRI this release no longer has, kept by another term as an alternative ID (a merge).",
+    ),
+];
+
+/// `release-list` as JSON: the current release and every release, the
+/// newest first.
+pub fn list_json(site: &Context, out: &mut Vec<u8>) -> Result<(), RenderError> {
+    let Some(release) = &site.release else {
+        return Ok(());
+    };
+    let releases: Vec<&Listed> = site.releases.iter().rev().collect();
+    serde_json::to_writer_pretty(
+        out,
+        &json!({
+            "current": release.version,
+            "url": site.url(&files::release_list("json")),
+            "releases": releases,
+        }),
+    )?;
+    Ok(())
+}
+
+const DCAT: &str = "http://www.w3.org/ns/dcat#";
+const DCTERMS: &str = "http://purl.org/dc/terms/";
+const PROV: &str = "http://www.w3.org/ns/prov#";
+const VOID: &str = "http://rdfs.org/ns/void#";
+
+fn triple(
+    subject: &NamedNode,
+    predicate: &str,
+    object: impl Into<Term>,
+) -> Result<Triple, RenderError> {
+    Ok(Triple::new(subject.clone(), iri(predicate)?, object))
+}
+
+/// The list as RDF: a DCAT catalog (`{base}releases/`) of data sets, one
+/// per release (its root), each with its version, date, version IRI,
+/// size and the release it revises.
+fn list_triples(site: &Context) -> Result<Vec<Triple>, RenderError> {
+    let catalog = iri(site.url(&format!("{}/", files::RELEASES)))?;
+    let mut triples = vec![triple(
+        &catalog,
+        rdf_vocab::TYPE.as_str(),
+        iri(format!("{DCAT}Catalog"))?,
+    )?];
+    for listed in site.releases.iter().rev() {
+        let release = iri(listed.url.clone())?;
+        triples.push(triple(
+            &catalog,
+            &format!("{DCAT}dataset"),
+            release.clone(),
+        )?);
+        triples.push(triple(
+            &release,
+            rdf_vocab::TYPE.as_str(),
+            iri(format!("{DCAT}Dataset"))?,
+        )?);
+        triples.push(triple(
+            &release,
+            &format!("{DCAT}version"),
+            Literal::new_simple_literal(&listed.version),
+        )?);
+        if let Some(date) = &listed.date {
+            triples.push(triple(
+                &release,
+                &format!("{DCTERMS}issued"),
+                Literal::new_typed_literal(date, xsd::DATE),
+            )?);
+        }
+        if let Some(version_iri) = &listed.version_iri {
+            triples.push(triple(
+                &release,
+                &format!("{}versionIRI", rdf::OWL),
+                iri(version_iri.clone())?,
+            )?);
+        }
+        triples.push(triple(
+            &release,
+            &format!("{VOID}entities"),
+            Literal::from(listed.entities as u64),
+        )?);
+        if let Some(previous) = &listed.previous {
+            triples.push(triple(
+                &release,
+                &format!("{PROV}wasRevisionOf"),
+                iri(site.url(&files::release(previous)))?,
+            )?);
+        }
+        if let Some(log) = &listed.change_log {
+            triples.push(triple(
+                &release,
+                &format!("{DCTERMS}relation"),
+                iri(log.clone())?,
+            )?);
+        }
+    }
+    Ok(triples)
+}
+
+pub fn list_rdf(site: &Context, syntax: rdf::Syntax, out: &mut Vec<u8>) -> Result<(), RenderError> {
+    rdf::write(site, syntax, &list_triples(site)?, out)
+}
+
+/// The change log as JSON: the release, the one before, the counts and
+/// every change.
+pub fn log_json(site: &Context, out: &mut Vec<u8>) -> Result<(), RenderError> {
+    let Some((release, previous, changes)) = since(site) else {
+        return Ok(());
+    };
+    serde_json::to_writer_pretty(
+        out,
+        &json!({
+            "version": release.version,
+            "previous": previous,
+            "previousUrl": format!("{}{}", release.site, files::release(previous)),
+            "releases": format!("{}{}", release.site, files::release_list("json")),
+            "counts": changes.counts(),
+            "changes": changes,
+        }),
+    )?;
+    Ok(())
+}
+
+fn since<'s>(site: &'s Context) -> Option<(&'s ReleaseOf, &'s str, &'s Changes)> {
+    let release = site.release.as_ref()?;
+    let (previous, changes) = release.since.as_ref()?;
+    Some((release, previous, changes))
+}
+
+/// The change log as RDF, in the site's vocabulary (`{kind}Change`
+/// classes and the properties below, each defined in the document
+/// itself): the release (its root) `prov:wasRevisionOf` the one before,
+/// and each change a node of the release's.
+pub fn log_rdf(site: &Context, syntax: rdf::Syntax, out: &mut Vec<u8>) -> Result<(), RenderError> {
+    let Some((release, previous, changes)) = since(site) else {
+        return Ok(());
+    };
+    // The site's vocabulary, not the release copy's: one IRI per kind of
+    // change across every release.
+    let namespace = match &site.ontology.meta.vocabulary {
+        Some(namespace) => namespace.clone(),
+        None => format!("{}vocab#", release.site),
+    };
+    let term = |name: &str| iri(format!("{namespace}{name}"));
+    let root = iri(site.url(""))?;
+    let mut triples = vec![triple(
+        &root,
+        &format!("{PROV}wasRevisionOf"),
+        iri(format!("{}{}", release.site, files::release(previous)))?,
+    )?];
+    triples.push(triple(
+        &root,
+        &format!("{DCAT}version"),
+        Literal::new_simple_literal(&release.version),
+    )?);
+    for (kind, comment) in KINDS {
+        let class = term(&format!("{}Change", capitalised(kind)))?;
+        triples.push(triple(
+            &class,
+            rdf_vocab::TYPE.as_str(),
+            iri(format!("{}Class", rdf::RDFS))?,
+        )?);
+        triples.push(triple(
+            &class,
+            &format!("{}comment", rdf::RDFS),
+            Literal::new_simple_literal(comment),
+        )?);
+    }
+    for (property, comment) in [
+        ("change", "A change this release made."),
+        ("changedTerm", "The term a change is about."),
+        ("before", "The text before the change."),
+        ("after", "The text after the change."),
+        ("replacedBy", "A term that replaces a deprecated one."),
+        ("movedTo", "The term that took in a moved term's ID."),
+        ("addedValue", "A parent or synonym the change added."),
+        ("removedValue", "A parent or synonym the change removed."),
+    ] {
+        let property_iri = term(property)?;
+        triples.push(triple(
+            &property_iri,
+            rdf_vocab::TYPE.as_str(),
+            rdf_vocab::PROPERTY.into_owned(),
+        )?);
+        triples.push(triple(
+            &property_iri,
+            &format!("{}comment", rdf::RDFS),
+            Literal::new_simple_literal(comment),
+        )?);
+    }
+    let mut node = 0usize;
+    let mut change = |kind: &str, term_iri: &str, triples: &mut Vec<Triple>| {
+        node += 1;
+        let subject: NamedOrBlankNode = BlankNode::new_unchecked(format!("c{node}")).into();
+        let add = |p: NamedNode, o: Term| Triple::new(subject.clone(), p, o);
+        let class = term(&format!("{}Change", capitalised(kind)))?;
+        triples.push(Triple::new(root.clone(), term("change")?, subject.clone()));
+        triples.push(add(rdf_vocab::TYPE.into_owned(), class.into()));
+        triples.push(add(term("changedTerm")?, iri(term_iri.to_owned())?.into()));
+        Ok::<_, RenderError>(subject)
+    };
+    let text = |value: &str| Term::from(Literal::new_simple_literal(value));
+    for named in &changes.added {
+        change("added", &named.iri, &mut triples)?;
+    }
+    for named in &changes.removed {
+        change("removed", &named.iri, &mut triples)?;
+    }
+    for deprecated in &changes.deprecated {
+        let subject = change("deprecated", &deprecated.term.iri, &mut triples)?;
+        for by in &deprecated.replaced_by {
+            if let Ok(by) = iri(by.clone()) {
+                triples.push(Triple::new(subject.clone(), term("replacedBy")?, by));
+            }
+        }
+    }
+    for named in &changes.undeprecated {
+        change("undeprecated", &named.iri, &mut triples)?;
+    }
+    for (kind, retexted) in changes
+        .relabelled
+        .iter()
+        .map(|r| ("relabelled", r))
+        .chain(changes.redefined.iter().map(|r| ("redefined", r)))
+    {
+        let subject = change(kind, &retexted.term.iri, &mut triples)?;
+        triples.push(Triple::new(
+            subject.clone(),
+            term("before")?,
+            text(&retexted.before),
+        ));
+        triples.push(Triple::new(subject, term("after")?, text(&retexted.after)));
+    }
+    for (kind, regrouped) in changes
+        .reparented
+        .iter()
+        .map(|r| ("reparented", r))
+        .chain(changes.synonyms.iter().map(|r| ("synonyms", r)))
+    {
+        let subject = change(kind, &regrouped.term.iri, &mut triples)?;
+        let value = |v: &str| match (kind, iri(v.to_owned())) {
+            ("reparented", Ok(parent)) => Term::from(parent),
+            _ => text(v),
+        };
+        for added in &regrouped.added {
+            triples.push(Triple::new(
+                subject.clone(),
+                term("addedValue")?,
+                value(added),
+            ));
+        }
+        for removed in &regrouped.removed {
+            triples.push(Triple::new(
+                subject.clone(),
+                term("removedValue")?,
+                value(removed),
+            ));
+        }
+    }
+    for moved in &changes.moved {
+        let subject = change("moved", &moved.term.iri, &mut triples)?;
+        if let Ok(to) = iri(moved.to.clone()) {
+            triples.push(Triple::new(subject, term("movedTo")?, to));
+        }
+    }
+    rdf::write(site, syntax, &triples, out)
+}
+
+fn capitalised(kind: &str) -> String {
+    let mut chars = kind.chars();
+    chars
+        .next()
+        .map(|first| first.to_ascii_uppercase().to_string() + chars.as_str())
+        .unwrap_or_default()
+}
+
+/// The change log as the page's template reads it.
+pub fn log_view(site: &Context) -> Option<Value> {
+    let (release, previous, changes) = since(site)?;
+    let changes = serde_json::to_value(changes).ok()?;
+    let kinds: Vec<Value> = KINDS
+        .iter()
+        .map(|(kind, comment)| {
+            json!({
+                "kind": kind,
+                "comment": comment,
+                "changes": changes.get(*kind).cloned().unwrap_or(Value::Array(Vec::new())),
+            })
+        })
+        .collect();
+    Some(json!({
+        "version": release.version,
+        "previous": previous,
+        // Relative, so that the pages read from disk too.
+        "previous_href": if site.kept_release {
+            format!("../{previous}/")
+        } else {
+            files::release(previous)
+        },
+        "releases_href": if site.kept_release {
+            "../index.html".to_owned()
+        } else {
+            files::release_list("html")
+        },
+        "kinds": kinds,
+    }))
+}
+
+/// The paths at which the releases' version IRIs arrive, where they are
+/// in the namespace that resolves through the site, and the root of the
+/// release each names: `_redirects` sends them there (303).
+pub fn version_iri_paths(site: &Context) -> Vec<(String, String)> {
+    let namespace = site.ontology.meta.resolved_namespace();
+    site.releases
+        .iter()
+        .filter_map(|listed| {
+            let rest = listed.version_iri.as_deref()?.strip_prefix(&namespace)?;
+            // Only what a rule's path can carry as it is.
+            let plain = !rest.is_empty()
+                && rest
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "/._-~+".contains(c));
+            plain.then(|| {
+                (
+                    format!("/{rest}"),
+                    format!("/{}", files::release(&listed.version)),
+                )
+            })
+        })
+        .collect()
+}
+
+/// The list as the page's template reads it.
+pub fn list_view(site: &Context) -> Value {
+    json!({
+        "current": site.release.as_ref().map(|r| r.version.clone()),
+        "releases": site.releases.iter().rev().collect::<Vec<_>>(),
+    })
+}
