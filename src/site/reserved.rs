@@ -74,6 +74,7 @@ mod tests {
                 "index",
                 "openapi",
                 "pages",
+                "releases",
                 "search",
                 "searchindex",
                 "tree",

@@ -766,6 +766,7 @@ fn the_handlers_load_and_lint_on_their_own() {
             aliases: &ontosite::site::negotiation::Aliases::default(),
             bundles: None,
             joined: &Default::default(),
+            see_other: &[],
         }),
     )
     .unwrap();
