@@ -27,11 +27,21 @@ pub struct Release {
 /// was). Every problem of every release is reported at once.
 pub fn load(config: &BuildConfig, current: &Ontology) -> Result<Vec<Release>, Error> {
     let (found, mut problems) = kept::found(&config.input);
+    let version = current.meta.version.clone().unwrap_or_default();
     if found.is_empty() && problems.is_empty() {
-        return Ok(Vec::new());
+        // Releases the output published stay, even where the input keeps
+        // none any more.
+        let mut published = Vec::new();
+        if config.out.join(files::release_list("json")).is_file() {
+            let sources = hash_of(&config.input, &mut published);
+            published.extend(published_elsewhere(config, &[], &version, &sources));
+        }
+        return match published.is_empty() {
+            true => Ok(Vec::new()),
+            false => Err(Diagnostics(published).into()),
+        };
     }
     let ontology_file = config.input.join(source::ONTOLOGY_FILE);
-    let version = current.meta.version.clone().unwrap_or_default();
     if !kept::is_version(&version) {
         problems.push(Diagnostic::new(
             &ontology_file,

@@ -25,14 +25,47 @@ fn release_input(dir: &Path, version: &str) -> PathBuf {
     input
 }
 
-/// The IDs a list of changes names.
-fn ids(changes: &Value, kind: &str) -> BTreeSet<String> {
+/// The IDs listed under `kind`: each an ID (the obonet script's lists), or
+/// a change naming one (ours).
+pub fn ids(changes: &Value, kind: &str) -> BTreeSet<String> {
     changes[kind]
         .as_array()
         .unwrap_or_else(|| panic!("no {kind} in {changes}"))
         .iter()
-        .map(|change| change["id"].as_str().unwrap().to_owned())
+        .map(|change| {
+            change
+                .get("id")
+                .unwrap_or(change)
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
         .collect()
+}
+
+/// The kinds of change the obonet script finds too.
+pub const CHECKED: [&str; 5] = [
+    "added",
+    "removed",
+    "deprecated",
+    "undeprecated",
+    "relabelled",
+];
+
+/// What the obonet script finds between two OBO files.
+pub fn obonet_changes(before: &Path, after: &Path) -> Value {
+    let theirs = std::process::Command::new(root().join("tests/rdf/.venv/bin/python"))
+        .arg(root().join("tests/rdf/changes.py"))
+        .arg(before)
+        .arg(after)
+        .output()
+        .unwrap();
+    assert!(
+        theirs.status.success(),
+        "{}",
+        String::from_utf8_lossy(&theirs.stderr)
+    );
+    serde_json::from_slice(&theirs.stdout).unwrap()
 }
 
 #[test]
@@ -58,26 +91,9 @@ fn pato_releases_change_as_an_obo_reader_of_its_own_sees_them() {
             "{}",
             stderr(&output)
         );
-        let theirs = std::process::Command::new(root().join("tests/rdf/.venv/bin/python"))
-            .arg(root().join("tests/rdf/changes.py"))
-            .arg(before.join("pato.obo"))
-            .arg(after.join("pato.obo"))
-            .output()
-            .unwrap();
-        assert!(
-            theirs.status.success(),
-            "{}",
-            String::from_utf8_lossy(&theirs.stderr)
-        );
-        let theirs: Value = serde_json::from_slice(&theirs.stdout).unwrap();
-        for kind in [
-            "added",
-            "removed",
-            "deprecated",
-            "undeprecated",
-            "relabelled",
-        ] {
-            let (found, expected) = (ids(&ours, kind), ids_of(&theirs, kind));
+        let theirs = obonet_changes(&before.join("pato.obo"), &after.join("pato.obo"));
+        for kind in CHECKED {
+            let (found, expected) = (ids(&ours, kind), ids(&theirs, kind));
             assert_eq!(found, expected, "{kind} from {} to {}", pair[0], pair[1]);
             seen += found.len();
         }
@@ -87,14 +103,4 @@ fn pato_releases_change_as_an_obo_reader_of_its_own_sees_them() {
         }
     }
     assert!(seen > 0, "the releases differ in nothing that was checked");
-}
-
-/// The IDs the obonet script lists for `kind`.
-fn ids_of(theirs: &Value, kind: &str) -> BTreeSet<String> {
-    theirs[kind]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|id| id.as_str().unwrap().to_owned())
-        .collect()
 }

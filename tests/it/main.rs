@@ -20,6 +20,7 @@ mod output;
 mod pages;
 mod publish;
 mod readme;
+mod releases;
 mod robust;
 mod runtimes;
 mod search;

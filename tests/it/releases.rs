@@ -1,0 +1,277 @@
+//! Releases side by side: the four real PATO releases of
+//! `../shared/ontologies/pato-releases/` built as one site, the current
+//! one at the root and every one under `/releases/{version}/`, with the
+//! list of them and each one's change log; and the refusals that keep a
+//! published release from ever changing.
+
+use crate::changes::{CHECKED, ids, obonet_changes};
+use crate::ontologies::shared_ontology;
+use crate::serve::Server;
+use crate::util::*;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+const RELEASES: [&str; 4] = ["2023-05-18", "2024-03-28", "2024-11-11", "2025-05-14"];
+
+/// One release's input files: its `ontology.json` (naming its version)
+/// and its OBO file, written into `dir`.
+fn write_release(dir: &Path, version: &str) {
+    std::fs::create_dir_all(dir).unwrap();
+    let source = shared_ontology(&format!("pato-releases/pato-{version}.obo"));
+    std::fs::copy(&source, dir.join("pato.obo")).unwrap();
+    std::fs::write(
+        dir.join("ontology.json"),
+        format!(
+            r#"{{"name": "PATO", "baseUrl": "https://pato.test", "namespace": "http://purl.obolibrary.org/obo/", "version": "{version}"}}"#
+        ),
+    )
+    .unwrap();
+}
+
+/// An input whose current release is `current`, keeping `kept`.
+fn site_input(input: &Path, kept: &[&str], current: &str) {
+    for version in kept {
+        write_release(&input.join("releases").join(version), version);
+    }
+    write_release(input, current);
+}
+
+/// Every file of the site under `releases/{version}/`, by path.
+fn release_files(out: &Path, version: &str) -> BTreeMap<String, Vec<u8>> {
+    snapshot(&out.join("releases").join(version))
+}
+
+#[test]
+fn pato_releases_publish_side_by_side_and_change_as_obonet_sees_them() {
+    needs!(Need::SharedOntologies, PYOXIGRAPH);
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("input"), dir.path().join("out"));
+
+    // Three releases first, the third current.
+    site_input(&input, &RELEASES[..2], RELEASES[2]);
+    build_ok(&input, &out);
+    let before: Vec<_> = RELEASES[..3]
+        .iter()
+        .map(|v| release_files(&out, v))
+        .collect();
+    assert!(before.iter().all(|files| files.len() > 1000));
+
+    // A later release: the current one's files move into releases/, as a
+    // curator moves them, and the new one takes the input.
+    let moved = input.join("releases").join(RELEASES[2]);
+    std::fs::create_dir_all(&moved).unwrap();
+    for name in ["ontology.json", "pato.obo"] {
+        std::fs::rename(input.join(name), moved.join(name)).unwrap();
+    }
+    write_release(&input, RELEASES[3]);
+    build_ok(&input, &out);
+
+    // Every earlier release's documents are byte for byte as they were.
+    for (version, files) in RELEASES[..3].iter().zip(&before) {
+        let after = release_files(&out, version);
+        assert_eq!(
+            files.keys().collect::<Vec<_>>(),
+            after.keys().collect::<Vec<_>>(),
+            "release {version}'s files"
+        );
+        let changed: Vec<&String> = files
+            .iter()
+            .filter(|(path, bytes)| after[*path] != **bytes)
+            .map(|(path, _)| path)
+            .collect();
+        assert!(changed.is_empty(), "release {version} changed: {changed:?}");
+    }
+
+    // The list: every release, the newest first, with its counts.
+    let list = read_json(&out.join("releases/index.json"));
+    assert_eq!(list["current"], RELEASES[3]);
+    let listed: Vec<&str> = list["releases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["version"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, RELEASES.iter().rev().copied().collect::<Vec<_>>());
+    let info = read_json(&out.join("api.json"));
+    assert_eq!(info["release"]["version"], RELEASES[3]);
+    assert_eq!(
+        info["release"]["releases"],
+        "https://pato.test/releases/index.json"
+    );
+
+    // Each change log against what obonet finds between the two files.
+    let mut seen = 0;
+    for (i, pair) in RELEASES.windows(2).enumerate() {
+        let log = read_json(&out.join(format!("releases/{}/change-log.json", pair[1])));
+        assert_eq!(log["version"], pair[1]);
+        assert_eq!(log["previous"], pair[0]);
+        let theirs = obonet_changes(
+            &shared_ontology(&format!("pato-releases/pato-{}.obo", pair[0])),
+            &shared_ontology(&format!("pato-releases/pato-{}.obo", pair[1])),
+        );
+        for kind in CHECKED {
+            let found = ids(&log["changes"], kind);
+            assert_eq!(found, ids(&theirs, kind), "{kind} in {}", pair[1]);
+            assert_eq!(log["counts"][kind], found.len(), "{kind} counted");
+            seen += found.len();
+        }
+        let entry = &list["releases"][RELEASES.len() - 2 - i];
+        assert_eq!(entry["version"], pair[1]);
+        assert_eq!(entry["changes"], log["counts"]);
+        assert_eq!(entry["previous"], pair[0]);
+    }
+    assert!(seen > 0, "the releases differ in nothing that was checked");
+    // The current release's change log is at the root too, the same.
+    assert_eq!(
+        read_json(&out.join("change-log.json")),
+        read_json(&out.join(format!("releases/{}/change-log.json", RELEASES[3])))
+    );
+    assert!(!out.join("releases/2023-05-18/change-log.json").exists());
+
+    // The RDF a real library reads: the list, a change log.
+    let parsed = std::process::Command::new(root().join("tests/rdf/.venv/bin/python"))
+        .arg("-c")
+        .arg(
+            "import sys, pyoxigraph as ox\n\
+             for path, fmt in zip(sys.argv[1::2], sys.argv[2::2]):\n\
+             \x20   print(len(list(ox.parse(path=path, format=getattr(ox.RdfFormat, fmt)))))",
+        )
+        .args([
+            out.join("releases/index.ttl").as_os_str(),
+            "TURTLE".as_ref(),
+            out.join("releases/index.jsonld").as_os_str(),
+            "JSON_LD".as_ref(),
+            out.join("change-log.ttl").as_os_str(),
+            "TURTLE".as_ref(),
+        ])
+        .output()
+        .unwrap();
+    assert!(parsed.status.success(), "{}", stderr(&parsed));
+    let counts: Vec<usize> = String::from_utf8_lossy(&parsed.stdout)
+        .lines()
+        .map(|n| n.parse().unwrap())
+        .collect();
+    assert_eq!(counts[0], counts[1], "the list's Turtle and JSON-LD");
+    assert!(counts.iter().all(|&n| n > 10), "{counts:?}");
+
+    // On serve: version IRIs see their release; release files are frozen.
+    let server = Server::dir(&out);
+    for version in RELEASES {
+        let answer = server.get(&format!("/pato/releases/{version}/pato.obo/pato.owl"));
+        assert_eq!(answer.status(), 303, "{version}'s version IRI");
+        assert_eq!(
+            answer.headers()["location"],
+            format!("/releases/{version}/").as_str()
+        );
+        let root = server.get(&format!("/releases/{version}/"));
+        assert_eq!(root.status(), 200);
+        let api = server.get(&format!("/releases/{version}/api.json"));
+        assert_eq!(
+            api.headers()["cache-control"],
+            "public, max-age=31536000, immutable"
+        );
+        let api: Value = serde_json::from_slice(&api.bytes().unwrap()).unwrap();
+        assert_eq!(api["release"]["version"], version);
+        assert_eq!(
+            api["baseUrl"],
+            format!("https://pato.test/releases/{version}/")
+        );
+        let term = server.get(&format!("/releases/{version}/pato0000001.json"));
+        assert_eq!(term.status(), 200);
+    }
+    let list = server.get("/releases/index.json");
+    assert_eq!(list.headers()["cache-control"], "public, max-age=3600");
+    assert_eq!(server.get("/releases/").status(), 200);
+}
+
+/// An input of the tiny fixture as release `version`.
+fn tiny_release(dir: &Path, version: &str) -> PathBuf {
+    copy_tree(&tiny_input(), dir);
+    let path = dir.join("ontology.json");
+    let mut ontology = read_json(&path);
+    ontology["version"] = version.into();
+    std::fs::write(&path, serde_json::to_vec_pretty(&ontology).unwrap()).unwrap();
+    dir.to_owned()
+}
+
+/// The build fails, names `names` and leaves the site as it was.
+fn refused(input: &Path, out: &Path, names: &[&str]) {
+    let site = snapshot(out);
+    let output = build(input, out, &[]);
+    let message = stderr(&output);
+    assert!(
+        !output.status.success(),
+        "built: {}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    for name in names {
+        assert!(message.contains(name), "{name} not in: {message}");
+    }
+    assert!(snapshot(out) == site, "the site changed");
+}
+
+#[test]
+fn a_published_release_is_never_rewritten_nor_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("input"), dir.path().join("out"));
+    tiny_release(&input, "2");
+    tiny_release(&input.join("releases/1"), "1");
+    build_ok(&input, &out);
+    assert!(out.join("releases/1/api.json").is_file());
+    assert!(out.join("releases/2/api.json").is_file());
+
+    // Other sources for release 1, published already.
+    let entity = input.join("releases/1/entities/zeta.json");
+    let original = std::fs::read(&entity).unwrap();
+    std::fs::write(
+        &entity,
+        String::from_utf8_lossy(&original).replace("\"name\"", "\"name\" "),
+    )
+    .unwrap();
+    refused(
+        &input,
+        &out,
+        &[
+            "release 1 was published",
+            "input/releases/1",
+            "out/releases/1",
+        ],
+    );
+    std::fs::write(&entity, &original).unwrap();
+
+    // Release 1's sources gone from the input.
+    std::fs::rename(input.join("releases/1"), dir.path().join("kept-aside")).unwrap();
+    refused(&input, &out, &["release 1 is published", "no longer keeps"]);
+    std::fs::rename(dir.path().join("kept-aside"), input.join("releases/1")).unwrap();
+
+    // A kept release later than the current one.
+    tiny_release(&input.join("releases/3"), "3");
+    refused(
+        &input,
+        &out,
+        &["release 3 is later than the current release 2"],
+    );
+    std::fs::remove_dir_all(input.join("releases/3")).unwrap();
+
+    // A name that cannot be a path, and a current release with no version.
+    std::fs::create_dir_all(input.join("releases/a b")).unwrap();
+    let ontology = input.join("ontology.json");
+    let stated = std::fs::read(&ontology).unwrap();
+    let mut unversioned = read_json(&ontology);
+    unversioned.as_object_mut().unwrap().remove("version");
+    std::fs::write(&ontology, serde_json::to_vec(&unversioned).unwrap()).unwrap();
+    refused(
+        &input,
+        &out,
+        &[
+            "`a b` cannot name a release",
+            "the current release has no version",
+        ],
+    );
+    std::fs::remove_dir_all(input.join("releases/a b")).unwrap();
+    std::fs::write(&ontology, stated).unwrap();
+
+    // Put back as it was, the same input builds again.
+    build_ok(&input, &out);
+}
