@@ -197,7 +197,31 @@ pub fn build_keeping_previous(
     // Each release a site of its own under /releases/{version}/, one at a
     // time.
     for (release, of) in releases.into_iter().zip(release_of) {
-        let mut copy = release.ontology;
+        let prefix = crate::site::files::release(&release.version);
+        // Published already from the same sources: taken as it is.
+        if let Some(frozen) = release.frozen {
+            progress.phase(
+                &format!("keeping release {}", release.version),
+                Some(frozen.files.len() as u64),
+            );
+            for (from, object) in frozen.files {
+                if interrupted.load(Ordering::Relaxed) {
+                    return Err(Error::Interrupted);
+                }
+                let len = staging.keep(&from, &object.path)?;
+                progress.advance(1, len);
+                written.push(WrittenFile {
+                    path: object.path,
+                    len: len as usize,
+                    how: Written::Kept,
+                    hash: object.hash,
+                });
+            }
+            continue;
+        }
+        let Some(mut copy) = release.ontology else {
+            continue;
+        };
         copy.meta.base_url = releases::base_of(base, &release.version)?;
         let mut site = prepare(config, &copy)?;
         site.set_release(of, Vec::new(), true);
@@ -205,7 +229,6 @@ pub fn build_keeping_previous(
             &format!("{} of release {}", phase::WRITING, release.version),
             Some(render::documents(&site).count() as u64),
         );
-        let prefix = crate::site::files::release(&release.version);
         written.extend(write_documents(
             &site,
             &prefix,

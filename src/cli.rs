@@ -179,6 +179,13 @@ pub struct BuildArgs {
     /// ones.
     #[arg(long)]
     pub force: bool,
+
+    /// A site published earlier (the last deploy, downloaded): each
+    /// release it holds whose sources input/releases/ keeps unchanged is
+    /// taken from it as it is, not built again. Without it, the site in
+    /// --out is read so.
+    #[arg(long, value_name = "DIR")]
+    pub previous: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

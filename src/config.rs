@@ -31,6 +31,10 @@ pub struct BuildConfig {
     /// Figures in place of the host's own (`ONTOSITE_HOST_LIMITS`), so that
     /// a test can pass a limit with a small site.
     pub limit_overrides: Vec<Limit>,
+    /// A site published earlier (`--previous`), whose releases are taken
+    /// as they are where the input keeps the same sources; without it,
+    /// the site in `out`.
+    pub previous: Option<PathBuf>,
 }
 
 /// Which host's limits a build checks the site against.

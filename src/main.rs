@@ -48,6 +48,7 @@ fn build_config(
     templates: Option<PathBuf>,
     force: bool,
     serving: bool,
+    previous: Option<PathBuf>,
 ) -> Result<BuildConfig, Error> {
     let base_url = config::base_url_override(input.base_url.as_deref(), |k| std::env::var(k).ok())?;
     Ok(BuildConfig {
@@ -68,6 +69,7 @@ fn build_config(
         limit_overrides: config::limit_overrides(
             std::env::var("ONTOSITE_HOST_LIMITS").ok().as_deref(),
         )?,
+        previous,
     })
 }
 
@@ -172,7 +174,7 @@ fn run_diff(args: &DiffArgs, quiet: bool) -> Result<(), Error> {
 
 /// `ontosite check`: reads and checks the input, writes nothing.
 fn run_check(input: &InputArgs, quiet: bool) -> Result<(), Error> {
-    let config = build_config(input, PathBuf::new(), None, false, false)?;
+    let config = build_config(input, PathBuf::new(), None, false, false, None)?;
     let bar = progress_bar(quiet);
     if let Some(bar) = &bar {
         bar.phase(build::phase::READING, None);
@@ -212,6 +214,7 @@ fn run_build(args: &BuildArgs, quiet: bool) -> Result<(), Error> {
         args.templates.clone(),
         args.force,
         false,
+        args.previous.clone(),
     )?;
     let interrupted = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&interrupted);
@@ -252,6 +255,7 @@ fn run_serve(args: &ServeArgs, quiet: bool) -> Result<(), Error> {
             args.templates.clone(),
             false,
             true,
+            None,
         )?),
         None => None,
     };

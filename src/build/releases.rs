@@ -7,19 +7,86 @@ use crate::Error;
 use crate::changes::{self, Changes};
 use crate::config::BuildConfig;
 use crate::model::{BaseUrl, Ontology};
+use crate::output::objects::{self, Object};
 use crate::render::releases::{Listed, ReleaseOf};
 use crate::site::files;
 use crate::source::{self, Diagnostic, Diagnostics, releases as kept};
 use std::path::{Path, PathBuf};
 
-/// One release: its version, its ontology (named by the site's base URL,
-/// so that terms match across releases), the hash of its sources, and
-/// where they are.
+/// One release: its version, the hash of its sources and where they are;
+/// its ontology (named by the site's base URL, so that terms match across
+/// releases) where it is built or the release after it is; and, where a
+/// site published earlier holds it from the same sources, that copy.
 pub struct Release {
     pub version: String,
-    pub ontology: Ontology,
+    pub ontology: Option<Ontology>,
     pub sources: String,
     pub dir: PathBuf,
+    pub frozen: Option<Frozen>,
+}
+
+/// A release as a site published earlier holds it: taken as it is, never
+/// built again.
+pub struct Frozen {
+    /// How that site's list names it.
+    pub listed: Listed,
+    /// Its files: where each is, its path in the site, its hash.
+    pub files: Vec<(PathBuf, Object)>,
+}
+
+/// The site published earlier: `--previous`, else the output itself.
+struct Published {
+    root: PathBuf,
+    list: Vec<Listed>,
+    objects: Vec<Object>,
+}
+
+impl Published {
+    fn read(config: &BuildConfig) -> Option<Published> {
+        let root = match &config.previous {
+            Some(previous) => previous.clone(),
+            None => crate::output::resolved(&config.out).ok()?,
+        };
+        let text = std::fs::read_to_string(root.join(files::release_list("json"))).ok()?;
+        let list: serde_json::Value = serde_json::from_str(&text).ok()?;
+        let list = serde_json::from_value(list.get("releases")?.clone()).ok()?;
+        let objects = std::fs::read_to_string(root.join(objects::OBJECTS))
+            .ok()
+            .and_then(|text| objects::parse(&text))
+            .unwrap_or_default();
+        Some(Published {
+            root,
+            list,
+            objects,
+        })
+    }
+
+    /// Release `version` as this site holds it, where it was built from
+    /// `sources` and every file its list of objects names is there, of
+    /// the size listed.
+    fn frozen(&self, version: &str, sources: &str, base: &BaseUrl) -> Option<Frozen> {
+        let url = base.join(&files::release(version));
+        let listed = self
+            .list
+            .iter()
+            .find(|l| l.version == version && l.sources == sources && l.url == url)?;
+        let prefix = files::release(version);
+        let files: Vec<(PathBuf, Object)> = self
+            .objects
+            .iter()
+            .filter(|object| object.path.starts_with(&prefix))
+            .map(|object| (self.root.join(&object.path), object.clone()))
+            .collect();
+        let whole = !files.is_empty()
+            && files.iter().all(|(path, object)| {
+                std::fs::symlink_metadata(path)
+                    .is_ok_and(|m| m.is_file() && m.len() == object.bytes)
+            });
+        whole.then(|| Frozen {
+            listed: listed.clone(),
+            files,
+        })
+    }
 }
 
 /// The releases to publish, oldest first, the current one last; none
@@ -28,17 +95,17 @@ pub struct Release {
 pub fn load(config: &BuildConfig, current: &Ontology) -> Result<Vec<Release>, Error> {
     let (found, mut problems) = kept::found(&config.input);
     let version = current.meta.version.clone().unwrap_or_default();
+    let published = Published::read(config);
     if found.is_empty() && problems.is_empty() {
-        // Releases the output published stay, even where the input keeps
+        // Releases published earlier stay, even where the input keeps
         // none any more.
-        let mut published = Vec::new();
-        if config.out.join(files::release_list("json")).is_file() {
-            let sources = hash_of(&config.input, &mut published);
-            published.extend(published_elsewhere(config, &[], &version, &sources));
+        if let Some(published) = &published {
+            let sources = hash_of(&config.input, &mut problems);
+            problems.extend(refused(config, published, &[], &version, &sources));
         }
-        return match published.is_empty() {
+        return match problems.is_empty() {
             true => Ok(Vec::new()),
-            false => Err(Diagnostics(published).into()),
+            false => Err(Diagnostics(problems).into()),
         };
     }
     let ontology_file = config.input.join(source::ONTOLOGY_FILE);
@@ -53,7 +120,6 @@ pub fn load(config: &BuildConfig, current: &Ontology) -> Result<Vec<Release>, Er
         ));
     }
     let current_sources = hash_of(&config.input, &mut problems);
-    let site_base = current.meta.base_url.clone();
     let mut releases = Vec::new();
     for release in &found {
         let sources = hash_of(&release.dir, &mut problems);
@@ -77,31 +143,56 @@ pub fn load(config: &BuildConfig, current: &Ontology) -> Result<Vec<Release>, Er
             ));
             continue;
         }
-        match source::load(&release.dir, Some(&site_base)) {
-            Ok(ontology) => releases.push(Release {
-                version: release.version.clone(),
-                ontology,
-                sources,
-                dir: release.dir.clone(),
-            }),
-            Err(Diagnostics(found)) => problems.extend(found),
-        }
+        releases.push(Release {
+            version: release.version.clone(),
+            ontology: None,
+            frozen: published
+                .as_ref()
+                .and_then(|p| p.frozen(&release.version, &sources, &current.meta.base_url)),
+            sources,
+            dir: release.dir.clone(),
+        });
     }
-    problems.extend(published_elsewhere(
-        config,
-        &releases,
-        &version,
-        &current_sources,
-    ));
-    if !problems.is_empty() {
-        return Err(Diagnostics(problems).into());
+    if let Some(published) = &published {
+        problems.extend(refused(
+            config,
+            published,
+            &releases,
+            &version,
+            &current_sources,
+        ));
     }
     releases.push(Release {
+        frozen: published
+            .as_ref()
+            .and_then(|p| p.frozen(&version, &current_sources, &current.meta.base_url)),
         version,
-        ontology: current.clone(),
+        ontology: Some(current.clone()),
         sources: current_sources,
         dir: config.input.clone(),
     });
+    // A release is read where it is built, or the one after it is (its
+    // change log compares the two): the current one always is, at the
+    // site's root.
+    let site_base = current.meta.base_url.clone();
+    let last = releases.len() - 1;
+    for i in 0..releases.len() {
+        let needed = releases[i].frozen.is_none()
+            || i + 1 == last
+            || releases
+                .get(i + 1)
+                .is_some_and(|next| next.frozen.is_none());
+        if !needed || releases[i].ontology.is_some() {
+            continue;
+        }
+        match source::load(&releases[i].dir, Some(&site_base)) {
+            Ok(ontology) => releases[i].ontology = Some(ontology),
+            Err(Diagnostics(found)) => problems.extend(found),
+        }
+    }
+    if !problems.is_empty() {
+        return Err(Diagnostics(problems).into());
+    }
     Ok(releases)
 }
 
@@ -114,36 +205,27 @@ fn hash_of(dir: &Path, problems: &mut Vec<Diagnostic>) -> String {
     })
 }
 
-/// The refusals of a release the output already published from other
-/// sources, and of one it published whose sources the input no longer
-/// keeps: a published release is never rewritten nor dropped.
-fn published_elsewhere(
+/// The refusals of a release published earlier from other sources, and
+/// of one published whose sources the input no longer keeps: a published
+/// release is never rewritten nor dropped.
+fn refused(
     config: &BuildConfig,
+    published: &Published,
     releases: &[Release],
     current: &str,
     current_sources: &str,
 ) -> Vec<Diagnostic> {
-    let list = config.out.join(files::release_list("json"));
-    let Ok(text) = std::fs::read_to_string(&list) else {
-        return Vec::new();
-    };
-    let Ok(published) = serde_json::from_str::<serde_json::Value>(&text) else {
-        return Vec::new();
-    };
     let mut problems = Vec::new();
-    for entry in published["releases"].as_array().into_iter().flatten() {
-        let (Some(version), Some(sources)) = (entry["version"].as_str(), entry["sources"].as_str())
-        else {
-            continue;
-        };
-        let published_at = config.out.join(files::release(version));
+    for listed in &published.list {
+        let version = listed.version.as_str();
+        let published_at = published.root.join(files::release(version));
         let ours = releases
             .iter()
             .find(|r| r.version == version)
             .map(|r| (r.sources.as_str(), r.dir.clone()))
             .or_else(|| (version == current).then(|| (current_sources, config.input.clone())));
         match ours {
-            Some((hash, _)) if hash == sources => {}
+            Some((hash, _)) if hash == listed.sources => {}
             Some((_, dir)) => problems.push(Diagnostic::new(
                 &dir,
                 format!(
@@ -166,14 +248,15 @@ fn published_elsewhere(
 }
 
 /// What each release is published as: the changes since the one before
-/// it, and how the list names it.
+/// it (none for a frozen one, whose change log is published already),
+/// and how the list names it.
 pub fn listed(releases: &[Release], base: &BaseUrl) -> (Vec<Option<Changes>>, Vec<Listed>) {
     let changes: Vec<Option<Changes>> = releases
         .iter()
         .enumerate()
         .map(|(i, release)| {
-            let previous = i.checked_sub(1).map(|p| &releases[p].ontology)?;
-            Some(changes::between(previous, &release.ontology))
+            let previous = releases[i.checked_sub(1)?].ontology.as_ref()?;
+            Some(changes::between(previous, release.ontology.as_ref()?))
         })
         .collect();
     let listed = releases
@@ -181,13 +264,17 @@ pub fn listed(releases: &[Release], base: &BaseUrl) -> (Vec<Option<Changes>>, Ve
         .zip(&changes)
         .enumerate()
         .map(|(i, (release, changes))| {
+            if let Some(frozen) = &release.frozen {
+                return frozen.listed.clone();
+            }
             let root = base.join(&files::release(&release.version));
-            let header = release.ontology.meta.header.as_ref();
+            let ontology = release.ontology.as_ref();
+            let header = ontology.and_then(|o| o.meta.header.as_ref());
             Listed {
                 version: release.version.clone(),
                 date: date_of(&release.version),
                 version_iri: header.and_then(|h| h.version_iri.clone()),
-                entities: release.ontology.entities.len(),
+                entities: ontology.map_or(0, |o| o.entities.len()),
                 previous: i.checked_sub(1).map(|p| releases[p].version.clone()),
                 changes: changes.as_ref().map(Changes::counts),
                 change_log: changes

@@ -77,7 +77,7 @@ pub struct Changes {
 
 /// How many of each kind of change there are, as a release list shows
 /// them.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Counts {
     pub added: usize,
     pub removed: usize,

@@ -265,6 +265,28 @@ impl Staging {
         Ok((if kept { Written::Kept } else { Written::Anew }, len))
     }
 
+    /// Puts the file `from` of a site published earlier into staging at
+    /// `site_path` as it is: hard-linked (copied where the two are on
+    /// different file systems). Only a regular file is taken, never what a
+    /// link points to. Returns its length.
+    pub fn keep(&self, from: &Path, site_path: &str) -> Result<u64, OutputError> {
+        let relative = checked(site_path)?;
+        let path = self.dir.join(relative);
+        self.make_parent(&path)?;
+        let metadata = std::fs::symlink_metadata(from).map_err(io(from, "reading"))?;
+        if !metadata.is_file() {
+            return Err(OutputError::Io {
+                path: from.to_owned(),
+                action: "keeping a published file",
+                source: std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file"),
+            });
+        }
+        if std::fs::hard_link(from, &path).is_err() {
+            std::fs::copy(from, &path).map_err(io(&path, "copying"))?;
+        }
+        Ok(metadata.len())
+    }
+
     /// Creates the folders above a file of the site, where it has any.
     fn make_parent(&self, path: &Path) -> Result<(), OutputError> {
         match path.parent().filter(|p| *p != self.dir) {

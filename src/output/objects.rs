@@ -37,6 +37,14 @@ pub fn render<'a>(objects: impl IntoIterator<Item = &'a Object>) -> Vec<u8> {
     out
 }
 
+/// The objects of a list [`render`] wrote; `None` where a line is not one.
+pub fn parse(text: &str) -> Option<Vec<Object>> {
+    text.lines()
+        .filter(|line| !line.is_empty())
+        .map(|line| serde_json::from_str(line).ok())
+        .collect()
+}
+
 /// A stream that hashes what it passes on: the hash of a document the
 /// build renders straight into its file.
 pub struct Hashing<W> {

@@ -548,7 +548,9 @@ pub fn documents<'a>(site: &Rendering<'a>) -> impl ParallelIterator<Item = Docum
         Document::List => !site.joined.contains(&pages::Paged::List),
         Document::ListLd => !site.joined.contains(&pages::Paged::ListLd),
         Document::All => !site.joined.contains(&pages::Paged::All),
-        Document::Aliases => !site.kept_release,
+        // Neither is a release copy's to publish: the site's own
+        // answers (`.well-known/` is the host's root's alone).
+        Document::Aliases | Document::WellKnownVoid => !site.kept_release,
         _ => true,
     };
     let site_wide: Vec<Document> = Document::SITE_WIDE.into_iter().filter(whole).collect();

@@ -28,7 +28,7 @@ pub struct ReleaseOf {
 }
 
 /// A release as the list names it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Listed {
     pub version: String,

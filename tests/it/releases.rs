@@ -83,6 +83,25 @@ fn pato_releases_publish_side_by_side_and_change_as_obonet_sees_them() {
         assert!(changed.is_empty(), "release {version} changed: {changed:?}");
     }
 
+    // From a clean checkout, the published site at hand (`--previous`):
+    // the same bytes, its releases taken as they are, not built again.
+    let fresh = dir.path().join("fresh");
+    let output = build(&input, &fresh, &["--previous", out.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let kept: usize = RELEASES.iter().map(|v| release_files(&out, v).len()).sum();
+    let summary = String::from_utf8_lossy(&output.stdout).into_owned();
+    let unchanged: usize = summary
+        .split(" written, ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{summary}"));
+    assert!(unchanged >= kept, "{unchanged} kept of {kept}: {summary}");
+    assert!(
+        snapshot(&fresh) == snapshot(&out),
+        "--previous changed bytes"
+    );
+
     // The list: every release, the newest first, with its counts.
     let list = read_json(&out.join("releases/index.json"));
     assert_eq!(list["current"], RELEASES[3]);
