@@ -188,6 +188,7 @@ pub fn build_keeping_previous(
         .collect();
     if let Some(current) = release_of.last() {
         site.set_release(current.clone(), listed, false);
+        site.set_removed(releases::removed(&releases, &changes));
     }
     progress.phase(
         &format!("{} of {} entities", phase::WRITING, ontology.entities.len()),

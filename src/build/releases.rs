@@ -4,11 +4,11 @@
 //! compared with the one before it.
 
 use crate::Error;
-use crate::changes::{self, Changes};
+use crate::changes::{self, Changes, Named};
 use crate::config::BuildConfig;
 use crate::model::{BaseUrl, Ontology};
 use crate::output::objects::{self, Object};
-use crate::render::releases::{Listed, ReleaseOf};
+use crate::render::releases::{Listed, ReleaseOf, Removed};
 use crate::site::files;
 use crate::source::{self, Diagnostic, Diagnostics, releases as kept};
 use std::path::{Path, PathBuf};
@@ -32,6 +32,16 @@ pub struct Frozen {
     pub listed: Listed,
     /// Its files: where each is, its path in the site, its hash.
     pub files: Vec<(PathBuf, Object)>,
+    /// The root of the site that holds it.
+    pub root: PathBuf,
+}
+
+impl Frozen {
+    /// A document of it, as that site published it.
+    fn document(&self, path: &str) -> Option<serde_json::Value> {
+        let text = std::fs::read_to_string(self.root.join(path)).ok()?;
+        serde_json::from_str(&text).ok()
+    }
 }
 
 /// The site published earlier: `--previous`, else the output itself.
@@ -85,6 +95,7 @@ impl Published {
         whole.then(|| Frozen {
             listed: listed.clone(),
             files,
+            root: self.root.clone(),
         })
     }
 }
@@ -286,6 +297,89 @@ pub fn listed(releases: &[Release], base: &BaseUrl) -> (Vec<Option<Changes>>, Ve
         })
         .collect();
     (changes, listed)
+}
+
+/// The terms an earlier release had and the current one has not, each
+/// as the release it was last in described it, and the release it is gone
+/// since (the latest removal, where one came back and went again).
+pub fn removed(releases: &[Release], changes: &[Option<Changes>]) -> Vec<Removed> {
+    let Some(current) = releases.last().and_then(|r| r.ontology.as_ref()) else {
+        return Vec::new();
+    };
+    let base = &current.meta.base_url;
+    let present: std::collections::HashSet<String> =
+        current.entities.iter().map(|e| e.iri(base)).collect();
+    let mut gone: std::collections::BTreeMap<String, Removed> = Default::default();
+    for (i, release) in releases.iter().enumerate().skip(1) {
+        let last = &releases[i - 1];
+        // A frozen release's change log as it was published.
+        let published = match (&changes[i], &release.frozen) {
+            (None, Some(frozen)) => frozen
+                .document(&format!(
+                    "{}{}",
+                    files::release(&release.version),
+                    files::CHANGE_LOG
+                ))
+                .and_then(|log| serde_json::from_value::<Changes>(log["changes"].clone()).ok()),
+            _ => None,
+        };
+        let Some(found) = changes[i].as_ref().or(published.as_ref()) else {
+            continue;
+        };
+        for term in &found.removed {
+            if present.contains(&term.iri) {
+                continue;
+            }
+            let (description, replaced_by) = last_said(last, term);
+            gone.insert(
+                term.iri.clone(),
+                Removed {
+                    term: term.clone(),
+                    removed_in: release.version.clone(),
+                    last_release: last.version.clone(),
+                    description,
+                    replaced_by,
+                },
+            );
+        }
+    }
+    gone.into_values().collect()
+}
+
+/// What the release a term was last in says of it: its description and
+/// the terms that replace it; from its ontology where it is read, else
+/// from the term's JSON as published.
+fn last_said(release: &Release, term: &Named) -> (Option<String>, Vec<String>) {
+    if let Some(ontology) = &release.ontology {
+        let base = &ontology.meta.base_url;
+        if let Some(entity) = ontology.entities.iter().find(|e| e.iri(base) == term.iri) {
+            let description = Some(entity.description.clone()).filter(|d| !d.is_empty());
+            let replaced_by = entity
+                .term
+                .as_ref()
+                .map(|t| t.replaced_by.clone())
+                .unwrap_or_default();
+            return (description, replaced_by);
+        }
+    }
+    let document = release.frozen.as_ref().and_then(|frozen| {
+        frozen.document(&format!(
+            "{}{}.json",
+            files::release(&release.version),
+            term.slug
+        ))
+    });
+    let Some(document) = document else {
+        return (None, Vec::new());
+    };
+    let description = document["description"].as_str().map(str::to_owned);
+    let replaced_by = document["replacedBy"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|by| by["iri"].as_str().or(by.as_str()).map(str::to_owned))
+        .collect();
+    (description, replaced_by)
 }
 
 /// A release's date, where its version is one (`2024-03-28`, or one that

@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// A term as a change names it: its IRI, its ID and its name (in the
 /// release the change is about: the earlier one for a term removed).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Named {
     pub iri: String,
     pub id: String,
@@ -26,7 +26,7 @@ pub struct Named {
 }
 
 /// A term newly deprecated, and what replaces it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Deprecated {
     #[serde(flatten)]
     pub term: Named,
@@ -35,7 +35,7 @@ pub struct Deprecated {
 }
 
 /// A text of a term (its name, its description) before and after.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Retexted {
     #[serde(flatten)]
     pub term: Named,
@@ -44,7 +44,7 @@ pub struct Retexted {
 }
 
 /// What a set of a term's values (parents, synonyms) gained and lost.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Regrouped {
     #[serde(flatten)]
     pub term: Named,
@@ -54,7 +54,7 @@ pub struct Regrouped {
 
 /// A term of the earlier release whose IRI the later one no longer has,
 /// and the term that took it in (keeping its ID as an alternative one).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Moved {
     #[serde(flatten)]
     pub term: Named,
@@ -62,7 +62,7 @@ pub struct Moved {
 }
 
 /// Every change between an earlier release and a later one.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Changes {
     pub added: Vec<Named>,
     pub removed: Vec<Named>,

@@ -41,6 +41,9 @@ pub struct Context<'a> {
     /// Whether this is a release's copy under `/releases/{version}/`,
     /// which carries no host files: the site's own answer for it.
     pub(super) kept_release: bool,
+    /// The terms earlier releases had and this one has not, by IRI: their
+    /// IRIs resolve to documents saying so (the current site's only).
+    pub(super) removed: Vec<super::releases::Removed>,
 }
 
 /// Where each part of the RDF list and the dump starts, as the index of
@@ -95,6 +98,7 @@ impl<'a> Context<'a> {
             release: None,
             releases: Vec::new(),
             kept_release: false,
+            removed: Vec::new(),
         }
     }
 

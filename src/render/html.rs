@@ -567,6 +567,19 @@ pub fn change_log(site: &Rendering, out: &mut Vec<u8>) -> Result<(), RenderError
     render_template(site, "change-log.html", "", context, out)
 }
 
+/// The page of a term earlier releases had and this one has not.
+pub fn removed(
+    site: &Rendering,
+    removed: &super::releases::Removed,
+    out: &mut Vec<u8>,
+) -> Result<(), RenderError> {
+    let context = context! {
+        term => template_value(&serde_json::to_value(removed)?),
+        last_href => format!("{}{}.html", crate::site::files::release(&removed.last_release), removed.term.slug),
+    };
+    render_template(site, "removed.html", "", context, out)
+}
+
 /// `ui/site.js`: the search client as a classic script (a page opened from
 /// disk cannot load ES modules), then the page script.
 pub fn script(site: &Rendering, out: &mut Vec<u8>) {

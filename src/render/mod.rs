@@ -155,6 +155,8 @@ pub enum Document<'a> {
     ReleaseList(releases::ListFormat),
     /// What the site's release changed since the one before it.
     ChangeLog(releases::LogFormat),
+    /// A term earlier releases had, by its number, in one format.
+    Removed(usize, &'static EntityFormat),
 }
 
 impl Document<'_> {
@@ -235,6 +237,9 @@ impl Document<'_> {
             Document::Source(download) => download.name.clone(),
             Document::ReleaseList(format) => format.file(),
             Document::ChangeLog(format) => format.file().to_owned(),
+            Document::Removed(i, format) => {
+                format!("{}.{}", site.removed[*i].term.slug, format.extension)
+            }
         }
     }
 
@@ -372,6 +377,12 @@ impl Document<'_> {
                 releases::LogFormat::Json => releases::log_json(site, out)?,
                 releases::LogFormat::Turtle => releases::log_rdf(site, rdf::Syntax::Turtle, out)?,
                 releases::LogFormat::Page => html::change_log(site, out)?,
+            },
+            Document::Removed(i, format) => match format.representation {
+                crate::site::formats::Representation::Html => {
+                    html::removed(site, &site.removed[*i], out)?
+                }
+                representation => releases::removed(site, &site.removed[*i], representation, out)?,
             },
             // The one document copied, not rendered: the source file as
             // the publisher wrote it, byte for byte.
@@ -524,6 +535,10 @@ pub fn documents<'a>(site: &Rendering<'a>) -> impl ParallelIterator<Item = Docum
         .into_iter()
         .chain(release_list.iter().map(|&f| Document::ReleaseList(f)))
         .chain(change_log.iter().map(|&f| Document::ChangeLog(f)))
+        .chain(
+            (0..site.removed.len())
+                .flat_map(|i| ENTITY_FORMATS.iter().map(move |f| Document::Removed(i, f))),
+        )
         .collect();
     // Where the RDF documents are in parts, the parts in place of the
     // wholes; where a handler joins a list, the pages alone.

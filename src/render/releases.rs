@@ -9,8 +9,9 @@
 use super::context::Context;
 use super::error::RenderError;
 use super::rdf::{self, iri};
-use crate::changes::{Changes, Counts};
+use crate::changes::{Changes, Counts, Named};
 use crate::site::files;
+use crate::site::formats::Representation;
 use oxrdf::vocab::{rdf as rdf_vocab, xsd};
 use oxrdf::{BlankNode, Literal, NamedNode, NamedOrBlankNode, Term, Triple};
 use serde::Serialize;
@@ -49,6 +50,108 @@ pub struct Listed {
     /// The BLAKE3 of the release's input: a later build refuses other
     /// sources for a version published already.
     pub sources: String,
+}
+
+/// A term an earlier release had and the current one has not: its IRI
+/// still resolves, to documents that say so.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Removed {
+    #[serde(flatten)]
+    pub term: Named,
+    /// The release it is gone since.
+    pub removed_in: String,
+    /// The last release that has it.
+    pub last_release: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub replaced_by: Vec<String>,
+}
+
+/// A removed term's document in `format` (`{slug}.{extension}`, where its
+/// IRI arrives), without the newline its file ends with.
+pub fn removed(
+    site: &Context,
+    removed: &Removed,
+    representation: Representation,
+    out: &mut Vec<u8>,
+) -> Result<(), RenderError> {
+    let release = site.release.as_ref();
+    let site_root = release.map_or_else(|| site.url(""), |r| r.site.clone());
+    let last_seen = |extension: &str| {
+        format!(
+            "{site_root}{}{}.{extension}",
+            files::release(&removed.last_release),
+            removed.term.slug
+        )
+    };
+    match representation {
+        Representation::Json => {
+            let mut document = serde_json::to_value(removed)?;
+            if let Value::Object(map) = &mut document {
+                map.insert("removed".into(), true.into());
+                map.insert("lastSeen".into(), last_seen("json").into());
+            }
+            serde_json::to_writer(out, &document)?;
+        }
+        Representation::Html => {
+            // The page's own renderer (`html::removed`) is called instead.
+        }
+        Representation::JsonLd | Representation::Turtle | Representation::NTriples => {
+            let subject = iri(removed.term.iri.clone())?;
+            let mut triples = vec![
+                triple(
+                    &subject,
+                    &format!("{}label", rdf::RDFS),
+                    Literal::new_simple_literal(&removed.term.name),
+                )?,
+                triple(
+                    &subject,
+                    &format!("{}deprecated", rdf::OWL),
+                    Literal::new_typed_literal("true", xsd::BOOLEAN),
+                )?,
+                triple(
+                    &subject,
+                    &format!("{}comment", rdf::RDFS),
+                    Literal::new_simple_literal(format!(
+                        "Removed in release {}; last in release {}.",
+                        removed.removed_in, removed.last_release
+                    )),
+                )?,
+                triple(
+                    &subject,
+                    &format!("{}seeAlso", rdf::RDFS),
+                    iri(last_seen("html"))?,
+                )?,
+            ];
+            if let Some(description) = &removed.description {
+                triples.push(triple(
+                    &subject,
+                    &format!("{DCTERMS}description"),
+                    Literal::new_simple_literal(description),
+                )?);
+            }
+            for by in &removed.replaced_by {
+                if let Ok(by) = iri(by.clone()) {
+                    // OBO's `term replaced by`, as the OBO-to-OWL mapping
+                    // states `replaced_by`.
+                    triples.push(triple(
+                        &subject,
+                        "http://purl.obolibrary.org/obo/IAO_0100001",
+                        by,
+                    )?);
+                }
+            }
+            let syntax = match representation {
+                Representation::JsonLd => rdf::Syntax::JsonLd,
+                Representation::Turtle => rdf::Syntax::Turtle,
+                _ => rdf::Syntax::NTriples,
+            };
+            rdf::write(site, syntax, &triples, out)?;
+        }
+    }
+    Ok(())
 }
 
 /// The list's formats, as files.

@@ -73,6 +73,36 @@ impl Rendering<'_> {
         self.context.kept_release = kept;
     }
 
+    /// Publishes documents for the terms earlier releases had and this
+    /// one has not, at the slugs they had, and resolves their IRIs to
+    /// them; where a term of this release has the slug, it keeps it.
+    pub fn set_removed(&mut self, removed: Vec<super::releases::Removed>) {
+        let taken: std::collections::HashSet<&str> = self
+            .context
+            .ontology
+            .entities
+            .iter()
+            .map(|e| e.slug.as_str())
+            .collect();
+        let removed: Vec<_> = removed
+            .into_iter()
+            .filter(|r| {
+                !taken.contains(r.term.slug.as_str())
+                    && crate::site::reserved::names_entity(&r.term.slug)
+            })
+            .collect();
+        let namespace = self.context.ontology.meta.resolved_namespace();
+        self.context
+            .aliases
+            .extend(crate::site::negotiation::Aliases::of(
+                &namespace,
+                removed
+                    .iter()
+                    .map(|r| (r.term.iri.as_str(), r.term.slug.as_str())),
+            ));
+        self.context.removed = removed;
+    }
+
     /// About how large the N-Triples dump's head (the data set's
     /// description, the vocabulary, the list) and an entity's triples
     /// are, from every `step`th entity (`void::estimated_dump_bytes`).

@@ -6,7 +6,7 @@ use minijinja::Environment;
 use std::collections::BTreeMap;
 
 /// Every template, by the name a user's override must have.
-pub const TEMPLATES: [(&str, &str); 11] = [
+pub const TEMPLATES: [(&str, &str); 12] = [
     ("layout.html", include_str!("../../templates/layout.html")),
     ("index.html", include_str!("../../templates/index.html")),
     ("entity.html", include_str!("../../templates/entity.html")),
@@ -18,6 +18,7 @@ pub const TEMPLATES: [(&str, &str); 11] = [
         "releases.html",
         include_str!("../../templates/releases.html"),
     ),
+    ("removed.html", include_str!("../../templates/removed.html")),
     (
         "change-log.html",
         include_str!("../../templates/change-log.html"),

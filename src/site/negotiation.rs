@@ -152,6 +152,13 @@ impl Aliases {
 }
 
 impl Aliases {
+    /// Adds `other`'s paths that this holds none of.
+    pub fn extend(&mut self, other: Aliases) {
+        for (path, slug) in other.0 {
+            self.0.entry(path).or_insert(slug);
+        }
+    }
+
     /// Adds the earlier IDs of terms (`(alternative ID, slug)`): the path
     /// of the slug the ID would have (`HP:0001275` → `/hp0001275`) stands
     /// for the term, unless an entity has that slug (`taken`) or another

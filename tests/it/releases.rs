@@ -6,7 +6,7 @@
 
 use crate::changes::{CHECKED, ids, obonet_changes};
 use crate::ontologies::shared_ontology;
-use crate::serve::Server;
+use crate::serve::{Server, client};
 use crate::util::*;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -199,6 +199,48 @@ fn pato_releases_publish_side_by_side_and_change_as_obonet_sees_them() {
         let term = server.get(&format!("/releases/{version}/pato0000001.json"));
         assert_eq!(term.status(), 200);
     }
+    // Every term a release removed still resolves at its IRI, to
+    // documents that say since when it is gone.
+    let mut removed = 0;
+    for pair in RELEASES.windows(2) {
+        let log = read_json(&out.join(format!("releases/{}/change-log.json", pair[1])));
+        for term in log["changes"]["removed"].as_array().unwrap() {
+            let iri = term["iri"].as_str().unwrap();
+            // A request never carries a fragment: `pato#dc-contributor`
+            // arrives as `/pato` (docs/releases.md).
+            if iri.contains('#') {
+                continue;
+            }
+            removed += 1;
+            let path = iri
+                .strip_prefix("http://purl.obolibrary.org/obo/")
+                .unwrap_or_else(|| panic!("{iri} outside the namespace"));
+            let seen = client()
+                .get(format!("{}{path}", server.url))
+                .header("Accept", "application/json")
+                .send()
+                .unwrap();
+            assert_eq!(seen.status(), 303, "{iri}");
+            let location = seen.headers()["location"].to_str().unwrap().to_owned();
+            let document = server.get(&location);
+            assert_eq!(document.status(), 200, "{iri} at {location}");
+            let document: Value = serde_json::from_slice(&document.bytes().unwrap()).unwrap();
+            assert_eq!(document["removed"], true, "{document}");
+            assert_eq!(document["iri"], iri);
+            assert_eq!(document["removedIn"], pair[1]);
+            assert_eq!(document["lastRelease"], pair[0]);
+            let page = server.get(&location.replace(".json", ".html"));
+            let page = page.text().unwrap();
+            assert!(
+                page.contains(&format!("gone since release {}", pair[1])),
+                "{page}"
+            );
+        }
+    }
+    assert!(removed > 0, "no release removed a term");
+    // Not in the current release's lists.
+    let index = read_json(&out.join("index.json"));
+    assert!(!index.to_string().contains("\"removed\":true"));
     let list = server.get("/releases/index.json");
     assert_eq!(list.headers()["cache-control"], "public, max-age=3600");
     assert_eq!(server.get("/releases/").status(), 200);
