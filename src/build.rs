@@ -188,7 +188,14 @@ pub fn build_keeping_previous(
         .collect();
     if let Some(current) = release_of.last() {
         site.set_release(current.clone(), listed, false);
-        site.set_removed(releases::removed(&releases, &changes));
+        let logs = releases::change_logs(&releases, &changes);
+        site.set_removed(releases::removed(&releases, &logs));
+        site.set_history(render::releases::history(
+            releases
+                .iter()
+                .zip(&logs)
+                .filter_map(|(release, log)| Some((release.version.as_str(), log.as_ref()?))),
+        ));
     }
     progress.phase(
         &format!("{} of {} entities", phase::WRITING, ontology.entities.len()),

@@ -299,10 +299,30 @@ pub fn listed(releases: &[Release], base: &BaseUrl) -> (Vec<Option<Changes>>, Ve
     (changes, listed)
 }
 
+/// Every release's change log: computed where the two releases are read,
+/// else as the frozen release published it.
+pub fn change_logs(releases: &[Release], changes: &[Option<Changes>]) -> Vec<Option<Changes>> {
+    releases
+        .iter()
+        .zip(changes)
+        .map(|(release, computed)| match (computed, &release.frozen) {
+            (Some(changes), _) => Some(changes.clone()),
+            (None, Some(frozen)) => frozen
+                .document(&format!(
+                    "{}{}",
+                    files::release(&release.version),
+                    files::CHANGE_LOG
+                ))
+                .and_then(|log| serde_json::from_value(log["changes"].clone()).ok()),
+            (None, None) => None,
+        })
+        .collect()
+}
+
 /// The terms an earlier release had and the current one has not, each
 /// as the release it was last in described it, and the release it is gone
 /// since (the latest removal, where one came back and went again).
-pub fn removed(releases: &[Release], changes: &[Option<Changes>]) -> Vec<Removed> {
+pub fn removed(releases: &[Release], logs: &[Option<Changes>]) -> Vec<Removed> {
     let Some(current) = releases.last().and_then(|r| r.ontology.as_ref()) else {
         return Vec::new();
     };
@@ -312,18 +332,7 @@ pub fn removed(releases: &[Release], changes: &[Option<Changes>]) -> Vec<Removed
     let mut gone: std::collections::BTreeMap<String, Removed> = Default::default();
     for (i, release) in releases.iter().enumerate().skip(1) {
         let last = &releases[i - 1];
-        // A frozen release's change log as it was published.
-        let published = match (&changes[i], &release.frozen) {
-            (None, Some(frozen)) => frozen
-                .document(&format!(
-                    "{}{}",
-                    files::release(&release.version),
-                    files::CHANGE_LOG
-                ))
-                .and_then(|log| serde_json::from_value::<Changes>(log["changes"].clone()).ok()),
-            _ => None,
-        };
-        let Some(found) = changes[i].as_ref().or(published.as_ref()) else {
+        let Some(found) = &logs[i] else {
             continue;
         };
         for term in &found.removed {

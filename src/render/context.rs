@@ -44,6 +44,9 @@ pub struct Context<'a> {
     /// The terms earlier releases had and this one has not, by IRI: their
     /// IRIs resolve to documents saying so (the current site's only).
     pub(super) removed: Vec<super::releases::Removed>,
+    /// Each term's history across the releases, by IRI (the current
+    /// site's only).
+    pub(super) history: std::collections::HashMap<String, Vec<super::releases::Changed>>,
 }
 
 /// Where each part of the RDF list and the dump starts, as the index of
@@ -99,6 +102,7 @@ impl<'a> Context<'a> {
             releases: Vec::new(),
             kept_release: false,
             removed: Vec::new(),
+            history: Default::default(),
         }
     }
 

@@ -462,8 +462,22 @@ pub fn entity(site: &Rendering, entity: &Entity, out: &mut Vec<u8>) -> Result<()
         json: shown_answer(super::json::entity_pretty(site, entity)?),
         term: TermPage::of(site, entity),
     };
+    let history: Vec<_> = site
+        .history
+        .get(&view.iri)
+        .into_iter()
+        .flatten()
+        .rev()
+        .map(|changed| {
+            context! {
+                version => &changed.version,
+                what => &changed.what,
+                href => format!("{}{}.html", crate::site::files::release(&changed.version), view.slug),
+            }
+        })
+        .collect();
     let entity = minijinja::Value::from(minijinja::value::Serde(&view));
-    let context = context! { entity => entity, jsonld => ld };
+    let context = context! { entity => entity, jsonld => ld, history => history };
     render_template(site, "entity.html", "", context, out)
 }
 

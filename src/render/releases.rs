@@ -69,6 +69,81 @@ pub struct Removed {
     pub replaced_by: Vec<String>,
 }
 
+/// What one release changed of a term: the kinds of change, each with
+/// what it says (a name before and after, parents added and removed).
+#[derive(Debug, Clone, Serialize)]
+pub struct Changed {
+    pub version: String,
+    pub what: Vec<String>,
+}
+
+/// Every term's history, by IRI, oldest release first: the releases that
+/// changed it and how, from their change logs.
+pub fn history<'c>(
+    logs: impl Iterator<Item = (&'c str, &'c Changes)>,
+) -> std::collections::HashMap<String, Vec<Changed>> {
+    let mut history: std::collections::HashMap<String, Vec<Changed>> = Default::default();
+    for (version, changes) in logs {
+        let mut note = |iri: &str, what: String| {
+            let entries = history.entry(iri.to_owned()).or_default();
+            match entries.last_mut().filter(|e| e.version == version) {
+                Some(entry) => entry.what.push(what),
+                None => entries.push(Changed {
+                    version: version.to_owned(),
+                    what: vec![what],
+                }),
+            }
+        };
+        let listed = |items: &[String]| items.join(", ");
+        for term in &changes.added {
+            note(&term.iri, "added".to_owned());
+        }
+        for term in &changes.removed {
+            note(&term.iri, "removed".to_owned());
+        }
+        for deprecated in &changes.deprecated {
+            let by = match deprecated.replaced_by.is_empty() {
+                true => String::new(),
+                false => format!(", replaced by {}", listed(&deprecated.replaced_by)),
+            };
+            note(&deprecated.term.iri, format!("deprecated{by}"));
+        }
+        for term in &changes.undeprecated {
+            note(&term.iri, "no longer deprecated".to_owned());
+        }
+        for (kind, retexted) in changes
+            .relabelled
+            .iter()
+            .map(|r| ("relabelled", r))
+            .chain(changes.redefined.iter().map(|r| ("redefined", r)))
+        {
+            note(
+                &retexted.term.iri,
+                format!("{kind}: “{}” → “{}”", retexted.before, retexted.after),
+            );
+        }
+        for (kind, regrouped) in changes
+            .reparented
+            .iter()
+            .map(|r| ("parents", r))
+            .chain(changes.synonyms.iter().map(|r| ("synonyms", r)))
+        {
+            let mut what = format!("{kind}:");
+            if !regrouped.added.is_empty() {
+                what.push_str(&format!(" added {}", listed(&regrouped.added)));
+            }
+            if !regrouped.removed.is_empty() {
+                what.push_str(&format!(" removed {}", listed(&regrouped.removed)));
+            }
+            note(&regrouped.term.iri, what);
+        }
+        for moved in &changes.moved {
+            note(&moved.term.iri, format!("moved to {}", moved.to));
+        }
+    }
+    history
+}
+
 /// A removed term's document in `format` (`{slug}.{extension}`, where its
 /// IRI arrives), without the newline its file ends with.
 pub fn removed(

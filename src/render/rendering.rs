@@ -73,6 +73,14 @@ impl Rendering<'_> {
         self.context.kept_release = kept;
     }
 
+    /// Shows on each term's page the releases that changed it.
+    pub fn set_history(
+        &mut self,
+        history: std::collections::HashMap<String, Vec<super::releases::Changed>>,
+    ) {
+        self.context.history = history;
+    }
+
     /// Publishes documents for the terms earlier releases had and this
     /// one has not, at the slugs they had, and resolves their IRIs to
     /// them; where a term of this release has the slug, it keeps it.

@@ -141,6 +141,21 @@ fn pato_releases_publish_side_by_side_and_change_as_obonet_sees_them() {
         assert_eq!(entry["previous"], pair[0]);
     }
     assert!(seen > 0, "the releases differ in nothing that was checked");
+    // Each term's page tells its history, linking the term in the release
+    // that changed it.
+    let mut histories = 0;
+    for version in &RELEASES[1..] {
+        let log = read_json(&out.join(format!("releases/{version}/change-log.json")));
+        for change in log["changes"]["relabelled"].as_array().unwrap() {
+            let slug = change["slug"].as_str().unwrap();
+            let page = std::fs::read_to_string(out.join(format!("{slug}.html"))).unwrap();
+            let link =
+                format!("releases&#x2f;{version}&#x2f;{slug}.html\">Release {version}</a>: ");
+            assert!(page.contains(&link), "{slug}'s history lacks {version}");
+            histories += 1;
+        }
+    }
+    assert!(histories > 0);
     // The current release's change log is at the root too, the same.
     assert_eq!(
         read_json(&out.join("change-log.json")),
