@@ -63,6 +63,27 @@ fn headers(input: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error
             let _ = writeln!(out, "{pattern}\n  Content-Type: {media_type}");
         }
     }
+    // A kept release's files never change. Cloudflare takes back the
+    // hour (`! Name`) and sets a year; Netlify reads no `!` line and joins
+    // the two values, of which a cache takes the first (RFC 9111 4.2.1),
+    // so there the hour stays.
+    // The list beside them is not one, though the pattern takes it in.
+    let hour = EVERY_RESPONSE
+        .iter()
+        .find(|(name, _)| *name == "Cache-Control")
+        .map_or("", |(_, value)| value);
+    for (pattern, cache) in [
+        (
+            crate::site::routes::FROZEN_FILES,
+            crate::site::routes::FROZEN,
+        ),
+        (crate::site::routes::RELEASE_LISTS, hour),
+    ] {
+        let _ = writeln!(
+            out,
+            "{pattern}\n  ! Cache-Control\n  Cache-Control: {cache}"
+        );
+    }
     // The ontology's source files, as published: a host knows neither
     // `.obo` nor, everywhere, `.owl`. A name a rule path cannot carry as
     // it is (`:` and `*` are placeholders, a space ends the path) is left

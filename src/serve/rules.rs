@@ -121,12 +121,14 @@ const PATTERN_HELP: &str =
 /// The header rules of `_headers`, in file order.
 #[derive(Debug, Clone, Default)]
 pub struct HeaderRules {
-    rules: Vec<(Pattern, Vec<(String, String)>)>,
+    /// Each rule's headers in order: a value to set, or `None` for
+    /// Cloudflare's `! Name`, which takes back what an earlier rule set.
+    rules: Vec<(Pattern, Vec<(String, Option<String>)>)>,
 }
 
 impl HeaderRules {
     pub fn parse(text: &str, path: &Path) -> Result<HeaderRules, RuleError> {
-        let mut rules: Vec<(Pattern, Vec<(String, String)>)> = Vec::new();
+        let mut rules: Vec<(Pattern, Vec<(String, Option<String>)>)> = Vec::new();
         for (number, line) in text.lines().enumerate() {
             let trimmed = line.trim();
             if trimmed.is_empty() || trimmed.starts_with('#') {
@@ -151,10 +153,15 @@ impl HeaderRules {
                 rules.push((pattern, Vec::new()));
                 continue;
             }
-            let Some((name, value)) = trimmed.split_once(':') else {
+            let detached = trimmed.strip_prefix('!').map(str::trim);
+            let Some((name, value)) = trimmed
+                .split_once(':')
+                .map(|(name, value)| (name, Some(value.trim().to_owned())))
+                .or_else(|| detached.map(|name| (name, None)))
+            else {
                 return Err(error(
                     format!("`{trimmed}` is not a `Name: value` header"),
-                    "write each header as `Name: value`",
+                    "write each header as `Name: value` (or `! Name` to take back one an earlier rule set)",
                 ));
             };
             let Some((_, headers)) = rules.last_mut() else {
@@ -163,7 +170,7 @@ impl HeaderRules {
                     "put the path the header applies to on a line before it",
                 ));
             };
-            headers.push((name.trim().to_owned(), value.trim().to_owned()));
+            headers.push((name.trim().to_owned(), value));
         }
         Ok(HeaderRules { rules })
     }
@@ -177,6 +184,10 @@ impl HeaderRules {
                 continue;
             }
             for (name, value) in set {
+                let Some(value) = value else {
+                    headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+                    continue;
+                };
                 match headers
                     .iter_mut()
                     .find(|(n, _)| n.eq_ignore_ascii_case(name))
@@ -480,6 +491,19 @@ mod tests {
         let error =
             RedirectRules::parse("/a /b 302 Country=de\n", Path::new("_redirects")).unwrap_err();
         assert!(error.message.contains("Country=de"), "{error}");
+        let detached = HeaderRules::parse(
+            "/*\n  Cache-Control: a\n  X-B: c\n/r/:v/*\n  ! Cache-Control\n  Cache-Control: b\n/r/index.*\n  ! Cache-Control\n  Cache-Control: a\n",
+            Path::new("_headers"),
+        )
+        .unwrap();
+        assert_eq!(
+            detached.for_path("/r/1/x.json"),
+            [
+                ("X-B".to_owned(), "c".to_owned()),
+                ("Cache-Control".to_owned(), "b".to_owned())
+            ]
+        );
+        assert_eq!(detached.for_path("/r/index.json")[1].1, "a");
         let error = HeaderRules::parse("  X-A: b\n", Path::new("_headers")).unwrap_err();
         assert!(error.message.contains("before any path"), "{error}");
         let error = HeaderRules::parse("/a\n  no colon\n", Path::new("_headers")).unwrap_err();

@@ -359,6 +359,15 @@ pub const EVERY_RESPONSE: &[(&str, &str)] = &[
     ),
 ];
 
+/// The files of the kept releases as a rule path: `:version` is one
+/// segment, so the list beside them (`/releases/index.json`) is not one.
+pub const FROZEN_FILES: &str = "/releases/:version/*";
+
+/// The release list's files, which [`FROZEN_FILES`] takes in as well
+/// where a pattern's `/*` may match nothing (Netlify's, `serve`'s): a rule
+/// after it gives them back the hour.
+pub const RELEASE_LISTS: &str = "/releases/index.*";
+
 /// How long a release's files may be cached, in place of
 /// [`EVERY_RESPONSE`]'s hour: a release is never rewritten once published.
 pub const FROZEN: &str = "public, max-age=31536000, immutable";
@@ -370,6 +379,7 @@ pub const FROZEN: &str = "public, max-age=31536000, immutable";
 /// front of it); the Pages hosts join the values of matching `_headers`
 /// rules, so there the hour stays (docs/releases.md).
 pub fn cache_control(path: &str) -> Option<&'static str> {
+    // Keep in step with [`FROZEN_FILES`].
     let rest = path
         .strip_prefix('/')
         .unwrap_or(path)

@@ -37,6 +37,15 @@ fn site_input(input: &Path, kept: &[&str], current: &str) {
     write_release(input, current);
 }
 
+/// The PATO site of the last two releases, built into `dir/out`: the
+/// later one removed a term.
+pub fn two_pato_releases(dir: &Path) -> PathBuf {
+    let (input, out) = (dir.join("input"), dir.join("out"));
+    site_input(&input, &RELEASES[2..3], RELEASES[3]);
+    build_ok(&input, &out);
+    out
+}
+
 /// Every file of the site under `releases/{version}/`, by path.
 fn release_files(out: &Path, version: &str) -> BTreeMap<String, Vec<u8>> {
     snapshot(&out.join("releases").join(version))

@@ -740,6 +740,61 @@ fn an_ontology_s_own_iris_resolve_on_every_host() {
     );
 }
 
+#[test]
+fn releases_and_removed_terms_resolve_on_every_host() {
+    needs!(Need::SharedOntologies, WORKERD, DENO);
+    let dir = tempfile::tempdir().unwrap();
+    let site = crate::releases::two_pato_releases(dir.path());
+    let server = Server::dir(&site);
+    // A term the current release removed, one it has, a version IRI, a
+    // release's root, the list.
+    let paths = [
+        "/IAO_0000700",
+        "/iao0000700",
+        "/PATO_0000001",
+        "/releases/2024-11-11/",
+        "/releases/2024-11-11/pato0000001",
+        "/releases/",
+        "/releases/nosuch/",
+    ];
+    for path in [
+        "/IAO_0000700",
+        "/pato/releases/2024-11-11/pato.obo/pato.owl",
+    ] {
+        assert_eq!(server.get(path).status(), 303, "{path} on serve");
+    }
+    let files: Vec<String> = [
+        "/iao0000700.json",
+        "/iao0000700.ttl",
+        "/releases/index.json",
+        "/releases/2024-11-11/api.json",
+        "/releases/2025-05-14/change-log.json",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    // The version IRI is a `_redirects` rule, which the host applies
+    // itself (Cloudflare says so in a body of its own).
+    let version_iri = "/pato/releases/2024-11-11/pato.obo/pato.owl";
+    let sees_the_release = |host: &Host, name: &str| {
+        let answer = answer(&host.url, version_iri);
+        assert_eq!(answer.status, 303, "{name}: {version_iri}");
+        assert_eq!(
+            header(&answer, "location"),
+            Some("/releases/2024-11-11/"),
+            "{name}"
+        );
+    };
+    let cloudflare = Host::cloudflare(&site);
+    assert_negotiates_at(&cloudflare, &server, "workerd", &paths);
+    assert_same_as_serve(&cloudflare, &server, "workerd", &files);
+    sees_the_release(&cloudflare, "workerd");
+    let origin = Server::start(&["--dir".as_ref(), site.as_os_str(), "--static".as_ref()]);
+    let netlify = Host::netlify(&site, &origin.url);
+    assert_negotiates_at(&netlify, &server, "deno", &paths);
+    assert_same_as_serve(&netlify, &server, "deno", &files);
+    sees_the_release(&netlify, "deno");
+}
+
 /// The committed handlers load as they are, each importing the client
 /// beside it, and so do the modules the build makes of them: Deno
 /// resolves and checks them, and lints them with undefined names as
