@@ -32,6 +32,9 @@ pub struct HostInput<'a> {
     /// Paths that redirect (303) to another path of the site: the kept
     /// releases' version IRIs, to their roots.
     pub see_other: &'a [(String, String)],
+    /// Whether the site keeps releases under `/releases/`, whose files the
+    /// rules then cache for good.
+    pub releases: bool,
 }
 
 /// One file the build writes for a host.

@@ -72,13 +72,14 @@ fn headers(input: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error
         .iter()
         .find(|(name, _)| *name == "Cache-Control")
         .map_or("", |(_, value)| value);
-    for (pattern, cache) in [
+    let frozen = [
         (
             crate::site::routes::FROZEN_FILES,
             crate::site::routes::FROZEN,
         ),
         (crate::site::routes::RELEASE_LISTS, hour),
-    ] {
+    ];
+    for (pattern, cache) in frozen.iter().filter(|_| input.releases) {
         let _ = writeln!(
             out,
             "{pattern}\n  ! Cache-Control\n  Cache-Control: {cache}"

@@ -141,6 +141,7 @@ mod tests {
             aliases: &crate::site::negotiation::Aliases::default(),
             bundles: Some(3),
             see_other: &[],
+            releases: false,
             joined: &[(
                 "dump.nt".to_owned(),
                 crate::site::parts::Join {

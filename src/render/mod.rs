@@ -324,6 +324,7 @@ impl Document<'_> {
                     bundles: site.bundle_count(),
                     joined: &joined,
                     see_other: &releases::version_iri_paths(site),
+                    releases: !site.releases.is_empty(),
                 };
                 (file.write)(&input, out)?
             }

@@ -822,6 +822,7 @@ fn the_handlers_load_and_lint_on_their_own() {
             bundles: None,
             joined: &Default::default(),
             see_other: &[],
+            releases: false,
         }),
     )
     .unwrap();
