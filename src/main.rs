@@ -160,14 +160,7 @@ fn run_diff(args: &DiffArgs, quiet: bool) -> Result<(), Error> {
         serde_json::to_string_pretty(&changes).unwrap_or_default()
     );
     if !quiet {
-        let counts = serde_json::to_value(changes.counts()).unwrap_or_default();
-        let said: Vec<String> = counts
-            .as_object()
-            .into_iter()
-            .flatten()
-            .map(|(kind, n)| format!("{n} {kind}"))
-            .collect();
-        eprintln!("changes: {}", said.join(", "));
+        eprintln!("changes: {}", changes.counts());
     }
     Ok(())
 }

@@ -8,7 +8,7 @@ use crate::changes::{self, Changes, Named};
 use crate::config::BuildConfig;
 use crate::model::{BaseUrl, Ontology};
 use crate::output::objects::{self, Object};
-use crate::render::releases::{Listed, ReleaseOf, Removed};
+use crate::render::release::{Listed, ReleaseOf, Removed};
 use crate::site::files;
 use crate::source::{self, Diagnostic, Diagnostics, releases as kept};
 use std::path::{Path, PathBuf};

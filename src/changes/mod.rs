@@ -90,6 +90,28 @@ pub struct Counts {
     pub moved: usize,
 }
 
+/// `3 added, 0 removed, ...`, every kind in the order the lists have.
+impl std::fmt::Display for Counts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let counted = [
+            (self.added, "added"),
+            (self.removed, "removed"),
+            (self.deprecated, "deprecated"),
+            (self.undeprecated, "undeprecated"),
+            (self.relabelled, "relabelled"),
+            (self.redefined, "redefined"),
+            (self.reparented, "reparented"),
+            (self.synonyms, "synonyms"),
+            (self.moved, "moved"),
+        ];
+        for (i, (n, kind)) in counted.iter().enumerate() {
+            let separator = if i == 0 { "" } else { ", " };
+            write!(f, "{separator}{n} {kind}")?;
+        }
+        Ok(())
+    }
+}
+
 impl Changes {
     /// Whether nothing changed.
     pub fn is_empty(&self) -> bool {

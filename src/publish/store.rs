@@ -343,10 +343,7 @@ pub async fn put_record(
                 .get(&key)
                 .await
                 .map_err(|e| failed(target, path, "read", &e))?;
-            let read = UpdateVersion {
-                e_tag: found.meta.e_tag.clone(),
-                version: found.meta.version.clone(),
-            };
+            let read = version_of(&found.meta);
             let held = found
                 .bytes()
                 .await
@@ -456,10 +453,7 @@ pub async fn read_record(
     };
     match store.get(&target.key(path)).await {
         Ok(found) => {
-            let version = UpdateVersion {
-                e_tag: found.meta.e_tag.clone(),
-                version: found.meta.version.clone(),
-            };
+            let version = version_of(&found.meta);
             let mut reader = RecordReader::default();
             let mut pieces = found.into_stream();
             while let Some(piece) = pieces.next().await {
@@ -570,6 +564,14 @@ pub fn scrubbed(text: &str) -> String {
         }
     }
     text
+}
+
+/// The version of an object as read, which a write over it names.
+fn version_of(meta: &object_store::ObjectMeta) -> UpdateVersion {
+    UpdateVersion {
+        e_tag: meta.e_tag.clone(),
+        version: meta.version.clone(),
+    }
 }
 
 #[cfg(test)]

@@ -34,19 +34,19 @@ pub struct Context<'a> {
     /// one part, whole, unless the host takes no file that large.
     pub(super) cuts: Cuts,
     /// The release this site publishes, where the site keeps releases.
-    pub(super) release: Option<super::releases::ReleaseOf>,
+    pub(super) release: Option<super::release::ReleaseOf>,
     /// Every release, oldest first: on the current site only, so that a
     /// release's own copy stays as it was when later ones are added.
-    pub(super) releases: Vec<super::releases::Listed>,
+    pub(super) releases: Vec<super::release::Listed>,
     /// Whether this is a release's copy under `/releases/{version}/`,
     /// which carries no host files: the site's own answer for it.
     pub(super) kept_release: bool,
     /// The terms earlier releases had and this one has not, by IRI: their
     /// IRIs resolve to documents saying so (the current site's only).
-    pub(super) removed: Vec<super::releases::Removed>,
+    pub(super) removed: Vec<super::release::Removed>,
     /// Each term's history across the releases, by IRI (the current
     /// site's only).
-    pub(super) history: std::collections::HashMap<String, Vec<super::releases::Changed>>,
+    pub(super) history: std::collections::HashMap<String, Vec<super::release::Changed>>,
 }
 
 /// Where each part of the RDF list and the dump starts, as the index of

@@ -584,7 +584,7 @@ pub fn change_log(site: &Rendering, out: &mut Vec<u8>) -> Result<(), RenderError
 /// The page of a term earlier releases had and this one has not.
 pub fn removed(
     site: &Rendering,
-    removed: &super::releases::Removed,
+    removed: &super::release::Removed,
     out: &mut Vec<u8>,
 ) -> Result<(), RenderError> {
     let context = context! {

@@ -22,6 +22,7 @@ mod openapi;
 mod parts;
 pub mod rdf;
 mod relations;
+pub mod release;
 pub mod releases;
 mod rendering;
 pub mod search_index;

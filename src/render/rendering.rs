@@ -64,8 +64,8 @@ impl Rendering<'_> {
     /// carries no host files.
     pub fn set_release(
         &mut self,
-        release: super::releases::ReleaseOf,
-        listed: Vec<super::releases::Listed>,
+        release: super::release::ReleaseOf,
+        listed: Vec<super::release::Listed>,
         kept: bool,
     ) {
         self.context.release = Some(release);
@@ -76,7 +76,7 @@ impl Rendering<'_> {
     /// Shows on each term's page the releases that changed it.
     pub fn set_history(
         &mut self,
-        history: std::collections::HashMap<String, Vec<super::releases::Changed>>,
+        history: std::collections::HashMap<String, Vec<super::release::Changed>>,
     ) {
         self.context.history = history;
     }
@@ -84,7 +84,7 @@ impl Rendering<'_> {
     /// Publishes documents for the terms earlier releases had and this
     /// one has not, at the slugs they had, and resolves their IRIs to
     /// them; where a term of this release has the slug, it keeps it.
-    pub fn set_removed(&mut self, removed: Vec<super::releases::Removed>) {
+    pub fn set_removed(&mut self, removed: Vec<super::release::Removed>) {
         let taken: std::collections::HashSet<&str> = self
             .context
             .ontology

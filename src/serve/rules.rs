@@ -121,14 +121,16 @@ const PATTERN_HELP: &str =
 /// The header rules of `_headers`, in file order.
 #[derive(Debug, Clone, Default)]
 pub struct HeaderRules {
-    /// Each rule's headers in order: a value to set, or `None` for
-    /// Cloudflare's `! Name`, which takes back what an earlier rule set.
-    rules: Vec<(Pattern, Vec<(String, Option<String>)>)>,
+    rules: Vec<(Pattern, Vec<HeaderLine>)>,
 }
+
+/// A rule's header: a value to set, or `None` for Cloudflare's `! Name`,
+/// which takes back what an earlier rule set.
+type HeaderLine = (String, Option<String>);
 
 impl HeaderRules {
     pub fn parse(text: &str, path: &Path) -> Result<HeaderRules, RuleError> {
-        let mut rules: Vec<(Pattern, Vec<(String, Option<String>)>)> = Vec::new();
+        let mut rules: Vec<(Pattern, Vec<HeaderLine>)> = Vec::new();
         for (number, line) in text.lines().enumerate() {
             let trimmed = line.trim();
             if trimmed.is_empty() || trimmed.starts_with('#') {
