@@ -1,0 +1,128 @@
+//! `cargo bench --bench releases`: what keeping ten releases costs beside
+//! publishing one. Ten synthetic releases of `ONTOSITE_BENCH_ENTITIES`
+//! (10,000) entities, each renaming a hundredth of them. Timed, each into
+//! a fresh directory (the previous one deleted, then `sync` and a pause,
+//! untimed), alternated (A B A B) over three rounds, medians reported:
+//! - A: the last release alone, as a site without releases;
+//! - B: the ten releases as CI builds them, with the site that published
+//!   the first nine at hand (`--previous`), so only the new one is built;
+//!
+//! then, once, C: the ten from a clean checkout with no published site.
+
+mod common;
+
+use common::{machine, synthetic};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const ROUNDS: usize = 3;
+const RELEASES: usize = 10;
+
+fn main() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let binary = root.join("target/release/ontosite");
+    let work = root.join("target/bench-releases");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+    let entities: usize = std::env::var("ONTOSITE_BENCH_ENTITIES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(10_000);
+    println!("machine: {}", machine());
+    let base = synthetic(&work, entities);
+    // input-1: the last release alone; input-9 and input-10: the first
+    // nine and all ten, the last of each in the input itself.
+    let alone = work.join("input-1");
+    write_release(&base, RELEASES, &alone);
+    let nine = site_input(&base, &work.join("input-9"), RELEASES - 1);
+    let ten = site_input(&base, &work.join("input-10"), RELEASES);
+    let published = work.join("published");
+    build(&binary, &nine, &published, None);
+    let out = work.join("dist");
+    let (mut one, mut kept) = (Vec::new(), Vec::new());
+    for _ in 0..ROUNDS {
+        one.push(timed(&binary, &alone, &out, None));
+        kept.push(timed(&binary, &ten, &out, Some(&published)));
+    }
+    let clean = timed(&binary, &ten, &out, None);
+    let files = walkdir::WalkDir::new(&out).into_iter().count();
+    let _ = std::fs::remove_dir_all(&work);
+    let (one, kept) = (median(one), median(kept));
+    println!("files of the ten-release site: {files}");
+    println!();
+    println!(
+        "| entities | one release | ten, the nine published at hand (`--previous`) | ratio | ten from a clean checkout | ratio |"
+    );
+    println!("|---:|---:|---:|---:|---:|---:|");
+    println!(
+        "| {entities} | {:.2} s | {:.2} s | {:.2}x | {:.2} s | {:.2}x |",
+        one.as_secs_f64(),
+        kept.as_secs_f64(),
+        kept.as_secs_f64() / one.as_secs_f64(),
+        clean.as_secs_f64(),
+        clean.as_secs_f64() / one.as_secs_f64()
+    );
+}
+
+/// An input whose current release is `last` (from 1), keeping the ones
+/// before it in `releases/`.
+fn site_input(base: &Path, input: &Path, last: usize) -> PathBuf {
+    for k in 1..last {
+        write_release(base, k, &input.join("releases").join(version(k)));
+    }
+    write_release(base, last, input);
+    input.to_owned()
+}
+
+fn version(k: usize) -> String {
+    format!("1.{k}")
+}
+
+/// Release `k`: the synthetic entities, every hundredth (from the `k`th)
+/// renamed, with its version.
+fn write_release(base: &Path, k: usize, dir: &Path) {
+    std::fs::create_dir_all(dir.join("entities")).unwrap();
+    let stated = std::fs::read_to_string(base.join("ontology.json")).unwrap();
+    let stated = stated.replacen('{', &format!("{{\"version\": \"{}\", ", version(k)), 1);
+    std::fs::write(dir.join("ontology.json"), stated).unwrap();
+    let lines = std::fs::read_to_string(base.join("entities/synthetic.jsonl")).unwrap();
+    let mut out = String::with_capacity(lines.len() + 64);
+    for (n, line) in lines.lines().enumerate() {
+        if n % 100 == k % 100 {
+            out.push_str(&line.replacen("\"name\":\"", &format!("\"name\":\"Renamed in {k} "), 1));
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    std::fs::write(dir.join("entities/synthetic.jsonl"), out).unwrap();
+}
+
+fn build(binary: &Path, input: &Path, out: &Path, previous: Option<&Path>) {
+    let mut command = Command::new(binary);
+    command
+        .args(["build", "--quiet", "--input"])
+        .arg(input)
+        .arg("--out")
+        .arg(out);
+    if let Some(previous) = previous {
+        command.arg("--previous").arg(previous);
+    }
+    assert!(command.status().unwrap().success());
+}
+
+/// A build into a fresh `out`, timed.
+fn timed(binary: &Path, input: &Path, out: &Path, previous: Option<&Path>) -> Duration {
+    let _ = std::fs::remove_dir_all(out);
+    let _ = Command::new("sync").status();
+    std::thread::sleep(Duration::from_secs(10));
+    let started = Instant::now();
+    build(binary, input, out, previous);
+    started.elapsed()
+}
+
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
