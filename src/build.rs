@@ -73,6 +73,12 @@ pub fn check(config: &BuildConfig) -> Result<Ontology, Error> {
     Ok(ontology)
 }
 
+/// Reads and checks the releases the input keeps (`input/releases/`),
+/// writing nothing: how many the site would publish.
+pub fn check_releases(config: &BuildConfig, ontology: &Ontology) -> Result<usize, Error> {
+    Ok(releases::load(config, ontology)?.len())
+}
+
 /// Checks the site the input makes against the host it names (`--host`,
 /// or `"host"` in `ontology.json`), writing nothing: every document is
 /// rendered and measured, none kept. `None` where no host is named.
@@ -194,7 +200,11 @@ pub fn build_keeping_previous(
             releases
                 .iter()
                 .zip(&logs)
-                .filter_map(|(release, log)| Some((release.version.as_str(), log.as_ref()?))),
+                .enumerate()
+                .filter_map(|(i, (release, log))| {
+                    let previous = i.checked_sub(1).map(|p| releases[p].version.as_str());
+                    Some((release.version.as_str(), previous, log.as_ref()?))
+                }),
         ));
     }
     progress.phase(
@@ -212,19 +222,27 @@ pub fn build_keeping_previous(
                 &format!("keeping release {}", release.version),
                 Some(frozen.files.len() as u64),
             );
-            for (from, object) in frozen.files {
-                if interrupted.load(Ordering::Relaxed) {
-                    return Err(Error::Interrupted);
-                }
-                let len = staging.keep(&from, &object.path)?;
-                progress.advance(1, len);
-                written.push(WrittenFile {
-                    path: object.path,
-                    len: len as usize,
-                    how: Written::Kept,
-                    hash: object.hash,
-                });
+            for dir in &frozen.dirs {
+                staging.make_dir(dir)?;
             }
+            let kept: Vec<WrittenFile> = frozen
+                .files
+                .into_par_iter()
+                .map(|(from, object)| {
+                    if interrupted.load(Ordering::Relaxed) {
+                        return Err(Error::Interrupted);
+                    }
+                    staging.keep(&from, &object.path)?;
+                    progress.advance(1, object.bytes);
+                    Ok(WrittenFile {
+                        path: object.path,
+                        len: object.bytes as usize,
+                        how: Written::Kept,
+                        hash: object.hash,
+                    })
+                })
+                .collect::<Result<_, Error>>()?;
+            written.extend(kept);
             continue;
         }
         let Some(mut copy) = release.ontology else {

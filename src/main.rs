@@ -181,16 +181,21 @@ fn run_check(input: &InputArgs, quiet: bool) -> Result<(), Error> {
     };
     drop(bar);
     let ontology = ontology?;
+    let releases = build::check_releases(&config, &ontology)?;
     let fit = fit?;
     if !quiet {
         for advice in ontosite::source::advice(&ontology) {
             eprintln!("note: {advice}");
         }
         println!(
-            "ok: {} of type {} in {}",
+            "ok: {} of type {} in {}{}",
             entities(ontology.entities.len()),
             ontology.meta.entity_type,
-            config.input.display()
+            config.input.display(),
+            match releases {
+                0 => String::new(),
+                n => format!(", {n} releases"),
+            }
         );
         if let Some(fit) = fit {
             println!("{}", fits_line(&fit));

@@ -11,6 +11,7 @@ use crate::output::objects::{self, Object};
 use crate::render::release::{Listed, ReleaseOf, Removed};
 use crate::site::files;
 use crate::source::{self, Diagnostic, Diagnostics, releases as kept};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// One release: its version, the hash of its sources and where they are;
@@ -30,50 +31,92 @@ pub struct Release {
 pub struct Frozen {
     /// How that site's list names it.
     pub listed: Listed,
+    /// Its folders, parents first, as site paths.
+    pub dirs: Vec<String>,
     /// Its files: where each is, its path in the site, its hash.
     pub files: Vec<(PathBuf, Object)>,
+    /// What it changed since the release before, as its change log says.
+    pub changes: Option<Changes>,
     /// The root of the site that holds it.
-    pub root: PathBuf,
+    root: PathBuf,
 }
 
 impl Frozen {
-    /// A document of it, as that site published it.
+    /// A document of it, as that site published it (`path` a plain path
+    /// inside that site).
     fn document(&self, path: &str) -> Option<serde_json::Value> {
-        let text = std::fs::read_to_string(self.root.join(path)).ok()?;
-        serde_json::from_str(&text).ok()
+        let from = inside(&self.root, path)?;
+        serde_json::from_str(&std::fs::read_to_string(from).ok()?).ok()
     }
+}
+
+/// `path` of the site at `root`, where it is a plain relative path that
+/// stays inside it, through no link.
+fn inside(root: &Path, path: &str) -> Option<PathBuf> {
+    if !crate::output::is_site_path(path) {
+        return None;
+    }
+    let root = root.canonicalize().ok()?;
+    let from = root.join(path);
+    let real = from.canonicalize().ok()?;
+    (real == from && std::fs::symlink_metadata(&from).is_ok_and(|m| m.is_file())).then_some(from)
 }
 
 /// The site published earlier: `--previous`, else the output itself.
 struct Published {
     root: PathBuf,
+    /// Whether it is `--previous`, a site deployed, rather than the
+    /// output, which the current release may still be built into anew.
+    deployed: bool,
     list: Vec<Listed>,
-    objects: Vec<Object>,
+    /// Its list of files with their hashes, where it has one (a site
+    /// downloaded from a host has not: the list is never published).
+    objects: Option<Vec<Object>>,
 }
 
 impl Published {
-    fn read(config: &BuildConfig) -> Option<Published> {
-        let root = match &config.previous {
-            Some(previous) => previous.clone(),
-            None => crate::output::resolved(&config.out).ok()?,
+    /// The site published earlier, if it keeps releases; an error where
+    /// `--previous` names no such site.
+    fn read(config: &BuildConfig) -> Result<Option<Published>, Diagnostic> {
+        let (root, deployed) = match &config.previous {
+            Some(previous) => (previous.clone(), true),
+            None => match crate::output::resolved(&config.out) {
+                Ok(out) => (out, false),
+                Err(_) => return Ok(None),
+            },
         };
-        let text = std::fs::read_to_string(root.join(files::release_list("json"))).ok()?;
-        let list: serde_json::Value = serde_json::from_str(&text).ok()?;
-        let list = serde_json::from_value(list.get("releases")?.clone()).ok()?;
+        let path = root.join(files::release_list("json"));
+        let list = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+            .and_then(|list| serde_json::from_value(list.get("releases")?.clone()).ok());
+        let list = match (list, deployed) {
+            (Some(list), _) => list,
+            (None, false) => return Ok(None),
+            (None, true) => {
+                return Err(Diagnostic::new(
+                    &path,
+                    "--previous names no site that keeps releases: this release list is missing or unreadable",
+                    "give --previous the root of a site ontosite built with releases (the folder holding releases/index.json)",
+                ));
+            }
+        };
         let objects = std::fs::read_to_string(root.join(objects::OBJECTS))
             .ok()
-            .and_then(|text| objects::parse(&text))
-            .unwrap_or_default();
-        Some(Published {
+            .and_then(|text| objects::parse(&text));
+        Ok(Some(Published {
             root,
+            deployed,
             list,
             objects,
-        })
+        }))
     }
 
     /// Release `version` as this site holds it, where it was built from
-    /// `sources` and every file its list of objects names is there, of
-    /// the size listed.
+    /// `sources` at the same base URL and all of it is there: every file
+    /// its list of objects names, a regular file of the size listed (or,
+    /// with no list, every file of its folder, hashed), no link anywhere
+    /// in it, and its change log.
     fn frozen(&self, version: &str, sources: &str, base: &BaseUrl) -> Option<Frozen> {
         let url = base.join(&files::release(version));
         let listed = self
@@ -81,23 +124,95 @@ impl Published {
             .iter()
             .find(|l| l.version == version && l.sources == sources && l.url == url)?;
         let prefix = files::release(version);
-        let files: Vec<(PathBuf, Object)> = self
-            .objects
-            .iter()
-            .filter(|object| object.path.starts_with(&prefix))
-            .map(|object| (self.root.join(&object.path), object.clone()))
-            .collect();
-        let whole = !files.is_empty()
-            && files.iter().all(|(path, object)| {
-                std::fs::symlink_metadata(path)
-                    .is_ok_and(|m| m.is_file() && m.len() == object.bytes)
-            });
-        whole.then(|| Frozen {
+        let (dirs, found) = self.walk(&prefix)?;
+        let files: Vec<(PathBuf, Object)> = match &self.objects {
+            Some(objects) => objects
+                .iter()
+                .filter(|object| object.path.starts_with(&prefix))
+                .map(|object| {
+                    let (from, bytes) = found.get(&object.path)?;
+                    (*bytes == object.bytes).then(|| (from.clone(), object.clone()))
+                })
+                .collect::<Option<_>>()?,
+            None => found
+                .into_iter()
+                .filter(|(path, _)| !crate::site::routes::is_private(&format!("/{path}")))
+                .map(|(path, (from, bytes))| {
+                    let mut hasher = blake3::Hasher::new();
+                    hasher
+                        .update_reader(std::fs::File::open(&from).ok()?)
+                        .ok()?;
+                    let hash = hasher.finalize().to_hex().to_string();
+                    Some((from, Object { path, hash, bytes }))
+                })
+                .collect::<Option<_>>()?,
+        };
+        let frozen = Frozen {
             listed: listed.clone(),
+            dirs,
             files,
+            changes: None,
             root: self.root.clone(),
-        })
+        };
+        // A change log it should have and that does not read: built again.
+        let changes = match &listed.previous {
+            Some(_) => Some(
+                serde_json::from_value(
+                    frozen
+                        .document(&format!("{prefix}{}", files::CHANGE_LOG))?
+                        .get("changes")?
+                        .clone(),
+                )
+                .ok()?,
+            ),
+            None => None,
+        };
+        (!frozen.files.is_empty()).then_some(Frozen { changes, ..frozen })
     }
+
+    /// The folders and regular files of the site under `prefix` (site
+    /// paths; each file where it is and its size), in one walk that
+    /// follows no link; `None` where a link or anything else is there, or
+    /// the folder is reached through one.
+    #[allow(clippy::type_complexity)]
+    fn walk(&self, prefix: &str) -> Option<(Vec<String>, BTreeMap<String, (PathBuf, u64)>)> {
+        let top = inside_dir(&self.root, prefix)?;
+        let (mut dirs, mut found) = (Vec::new(), BTreeMap::new());
+        for entry in walkdir::WalkDir::new(&top)
+            .follow_links(false)
+            .follow_root_links(false)
+            .sort_by_file_name()
+        {
+            let entry = entry.ok()?;
+            let relative = entry.path().strip_prefix(&self.root).ok()?;
+            let path = relative
+                .components()
+                .map(|c| c.as_os_str().to_str())
+                .collect::<Option<Vec<_>>>()?
+                .join("/");
+            let kind = entry.file_type();
+            if kind.is_dir() {
+                dirs.push(path);
+            } else if kind.is_file() {
+                let bytes = entry.metadata().ok()?.len();
+                found.insert(path, (entry.into_path(), bytes));
+            } else {
+                return None;
+            }
+        }
+        Some((dirs, found))
+    }
+}
+
+/// The folder `prefix` of the site at `root`, where no link leads to it.
+fn inside_dir(root: &Path, prefix: &str) -> Option<PathBuf> {
+    let prefix = prefix.trim_end_matches('/');
+    if !crate::output::is_site_path(prefix) {
+        return None;
+    }
+    let root = root.canonicalize().ok()?;
+    let top = root.join(prefix);
+    (top.canonicalize().ok()? == top).then_some(top)
 }
 
 /// The releases to publish, oldest first, the current one last; none
@@ -106,12 +221,15 @@ impl Published {
 pub fn load(config: &BuildConfig, current: &Ontology) -> Result<Vec<Release>, Error> {
     let (found, mut problems) = kept::found(&config.input);
     let version = current.meta.version.clone().unwrap_or_default();
-    let published = Published::read(config);
+    let published = Published::read(config).unwrap_or_else(|problem| {
+        problems.push(problem);
+        None
+    });
     if found.is_empty() && problems.is_empty() {
         // Releases published earlier stay, even where the input keeps
         // none any more.
         if let Some(published) = &published {
-            let sources = hash_of(&config.input, &mut problems);
+            let sources = hash_of(config, &config.input, &mut problems);
             problems.extend(refused(config, published, &[], &version, &sources));
         }
         return match problems.is_empty() {
@@ -130,10 +248,10 @@ pub fn load(config: &BuildConfig, current: &Ontology) -> Result<Vec<Release>, Er
             "add `\"version\": \"2025-05-14\"` (letters, digits, `.`, `-`, `_`, `+`) to ontology.json: the current release is published at /releases/{version}/ too",
         ));
     }
-    let current_sources = hash_of(&config.input, &mut problems);
+    let current_sources = hash_of(config, &config.input, &mut problems);
     let mut releases = Vec::new();
     for release in &found {
-        let sources = hash_of(&release.dir, &mut problems);
+        let sources = hash_of(config, &release.dir, &mut problems);
         if release.version == version {
             // The current release kept as well: the same sources, or an
             // error naming both.
@@ -209,8 +327,9 @@ pub fn load(config: &BuildConfig, current: &Ontology) -> Result<Vec<Release>, Er
 
 /// The sources' hash of a release's input folder, its `releases/` left
 /// out; a problem where a file cannot be read.
-fn hash_of(dir: &Path, problems: &mut Vec<Diagnostic>) -> String {
-    kept::sources_hash(dir).unwrap_or_else(|problem| {
+fn hash_of(config: &BuildConfig, dir: &Path, problems: &mut Vec<Diagnostic>) -> String {
+    let out = std::path::absolute(&config.out).ok();
+    kept::sources_hash(dir, out.as_deref()).unwrap_or_else(|problem| {
         problems.push(problem);
         String::new()
     })
@@ -227,8 +346,32 @@ fn refused(
     current_sources: &str,
 ) -> Vec<Diagnostic> {
     let mut problems = Vec::new();
+    // A release added before the newest one published would change what
+    // that one's change log compares it with.
+    let newest = published
+        .list
+        .iter()
+        .map(|l| l.version.as_str())
+        .max_by(|a, b| kept::version_order(a, b));
+    for release in releases {
+        let is_new = !published.list.iter().any(|l| l.version == release.version);
+        if let Some(newest) =
+            newest.filter(|n| is_new && kept::version_order(&release.version, n).is_lt())
+        {
+            problems.push(Diagnostic::new(
+                &release.dir,
+                format!("release {} is new, and older than release {newest}, published already", release.version),
+                "a release is added after the last one published: give it a later version, or build into a new --out",
+            ));
+        }
+    }
     for listed in &published.list {
         let version = listed.version.as_str();
+        // The output's current release is built anew until it is kept in
+        // releases/ (or a deployed site, --previous, has it).
+        if version == current && !published.deployed {
+            continue;
+        }
         let published_at = published.root.join(files::release(version));
         let ours = releases
             .iter()
@@ -307,13 +450,7 @@ pub fn change_logs(releases: &[Release], changes: &[Option<Changes>]) -> Vec<Opt
         .zip(changes)
         .map(|(release, computed)| match (computed, &release.frozen) {
             (Some(changes), _) => Some(changes.clone()),
-            (None, Some(frozen)) => frozen
-                .document(&format!(
-                    "{}{}",
-                    files::release(&release.version),
-                    files::CHANGE_LOG
-                ))
-                .and_then(|log| serde_json::from_value(log["changes"].clone()).ok()),
+            (None, Some(frozen)) => frozen.changes.clone(),
             (None, None) => None,
         })
         .collect()
@@ -352,7 +489,19 @@ pub fn removed(releases: &[Release], logs: &[Option<Changes>]) -> Vec<Removed> {
             );
         }
     }
-    gone.into_values().collect()
+    // One document per slug: where two removed terms had one, the one
+    // removed last keeps it.
+    let order = |version: &str| releases.iter().position(|r| r.version == version);
+    let mut by_slug: std::collections::BTreeMap<String, Removed> = Default::default();
+    for removed in gone.into_values() {
+        match by_slug.get(&removed.term.slug) {
+            Some(kept) if order(&kept.removed_in) >= order(&removed.removed_in) => {}
+            _ => {
+                by_slug.insert(removed.term.slug.clone(), removed);
+            }
+        }
+    }
+    by_slug.into_values().collect()
 }
 
 /// What the release a term was last in says of it: its description and
@@ -370,6 +519,9 @@ fn last_said(release: &Release, term: &Named) -> (Option<String>, Vec<String>) {
                 .unwrap_or_default();
             return (description, replaced_by);
         }
+    }
+    if !crate::site::reserved::names_entity(&term.slug) {
+        return (None, Vec::new());
     }
     let document = release.frozen.as_ref().and_then(|frozen| {
         frozen.document(&format!(

@@ -265,26 +265,23 @@ impl Staging {
         Ok((if kept { Written::Kept } else { Written::Anew }, len))
     }
 
-    /// Puts the file `from` of a site published earlier into staging at
-    /// `site_path` as it is: hard-linked (copied where the two are on
-    /// different file systems). Only a regular file is taken, never what a
-    /// link points to. Returns its length.
-    pub fn keep(&self, from: &Path, site_path: &str) -> Result<u64, OutputError> {
-        let relative = checked(site_path)?;
-        let path = self.dir.join(relative);
-        self.make_parent(&path)?;
-        let metadata = std::fs::symlink_metadata(from).map_err(io(from, "reading"))?;
-        if !metadata.is_file() {
-            return Err(OutputError::Io {
-                path: from.to_owned(),
-                action: "keeping a published file",
-                source: std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file"),
-            });
-        }
+    /// Creates the folder `site_path` of the site (and those above it).
+    pub fn make_dir(&self, site_path: &str) -> Result<(), OutputError> {
+        let path = self.dir.join(checked(site_path)?);
+        std::fs::create_dir_all(&path).map_err(io(&path, "creating the directory"))
+    }
+
+    /// Puts the regular file `from` of a site published earlier into
+    /// staging at `site_path`, whose folder [`Staging::make_dir`] made, as
+    /// it is: hard-linked (the link names the file itself, never what a
+    /// link points to), copied where the two are on different file
+    /// systems.
+    pub fn keep(&self, from: &Path, site_path: &str) -> Result<(), OutputError> {
+        let path = self.dir.join(checked(site_path)?);
         if std::fs::hard_link(from, &path).is_err() {
             std::fs::copy(from, &path).map_err(io(&path, "copying"))?;
         }
-        Ok(metadata.len())
+        Ok(())
     }
 
     /// Creates the folders above a file of the site, where it has any.
@@ -641,6 +638,12 @@ fn remove_listed(dir: &Path, marker_list: &[String]) -> Result<(), OutputError> 
 /// Checks that `site_path` is a plain relative path: no root, no `..`, no
 /// `.`, no empty part. Slugs are already checked; this is the last guard
 /// that nothing is written outside the output directory.
+/// Whether `site_path` is a plain relative path inside a site, `/`
+/// separated: one the output would write.
+pub fn is_site_path(site_path: &str) -> bool {
+    checked(site_path).is_ok()
+}
+
 fn checked(site_path: &str) -> Result<&Path, OutputError> {
     let path = Path::new(site_path);
     let plain = !site_path.is_empty()

@@ -472,7 +472,7 @@ pub fn entity(site: &Rendering, entity: &Entity, out: &mut Vec<u8>) -> Result<()
             context! {
                 version => &changed.version,
                 what => &changed.what,
-                href => format!("{}{}.html", crate::site::files::release(&changed.version), view.slug),
+                href => format!("{}{}.html", crate::site::files::release(&changed.shown_in), changed.slug),
             }
         })
         .collect();

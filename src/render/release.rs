@@ -63,4 +63,8 @@ pub struct Removed {
 pub struct Changed {
     pub version: String,
     pub what: Vec<String>,
+    /// The release whose copy of the term to link, and its slug there:
+    /// the one before, for a term the release removed.
+    pub shown_in: String,
+    pub slug: String,
 }

@@ -10,7 +10,7 @@ use super::context::Context;
 use super::error::RenderError;
 use super::rdf::{self, iri};
 use super::release::{Changed, Listed, ReleaseOf, Removed};
-use crate::changes::Changes;
+use crate::changes::{Changes, Named};
 use crate::site::files;
 use crate::site::formats::Representation;
 use oxrdf::vocab::{rdf as rdf_vocab, xsd};
@@ -20,36 +20,42 @@ use serde_json::{Value, json};
 /// Every term's history, by IRI, oldest release first: the releases that
 /// changed it and how, from their change logs.
 pub fn history<'c>(
-    logs: impl Iterator<Item = (&'c str, &'c Changes)>,
+    logs: impl Iterator<Item = (&'c str, Option<&'c str>, &'c Changes)>,
 ) -> std::collections::HashMap<String, Vec<Changed>> {
     let mut history: std::collections::HashMap<String, Vec<Changed>> = Default::default();
-    for (version, changes) in logs {
-        let mut note = |iri: &str, what: String| {
-            let entries = history.entry(iri.to_owned()).or_default();
+    for (version, previous, changes) in logs {
+        let mut note = |term: &Named, what: String| {
+            let entries = history.entry(term.iri.clone()).or_default();
             match entries.last_mut().filter(|e| e.version == version) {
                 Some(entry) => entry.what.push(what),
                 None => entries.push(Changed {
                     version: version.to_owned(),
                     what: vec![what],
+                    // A removed term is in the release before only.
+                    shown_in: match (what_removed(&term.iri, changes), previous) {
+                        (true, Some(previous)) => previous.to_owned(),
+                        _ => version.to_owned(),
+                    },
+                    slug: term.slug.clone(),
                 }),
             }
         };
         let listed = |items: &[String]| items.join(", ");
         for term in &changes.added {
-            note(&term.iri, "added".to_owned());
+            note(term, "added".to_owned());
         }
         for term in &changes.removed {
-            note(&term.iri, "removed".to_owned());
+            note(term, "removed".to_owned());
         }
         for deprecated in &changes.deprecated {
             let by = match deprecated.replaced_by.is_empty() {
                 true => String::new(),
                 false => format!(", replaced by {}", listed(&deprecated.replaced_by)),
             };
-            note(&deprecated.term.iri, format!("deprecated{by}"));
+            note(&deprecated.term, format!("deprecated{by}"));
         }
         for term in &changes.undeprecated {
-            note(&term.iri, "no longer deprecated".to_owned());
+            note(term, "no longer deprecated".to_owned());
         }
         for (kind, retexted) in changes
             .relabelled
@@ -58,7 +64,7 @@ pub fn history<'c>(
             .chain(changes.redefined.iter().map(|r| ("redefined", r)))
         {
             note(
-                &retexted.term.iri,
+                &retexted.term,
                 format!("{kind}: “{}” → “{}”", retexted.before, retexted.after),
             );
         }
@@ -75,13 +81,18 @@ pub fn history<'c>(
             if !regrouped.removed.is_empty() {
                 what.push_str(&format!(" removed {}", listed(&regrouped.removed)));
             }
-            note(&regrouped.term.iri, what);
+            note(&regrouped.term, what);
         }
         for moved in &changes.moved {
-            note(&moved.term.iri, format!("moved to {}", moved.to));
+            note(&moved.term, format!("moved to {}", moved.to));
         }
     }
     history
+}
+
+/// Whether `changes` removed the term `iri` (or moved it away).
+fn what_removed(iri: &str, changes: &Changes) -> bool {
+    changes.removed.iter().any(|t| t.iri == iri) || changes.moved.iter().any(|m| m.term.iri == iri)
 }
 
 /// A removed term's document in `format` (`{slug}.{extension}`, where its

@@ -155,12 +155,15 @@ impl HeaderRules {
                 rules.push((pattern, Vec::new()));
                 continue;
             }
-            let detached = trimmed.strip_prefix('!').map(str::trim);
-            let Some((name, value)) = trimmed
-                .split_once(':')
-                .map(|(name, value)| (name, Some(value.trim().to_owned())))
-                .or_else(|| detached.map(|name| (name, None)))
-            else {
+            let header = match trimmed.strip_prefix('!') {
+                // Cloudflare's detach: the name alone (anything after a
+                // `:` is not a value).
+                Some(detached) => Some((detached.split(':').next().unwrap_or(""), None)),
+                None => trimmed
+                    .split_once(':')
+                    .map(|(name, value)| (name, Some(value.trim().to_owned()))),
+            };
+            let Some((name, value)) = header.filter(|(name, _)| !name.trim().is_empty()) else {
                 return Err(error(
                     format!("`{trimmed}` is not a `Name: value` header"),
                     "write each header as `Name: value` (or `! Name` to take back one an earlier rule set)",

@@ -52,7 +52,7 @@ pub fn found(input: &Path) -> (Vec<ReleaseInput>, Vec<Diagnostic>) {
             problems.push(Diagnostic::new(
                 &path,
                 format!("`{name}` cannot name a release: a version is its path in the site (/releases/{{version}}/)"),
-                "name the folder with letters, digits, `.`, `-`, `_` and `+` only, for example 2024-01-31 or 1.2.0",
+                "name the folder with letters, digits, `.`, `-`, `_` and `+` only (not `index`, the list's own name), for example 2024-01-31 or 1.2.0",
             ));
             continue;
         }
@@ -70,6 +70,9 @@ pub fn is_version(version: &str) -> bool {
     !version.is_empty()
         && version.len() <= 64
         && !version.starts_with('.')
+        // The list's own files are `releases/index.*`.
+        && version != "index"
+        && !version.starts_with("index.")
         && version
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || "._-+".contains(c))
@@ -102,45 +105,57 @@ pub fn version_order(a: &str, b: &str) -> std::cmp::Ordering {
 }
 
 /// The BLAKE3 of every file of a release's input, path and bytes, in path
-/// order (hidden files and the input's own `releases/` left out): what
-/// the release list records, so that a later build can tell a published
-/// release's sources from changed ones.
-pub fn sources_hash(dir: &Path) -> Result<String, Diagnostic> {
+/// order (hidden files, the input's own `releases/` and the output
+/// `out`, where it is inside, left out; a link only where it stays
+/// inside): what the release list records, so that a later build can
+/// tell a published release's sources from changed ones. Paths are
+/// joined with `/`, so the hash is the same on every system.
+pub fn sources_hash(dir: &Path, out: Option<&Path>) -> Result<String, Diagnostic> {
+    let unreadable = |path: &Path, e: &dyn std::fmt::Display| {
+        Diagnostic::new(
+            path,
+            format!("cannot read it: {e}"),
+            "check that the release's folder and its files may be read",
+        )
+    };
+    let inside = dir.canonicalize().unwrap_or_else(|_| dir.to_owned());
     let mut hasher = blake3::Hasher::new();
-    let mut entries: Vec<walkdir::DirEntry> = Vec::new();
     let walk = walkdir::WalkDir::new(dir)
+        .follow_links(true)
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|entry| {
             let name = entry.file_name().to_string_lossy();
-            entry.depth() == 0 || !(name.starts_with('.') || entry.depth() == 1 && name == DIR_NAME)
+            let output = out
+                .is_some_and(|out| std::path::absolute(entry.path()).ok().as_deref() == Some(out));
+            entry.depth() == 0
+                || !(name.starts_with('.') || entry.depth() == 1 && name == DIR_NAME || output)
         });
     for entry in walk {
-        let entry = entry.map_err(|e| {
-            Diagnostic::new(
-                e.path().unwrap_or(dir),
-                format!("cannot read the release's folder: {e}"),
-                "check that the folder and its files may be read",
-            )
-        })?;
-        if std::fs::metadata(entry.path()).is_ok_and(|m| m.is_file()) {
-            entries.push(entry);
+        let entry = entry.map_err(|e| unreadable(e.path().unwrap_or(dir), &e))?;
+        if !entry.file_type().is_file()
+            || entry.path_is_symlink() && super::entities::link_out(entry.path(), &inside).is_some()
+        {
+            continue;
         }
-    }
-    for entry in entries {
         let relative = entry.path().strip_prefix(dir).unwrap_or(entry.path());
-        let bytes = std::fs::read(entry.path()).map_err(|e| {
-            Diagnostic::new(
-                entry.path(),
-                format!("cannot read the file: {e}"),
-                "check that the file may be read",
-            )
-        })?;
-        let name = relative.to_string_lossy();
+        let name: Vec<String> = relative
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        let name = name.join("/");
+        let file = std::fs::File::open(entry.path()).map_err(|e| unreadable(entry.path(), &e))?;
+        let len = file
+            .metadata()
+            .map_err(|e| unreadable(entry.path(), &e))?
+            .len();
         hasher.update(&(name.len() as u64).to_le_bytes());
         hasher.update(name.as_bytes());
-        hasher.update(&(bytes.len() as u64).to_le_bytes());
-        hasher.update(&bytes);
+        hasher.update(&len.to_le_bytes());
+        // Streamed: an ontology of gigabytes is never held whole.
+        hasher
+            .update_reader(file)
+            .map_err(|e| unreadable(entry.path(), &e))?;
     }
     Ok(hasher.finalize().to_hex().to_string())
 }
@@ -167,7 +182,16 @@ mod tests {
     fn a_version_is_one_plain_segment() {
         assert!(is_version("2024-03-28"));
         assert!(is_version("1.2.0+build.5"));
-        for bad in ["", "..", ".hidden", "a/b", "a b", "é", "releases%2F"] {
+        for bad in [
+            "",
+            "..",
+            ".hidden",
+            "a/b",
+            "a b",
+            "é",
+            "releases%2F",
+            "index.json",
+        ] {
             assert!(!is_version(bad), "{bad}");
         }
     }

@@ -325,6 +325,47 @@ fn a_published_release_is_never_rewritten_nor_dropped() {
     );
     std::fs::write(&entity, &original).unwrap();
 
+    // The current release is built anew until it is kept (or deployed).
+    let current = input.join("entities/zeta.json");
+    let stated = std::fs::read(&current).unwrap();
+    std::fs::write(
+        &current,
+        String::from_utf8_lossy(&stated).replace("Deletes", "Removes"),
+    )
+    .unwrap();
+    build_ok(&input, &out);
+    // A site deployed with it (--previous) holds it as published.
+    let deployed = dir.path().join("deployed");
+    copy_tree(&out, &deployed);
+    std::fs::write(&current, &stated).unwrap();
+    let output = build(
+        &input,
+        &dir.path().join("other"),
+        &["--previous", deployed.to_str().unwrap()],
+    );
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("release 2 was published"),
+        "{}",
+        stderr(&output)
+    );
+    let output = build(
+        &input,
+        &dir.path().join("other"),
+        &["--previous", dir.path().join("nowhere").to_str().unwrap()],
+    );
+    assert!(
+        stderr(&output).contains("--previous names no site that keeps releases"),
+        "{}",
+        stderr(&output)
+    );
+    build_ok(&input, &out);
+
+    // A new release older than one published.
+    tiny_release(&input.join("releases/0"), "0");
+    refused(&input, &out, &["release 0 is new, and older than release"]);
+    std::fs::remove_dir_all(input.join("releases/0")).unwrap();
+
     // Release 1's sources gone from the input.
     std::fs::rename(input.join("releases/1"), dir.path().join("kept-aside")).unwrap();
     refused(&input, &out, &["release 1 is published", "no longer keeps"]);
@@ -336,6 +377,14 @@ fn a_published_release_is_never_rewritten_nor_dropped() {
         &input,
         &out,
         &["release 3 is later than the current release 2"],
+    );
+    // `check` says so too.
+    let checked = check(&input, &[]);
+    assert!(!checked.status.success());
+    assert!(
+        stderr(&checked).contains("release 3 is later"),
+        "{}",
+        stderr(&checked)
     );
     std::fs::remove_dir_all(input.join("releases/3")).unwrap();
 
