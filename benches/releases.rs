@@ -46,6 +46,15 @@ fn main() {
         kept.push(timed(&binary, &ten, &out, Some(&published)));
     }
     let clean = timed(&binary, &ten, &out, None);
+    let seconds = |times: &[Duration]| {
+        times
+            .iter()
+            .map(|t| format!("{:.2}", t.as_secs_f64()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    println!("rounds, one release: {} s", seconds(&one));
+    println!("rounds, ten with --previous: {} s", seconds(&kept));
     let files = walkdir::WalkDir::new(&out).into_iter().count();
     let _ = std::fs::remove_dir_all(&work);
     let (one, kept) = (median(one), median(kept));

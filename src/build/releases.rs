@@ -77,6 +77,8 @@ struct Published {
 impl Published {
     /// The site published earlier, if it keeps releases; an error where
     /// `--previous` names no such site.
+    // A `Diagnostic` is large, and returned once per build.
+    #[allow(clippy::result_large_err)]
     fn read(config: &BuildConfig) -> Result<Option<Published>, Diagnostic> {
         let (root, deployed) = match &config.previous {
             Some(previous) => (previous.clone(), true),
