@@ -13,7 +13,7 @@
 
 mod common;
 
-use common::{machine, synthetic};
+use common::{machine, median, synthetic};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -220,11 +220,6 @@ fn time(command: &mut Command) -> Duration {
     let status = command.status().expect("running a benchmark command");
     assert!(status.success(), "{command:?} failed");
     started.elapsed()
-}
-
-fn median(times: &mut [Duration]) -> Duration {
-    times.sort();
-    times[times.len() / 2]
 }
 
 fn ms(d: Duration) -> String {

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{machine, synthetic};
+use common::{machine, median, synthetic};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -22,10 +22,7 @@ fn main() {
     let work = root.join("target/bench-diff");
     let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(&work).unwrap();
-    let entities: usize = std::env::var("ONTOSITE_BENCH_ENTITIES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(100_000);
+    let entities = common::entities(100_000);
     println!("machine: {}", machine());
     let before = synthetic(&work, entities);
     let after = later_release(&before, &work.join("input-after"));
@@ -63,7 +60,7 @@ fn main() {
     assert!(command.status.success());
     let whole = started.elapsed();
     let _ = std::fs::remove_dir_all(&work);
-    let (build, diff) = (median(builds), median(diffs));
+    let (build, diff) = (median(&mut builds), median(&mut diffs));
     println!("changes: {:?}", counts.unwrap());
     println!();
     println!(
@@ -106,9 +103,4 @@ fn later_release(before: &Path, after: &Path) -> PathBuf {
     }
     std::fs::write(after.join("entities/synthetic.jsonl"), out).unwrap();
     after.to_owned()
-}
-
-fn median(mut times: Vec<Duration>) -> Duration {
-    times.sort();
-    times[times.len() / 2]
 }

@@ -30,10 +30,7 @@ fn main() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let work = std::env::var_os("ONTOSITE_BENCH_WORK")
         .map_or_else(|| root.join("target/bench-front"), PathBuf::from);
-    let entities: usize = std::env::var("ONTOSITE_BENCH_ENTITIES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(1_000_000);
+    let entities = common::entities(1_000_000);
     let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(&work).unwrap();
     println!("machine: {}", machine());

@@ -25,10 +25,7 @@ fn main() {
         binary.exists(),
         "run scripts/test.sh first: it builds Garage"
     );
-    let entities: usize = std::env::var("ONTOSITE_BENCH_ENTITIES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(20_000);
+    let entities = common::entities(20_000);
     let work = root.join("target/bench-publish");
     let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(&work).unwrap();

@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::{machine, synthetic};
+use common::{machine, median, synthetic};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -25,10 +25,7 @@ fn main() {
     let work = root.join("target/bench-releases");
     let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(&work).unwrap();
-    let entities: usize = std::env::var("ONTOSITE_BENCH_ENTITIES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(10_000);
+    let entities = common::entities(10_000);
     println!("machine: {}", machine());
     let base = synthetic(&work, entities);
     // input-1: the last release alone; input-9 and input-10: the first
@@ -57,7 +54,7 @@ fn main() {
     println!("rounds, ten with --previous: {} s", seconds(&kept));
     let files = walkdir::WalkDir::new(&out).into_iter().count();
     let _ = std::fs::remove_dir_all(&work);
-    let (one, kept) = (median(one), median(kept));
+    let (one, kept) = (median(&mut one), median(&mut kept));
     println!("files of the ten-release site: {files}");
     println!();
     println!(
@@ -129,9 +126,4 @@ fn timed(binary: &Path, input: &Path, out: &Path, previous: Option<&Path>) -> Du
     let started = Instant::now();
     build(binary, input, out, previous);
     started.elapsed()
-}
-
-fn median(mut times: Vec<Duration>) -> Duration {
-    times.sort();
-    times[times.len() / 2]
 }

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::machine;
+use common::{machine, median};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -185,9 +185,4 @@ fn build(input: &Path, out: &Path) -> (Duration, u64) {
 fn pause() {
     let _ = Command::new("sync").status();
     std::thread::sleep(Duration::from_secs(2));
-}
-
-fn median(times: &mut [Duration]) -> Duration {
-    times.sort();
-    times[times.len() / 2]
 }

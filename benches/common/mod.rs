@@ -6,6 +6,21 @@
 
 use std::path::{Path, PathBuf};
 
+/// How many entities a benchmark's synthetic ontology has:
+/// `ONTOSITE_BENCH_ENTITIES`, else `default`.
+pub fn entities(default: usize) -> usize {
+    std::env::var("ONTOSITE_BENCH_ENTITIES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The median of timed rounds.
+pub fn median(times: &mut [std::time::Duration]) -> std::time::Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
 /// A synthetic ontology of `entities` Actions in one `.jsonl` file.
 pub fn synthetic(work: &Path, entities: usize) -> PathBuf {
     let input = work.join(format!("input-{entities}"));
