@@ -21,6 +21,8 @@ pub const VOID: &str = "http://rdfs.org/ns/void#";
 pub const RDFS: &str = "http://www.w3.org/2000/01/rdf-schema#";
 pub const DCTERMS: &str = "http://purl.org/dc/terms/";
 pub const OWL: &str = "http://www.w3.org/2002/07/owl#";
+pub const DCAT: &str = "http://www.w3.org/ns/dcat#";
+pub const PROV: &str = "http://www.w3.org/ns/prov#";
 /// JSON-LD's datatype for JSON literals (RDF 1.2 names it too).
 const RDF_JSON: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON";
 

@@ -274,10 +274,7 @@ pub fn list_json(site: &Context, out: &mut Vec<u8>) -> Result<(), RenderError> {
     Ok(())
 }
 
-const DCAT: &str = "http://www.w3.org/ns/dcat#";
-const DCTERMS: &str = "http://purl.org/dc/terms/";
-const PROV: &str = "http://www.w3.org/ns/prov#";
-const VOID: &str = "http://rdfs.org/ns/void#";
+use rdf::{DCAT, DCTERMS, PROV, VOID};
 
 fn triple(
     subject: &NamedNode,

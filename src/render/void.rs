@@ -107,6 +107,29 @@ pub fn triples(site: &Context) -> Result<Vec<Triple>, RenderError> {
     if let Some(version) = &meta.version {
         add(schema("version"), Literal::from(version.as_str()).into());
     }
+    // Where the site keeps releases: this one's version, and on the
+    // current site the copy that stays and the list of them all (DCAT 3's
+    // versioning); a release's copy names the site it is a version of.
+    if let Some(release) = &site.release {
+        let dcat = |term: &str| NamedNode::new_unchecked(format!("{}{term}", rdf::DCAT));
+        add(
+            dcat("version"),
+            Literal::from(release.version.as_str()).into(),
+        );
+        let in_site = |path: &str| iri(format!("{}{path}", release.site));
+        if site.kept_release {
+            add(dcat("isVersionOf"), in_site("")?.into());
+        } else {
+            add(
+                dcat("hasCurrentVersion"),
+                in_site(&files::release(&release.version))?.into(),
+            );
+            add(
+                NamedNode::new_unchecked(format!("{}seeAlso", rdf::RDFS)),
+                in_site(&files::release_list("ttl"))?.into(),
+            );
+        }
+    }
     add(void("vocabulary"), iri(SCHEMA)?.into());
     add(void("vocabulary"), iri(vocab::iri_of(site))?.into());
     if let Some(space) = uri_space(site) {

@@ -121,6 +121,14 @@ fn pato_releases_publish_side_by_side_and_change_as_obonet_sees_them() {
         .map(|r| r["version"].as_str().unwrap())
         .collect();
     assert_eq!(listed, RELEASES.iter().rev().copied().collect::<Vec<_>>());
+    // The data set's description names the current release and the list.
+    let void = std::fs::read_to_string(out.join("void.ttl")).unwrap();
+    for said in [
+        format!("<https://pato.test/releases/{}/>", RELEASES[3]),
+        "<https://pato.test/releases/index.ttl>".to_owned(),
+    ] {
+        assert!(void.contains(&said), "{said} not in {void}");
+    }
     let info = read_json(&out.join("api.json"));
     assert_eq!(info["release"]["version"], RELEASES[3]);
     assert_eq!(
