@@ -50,16 +50,15 @@ impl Frozen {
     }
 }
 
-/// `path` of the site at `root`, where it is a plain relative path that
-/// stays inside it, through no link.
+/// `path` (a file or folder) of the site at `root`, which is canonical,
+/// where it is a plain relative path that stays inside, through no link.
 fn inside(root: &Path, path: &str) -> Option<PathBuf> {
+    let path = path.trim_end_matches('/');
     if !crate::output::is_site_path(path) {
         return None;
     }
-    let root = root.canonicalize().ok()?;
-    let from = root.join(path);
-    let real = from.canonicalize().ok()?;
-    (real == from && std::fs::symlink_metadata(&from).is_ok_and(|m| m.is_file())).then_some(from)
+    let joined = root.join(path);
+    (joined.canonicalize().ok()? == joined).then_some(joined)
 }
 
 /// The site published earlier: `--previous`, else the output itself.
@@ -103,6 +102,8 @@ impl Published {
                 ));
             }
         };
+        // Canonical once: every path taken from it is checked against it.
+        let root = root.canonicalize().unwrap_or(root);
         let objects = std::fs::read_to_string(root.join(objects::OBJECTS))
             .ok()
             .and_then(|text| objects::parse(&text));
@@ -178,7 +179,7 @@ impl Published {
     /// the folder is reached through one.
     #[allow(clippy::type_complexity)]
     fn walk(&self, prefix: &str) -> Option<(Vec<String>, BTreeMap<String, (PathBuf, u64)>)> {
-        let top = inside_dir(&self.root, prefix)?;
+        let top = inside(&self.root, prefix)?;
         let (mut dirs, mut found) = (Vec::new(), BTreeMap::new());
         for entry in walkdir::WalkDir::new(&top)
             .follow_links(false)
@@ -204,17 +205,6 @@ impl Published {
         }
         Some((dirs, found))
     }
-}
-
-/// The folder `prefix` of the site at `root`, where no link leads to it.
-fn inside_dir(root: &Path, prefix: &str) -> Option<PathBuf> {
-    let prefix = prefix.trim_end_matches('/');
-    if !crate::output::is_site_path(prefix) {
-        return None;
-    }
-    let root = root.canonicalize().ok()?;
-    let top = root.join(prefix);
-    (top.canonicalize().ok()? == top).then_some(top)
 }
 
 /// The releases to publish, oldest first, the current one last; none

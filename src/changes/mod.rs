@@ -90,21 +90,59 @@ pub struct Counts {
     pub moved: usize,
 }
 
+/// The kinds of change, in the order every list and format gives them.
+pub const KINDS: [&str; 9] = [
+    "added",
+    "removed",
+    "deprecated",
+    "undeprecated",
+    "relabelled",
+    "redefined",
+    "reparented",
+    "synonyms",
+    "moved",
+];
+
+/// What a change says beyond the term it is about.
+#[derive(Debug, Clone, Copy)]
+pub enum Detail<'a> {
+    /// Nothing more (added, removed, un-deprecated).
+    None,
+    /// The terms replacing a deprecated one.
+    ReplacedBy(&'a [String]),
+    /// A name or description before and after.
+    Retexted { before: &'a str, after: &'a str },
+    /// Parents or synonyms gained and lost.
+    Regrouped {
+        added: &'a [String],
+        removed: &'a [String],
+    },
+    /// The term that took in a moved one.
+    MovedTo(&'a str),
+}
+
+impl Counts {
+    /// Each kind of change and how many there are, in [`KINDS`]' order.
+    pub fn by_kind(&self) -> [(&'static str, usize); 9] {
+        let n = [
+            self.added,
+            self.removed,
+            self.deprecated,
+            self.undeprecated,
+            self.relabelled,
+            self.redefined,
+            self.reparented,
+            self.synonyms,
+            self.moved,
+        ];
+        std::array::from_fn(|i| (KINDS[i], n[i]))
+    }
+}
+
 /// `3 added, 0 removed, ...`, every kind in the order the lists have.
 impl std::fmt::Display for Counts {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let counted = [
-            (self.added, "added"),
-            (self.removed, "removed"),
-            (self.deprecated, "deprecated"),
-            (self.undeprecated, "undeprecated"),
-            (self.relabelled, "relabelled"),
-            (self.redefined, "redefined"),
-            (self.reparented, "reparented"),
-            (self.synonyms, "synonyms"),
-            (self.moved, "moved"),
-        ];
-        for (i, (n, kind)) in counted.iter().enumerate() {
+        for (i, (kind, n)) in self.by_kind().iter().enumerate() {
             let separator = if i == 0 { "" } else { ", " };
             write!(f, "{separator}{n} {kind}")?;
         }
@@ -113,6 +151,58 @@ impl std::fmt::Display for Counts {
 }
 
 impl Changes {
+    /// Every change, with its kind and what it says, in [`KINDS`]' order
+    /// and each list's: the one walk every format of a change log makes.
+    pub fn each(&self) -> impl Iterator<Item = (&'static str, &Named, Detail<'_>)> {
+        fn named<'c>(
+            kind: &'static str,
+            list: &'c [Named],
+        ) -> impl Iterator<Item = (&'static str, &'c Named, Detail<'c>)> {
+            list.iter().map(move |term| (kind, term, Detail::None))
+        }
+        fn retexted<'c>(
+            kind: &'static str,
+            list: &'c [Retexted],
+        ) -> impl Iterator<Item = (&'static str, &'c Named, Detail<'c>)> {
+            list.iter().map(move |r| {
+                let detail = Detail::Retexted {
+                    before: &r.before,
+                    after: &r.after,
+                };
+                (kind, &r.term, detail)
+            })
+        }
+        fn regrouped<'c>(
+            kind: &'static str,
+            list: &'c [Regrouped],
+        ) -> impl Iterator<Item = (&'static str, &'c Named, Detail<'c>)> {
+            list.iter().map(move |r| {
+                let detail = Detail::Regrouped {
+                    added: &r.added,
+                    removed: &r.removed,
+                };
+                (kind, &r.term, detail)
+            })
+        }
+        named(KINDS[0], &self.added)
+            .chain(named(KINDS[1], &self.removed))
+            .chain(
+                self.deprecated
+                    .iter()
+                    .map(|d| (KINDS[2], &d.term, Detail::ReplacedBy(&d.replaced_by))),
+            )
+            .chain(named(KINDS[3], &self.undeprecated))
+            .chain(retexted(KINDS[4], &self.relabelled))
+            .chain(retexted(KINDS[5], &self.redefined))
+            .chain(regrouped(KINDS[6], &self.reparented))
+            .chain(regrouped(KINDS[7], &self.synonyms))
+            .chain(
+                self.moved
+                    .iter()
+                    .map(|m| (KINDS[8], &m.term, Detail::MovedTo(&m.to))),
+            )
+    }
+
     /// Whether nothing changed.
     pub fn is_empty(&self) -> bool {
         self.counts() == Counts::default()

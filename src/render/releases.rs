@@ -10,7 +10,7 @@ use super::context::Context;
 use super::error::RenderError;
 use super::rdf::{self, iri};
 use super::release::{Changed, Listed, ReleaseOf, Removed};
-use crate::changes::{Changes, Named};
+use crate::changes::{Changes, Detail};
 use crate::site::files;
 use crate::site::formats::Representation;
 use oxrdf::vocab::{rdf as rdf_vocab, xsd};
@@ -24,7 +24,29 @@ pub fn history<'c>(
 ) -> std::collections::HashMap<String, Vec<Changed>> {
     let mut history: std::collections::HashMap<String, Vec<Changed>> = Default::default();
     for (version, previous, changes) in logs {
-        let mut note = |term: &Named, what: String| {
+        let listed = |items: &[String]| items.join(", ");
+        for (kind, term, detail) in changes.each() {
+            let what = match detail {
+                Detail::None if kind == "undeprecated" => "no longer deprecated".to_owned(),
+                Detail::None => kind.to_owned(),
+                Detail::ReplacedBy([]) => kind.to_owned(),
+                Detail::ReplacedBy(by) => format!("{kind}, replaced by {}", listed(by)),
+                Detail::Retexted { before, after } => format!("{kind}: “{before}” → “{after}”"),
+                Detail::Regrouped { added, removed } => {
+                    let mut what = match kind {
+                        "reparented" => "parents:".to_owned(),
+                        _ => format!("{kind}:"),
+                    };
+                    if !added.is_empty() {
+                        what.push_str(&format!(" added {}", listed(added)));
+                    }
+                    if !removed.is_empty() {
+                        what.push_str(&format!(" removed {}", listed(removed)));
+                    }
+                    what
+                }
+                Detail::MovedTo(to) => format!("moved to {to}"),
+            };
             let entries = history.entry(term.iri.clone()).or_default();
             match entries.last_mut().filter(|e| e.version == version) {
                 Some(entry) => entry.what.push(what),
@@ -32,67 +54,16 @@ pub fn history<'c>(
                     version: version.to_owned(),
                     what: vec![what],
                     // A removed term is in the release before only.
-                    shown_in: match (what_removed(&term.iri, changes), previous) {
-                        (true, Some(previous)) => previous.to_owned(),
+                    shown_in: match (kind, previous) {
+                        ("removed" | "moved", Some(previous)) => previous.to_owned(),
                         _ => version.to_owned(),
                     },
                     slug: term.slug.clone(),
                 }),
             }
-        };
-        let listed = |items: &[String]| items.join(", ");
-        for term in &changes.added {
-            note(term, "added".to_owned());
-        }
-        for term in &changes.removed {
-            note(term, "removed".to_owned());
-        }
-        for deprecated in &changes.deprecated {
-            let by = match deprecated.replaced_by.is_empty() {
-                true => String::new(),
-                false => format!(", replaced by {}", listed(&deprecated.replaced_by)),
-            };
-            note(&deprecated.term, format!("deprecated{by}"));
-        }
-        for term in &changes.undeprecated {
-            note(term, "no longer deprecated".to_owned());
-        }
-        for (kind, retexted) in changes
-            .relabelled
-            .iter()
-            .map(|r| ("relabelled", r))
-            .chain(changes.redefined.iter().map(|r| ("redefined", r)))
-        {
-            note(
-                &retexted.term,
-                format!("{kind}: “{}” → “{}”", retexted.before, retexted.after),
-            );
-        }
-        for (kind, regrouped) in changes
-            .reparented
-            .iter()
-            .map(|r| ("parents", r))
-            .chain(changes.synonyms.iter().map(|r| ("synonyms", r)))
-        {
-            let mut what = format!("{kind}:");
-            if !regrouped.added.is_empty() {
-                what.push_str(&format!(" added {}", listed(&regrouped.added)));
-            }
-            if !regrouped.removed.is_empty() {
-                what.push_str(&format!(" removed {}", listed(&regrouped.removed)));
-            }
-            note(&regrouped.term, what);
-        }
-        for moved in &changes.moved {
-            note(&moved.term, format!("moved to {}", moved.to));
         }
     }
     history
-}
-
-/// Whether `changes` removed the term `iri` (or moved it away).
-fn what_removed(iri: &str, changes: &Changes) -> bool {
-    changes.removed.iter().any(|t| t.iri == iri) || changes.moved.iter().any(|m| m.term.iri == iri)
 }
 
 /// A removed term's document in `format` (`{slug}.{extension}`, where its
@@ -227,34 +198,24 @@ impl LogFormat {
     }
 }
 
-/// The names of the change kinds, in the order every format gives them,
-/// and what each means (the Turtle defines its classes with these).
-const KINDS: [(&str, &str); 9] = [
-    (
-        "added",
-        "A term the release has and the one before it had not.",
-    ),
-    (
-        "removed",
-        "A term the release before had and this one has not, its IRI taken in by no other term.",
-    ),
-    (
-        "deprecated",
-        "A term deprecated in this release, with the terms that replace it.",
-    ),
-    (
-        "undeprecated",
-        "A term deprecated in the release before and not in this one.",
-    ),
-    ("relabelled", "A term whose name changed."),
-    ("redefined", "A term whose description changed."),
-    ("reparented", "A term whose parents changed."),
-    ("synonyms", "A term whose synonyms changed."),
-    (
-        "moved",
-        "A term whose IRI this release no longer has, kept by another term as an alternative ID (a merge).",
-    ),
+/// What each kind of change means, in `changes::KINDS`' order (the
+/// Turtle defines its classes with these, the page shows them).
+const MEANINGS: [&str; 9] = [
+    "A term the release has and the one before it had not.",
+    "A term the release before had and this one has not, its IRI taken in by no other term.",
+    "A term deprecated in this release, with the terms that replace it.",
+    "A term deprecated in the release before and not in this one.",
+    "A term whose name changed.",
+    "A term whose description changed.",
+    "A term whose parents changed.",
+    "A term whose synonyms changed.",
+    "A term whose IRI this release no longer has, kept by another term as an alternative ID (a merge).",
 ];
+
+/// Each kind of change with its meaning.
+fn kinds() -> impl Iterator<Item = (&'static str, &'static str)> {
+    crate::changes::KINDS.into_iter().zip(MEANINGS)
+}
 
 /// `release-list` as JSON: the current release and every release, the
 /// newest first.
@@ -404,7 +365,7 @@ pub fn log_rdf(site: &Context, syntax: rdf::Syntax, out: &mut Vec<u8>) -> Result
         &format!("{DCAT}version"),
         Literal::new_simple_literal(&release.version),
     )?);
-    for (kind, comment) in KINDS {
+    for (kind, comment) in kinds() {
         let class = term(&format!("{}Change", capitalised(kind)))?;
         triples.push(triple(
             &class,
@@ -451,67 +412,41 @@ pub fn log_rdf(site: &Context, syntax: rdf::Syntax, out: &mut Vec<u8>) -> Result
         Ok::<_, RenderError>(subject)
     };
     let text = |value: &str| Term::from(Literal::new_simple_literal(value));
-    for named in &changes.added {
-        change("added", &named.iri, &mut triples)?;
-    }
-    for named in &changes.removed {
-        change("removed", &named.iri, &mut triples)?;
-    }
-    for deprecated in &changes.deprecated {
-        let subject = change("deprecated", &deprecated.term.iri, &mut triples)?;
-        for by in &deprecated.replaced_by {
-            if let Ok(by) = iri(by.clone()) {
-                triples.push(Triple::new(subject.clone(), term("replacedBy")?, by));
-            }
-        }
-    }
-    for named in &changes.undeprecated {
-        change("undeprecated", &named.iri, &mut triples)?;
-    }
-    for (kind, retexted) in changes
-        .relabelled
-        .iter()
-        .map(|r| ("relabelled", r))
-        .chain(changes.redefined.iter().map(|r| ("redefined", r)))
-    {
-        let subject = change(kind, &retexted.term.iri, &mut triples)?;
-        triples.push(Triple::new(
-            subject.clone(),
-            term("before")?,
-            text(&retexted.before),
-        ));
-        triples.push(Triple::new(subject, term("after")?, text(&retexted.after)));
-    }
-    for (kind, regrouped) in changes
-        .reparented
-        .iter()
-        .map(|r| ("reparented", r))
-        .chain(changes.synonyms.iter().map(|r| ("synonyms", r)))
-    {
-        let subject = change(kind, &regrouped.term.iri, &mut triples)?;
-        let value = |v: &str| match (kind, iri(v.to_owned())) {
-            ("reparented", Ok(parent)) => Term::from(parent),
-            _ => text(v),
+    for (kind, named, detail) in changes.each() {
+        let subject = change(kind, &named.iri, &mut triples)?;
+        let mut add = |property: &str, value: Term| {
+            triples.push(Triple::new(subject.clone(), term(property)?, value));
+            Ok::<_, RenderError>(())
         };
-        for added in &regrouped.added {
-            triples.push(Triple::new(
-                subject.clone(),
-                term("addedValue")?,
-                value(added),
-            ));
-        }
-        for removed in &regrouped.removed {
-            triples.push(Triple::new(
-                subject.clone(),
-                term("removedValue")?,
-                value(removed),
-            ));
-        }
-    }
-    for moved in &changes.moved {
-        let subject = change("moved", &moved.term.iri, &mut triples)?;
-        if let Ok(to) = iri(moved.to.clone()) {
-            triples.push(Triple::new(subject, term("movedTo")?, to));
+        match detail {
+            Detail::None => {}
+            Detail::ReplacedBy(by) => {
+                for by in by.iter().filter_map(|by| iri(by.clone()).ok()) {
+                    add("replacedBy", by.into())?;
+                }
+            }
+            Detail::Retexted { before, after } => {
+                add("before", text(before))?;
+                add("after", text(after))?;
+            }
+            Detail::Regrouped { added, removed } => {
+                // Parents are IRIs; synonyms, texts.
+                let value = |v: &str| match (kind, iri(v.to_owned())) {
+                    ("reparented", Ok(parent)) => Term::from(parent),
+                    _ => text(v),
+                };
+                for added in added {
+                    add("addedValue", value(added))?;
+                }
+                for removed in removed {
+                    add("removedValue", value(removed))?;
+                }
+            }
+            Detail::MovedTo(to) => {
+                if let Ok(to) = iri(to.to_owned()) {
+                    add("movedTo", to.into())?;
+                }
+            }
         }
     }
     rdf::write(site, syntax, &triples, out)
@@ -529,13 +464,12 @@ fn capitalised(kind: &str) -> String {
 pub fn log_view(site: &Context) -> Option<Value> {
     let (release, previous, changes) = since(site)?;
     let changes = serde_json::to_value(changes).ok()?;
-    let kinds: Vec<Value> = KINDS
-        .iter()
+    let kinds: Vec<Value> = kinds()
         .map(|(kind, comment)| {
             json!({
                 "kind": kind,
                 "comment": comment,
-                "changes": changes.get(*kind).cloned().unwrap_or(Value::Array(Vec::new())),
+                "changes": changes.get(kind).cloned().unwrap_or(Value::Array(Vec::new())),
             })
         })
         .collect();
