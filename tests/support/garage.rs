@@ -102,7 +102,16 @@ api_bind_addr = "127.0.0.1:{admin}"
             std::thread::sleep(Duration::from_millis(200));
         };
         let node = node.trim().split('@').next().unwrap().to_owned();
-        garage.ok(&["layout", "assign", "-z", "dc1", "-c", "1G", &node]);
+        // `node id` reads the key on disk; the RPC port may not be open
+        // yet (seen once in CI: "Connection refused"), so the first call
+        // over it waits for it as well.
+        let assign = ["layout", "assign", "-z", "dc1", "-c", "1G", &node];
+        while !garage.cli(&assign).status.success() {
+            if Instant::now() > deadline {
+                garage.ok(&assign);
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
         garage.ok(&["layout", "apply", "--version", "1"]);
         garage.ok(&["bucket", "create", "ontology"]);
         let key = garage.ok(&["key", "create", "publisher"]);
