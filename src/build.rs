@@ -5,9 +5,10 @@ mod releases;
 
 use crate::config::{BuildConfig, HostCheck};
 use crate::hosts::{self, DoesNotFit, Fit, Measured, Plan};
-use crate::model::Ontology;
+use crate::model::{BaseUrl, Ontology};
 use crate::output::objects::{self, Hashing};
 use crate::output::{Previous, Record, Staging, Written};
+use crate::render::release::ReleaseOf;
 use crate::render::{self, Rendering};
 use crate::site::bundles::Layout;
 use crate::{Error, source};
@@ -207,57 +208,62 @@ pub fn build_keeping_previous(
                 }),
         ));
     }
+    // The current release's copy under /releases/{version}/ is written
+    // with the root, in one parallel pass: each thread then mostly makes
+    // files in a folder of its own, and creating files in one folder is
+    // one at a time in the kernel.
+    let mut releases: Vec<_> = releases.into_iter().zip(release_of).collect();
+    let copy = match releases.pop() {
+        Some((release, of)) if release.frozen.is_none() => release
+            .ontology
+            .map(|ontology| copy_of(base, ontology, &release.version, of))
+            .transpose()?,
+        Some(frozen) => {
+            releases.push(frozen);
+            None
+        }
+        None => None,
+    };
+    let copy_site = copy
+        .as_ref()
+        .map(|(ontology, of, _)| {
+            prepare(config, ontology).map(|mut site| {
+                site.set_release(of.clone(), Vec::new(), true);
+                site
+            })
+        })
+        .transpose()?;
+    let mut sites = vec![(&site, "")];
+    sites.extend(copy_site.as_ref().zip(copy.as_ref().map(|(_, _, prefix)| prefix.as_str())));
     progress.phase(
         &format!("{} of {} entities", phase::WRITING, ontology.entities.len()),
-        Some(render::documents(&site).count() as u64),
+        Some(sites.iter().map(|(site, _)| render::documents(site).count() as u64).sum()),
     );
-    let mut written = write_documents(&site, "", &staging, interrupted, progress)?;
-    // Each release a site of its own under /releases/{version}/, one at a
-    // time.
-    for (release, of) in releases.into_iter().zip(release_of) {
-        let prefix = crate::site::files::release(&release.version);
-        // Published already from the same sources: taken as it is.
-        if let Some(frozen) = release.frozen {
-            progress.phase(
-                &format!("keeping release {}", release.version),
-                Some(frozen.files.len() as u64),
-            );
-            for dir in &frozen.dirs {
-                staging.make_dir(dir)?;
-            }
-            let kept: Vec<WrittenFile> = frozen
-                .files
-                .into_par_iter()
-                .map(|(from, object)| {
-                    if interrupted.load(Ordering::Relaxed) {
-                        return Err(Error::Interrupted);
-                    }
-                    staging.keep(&from, &object.path)?;
-                    progress.advance(1, object.bytes);
-                    Ok(WrittenFile {
-                        path: object.path,
-                        len: object.bytes as usize,
-                        how: Written::Kept,
-                        hash: object.hash,
-                    })
-                })
-                .collect::<Result<_, Error>>()?;
-            written.extend(kept);
-            continue;
-        }
-        let Some(mut copy) = release.ontology else {
+    let mut written = write_documents(&sites, &staging, interrupted, progress)?;
+    let (frozen, built): (Vec<_>, Vec<_>) = releases
+        .into_iter()
+        .partition(|(release, _)| release.frozen.is_some());
+    written.extend(keep_frozen(
+        frozen.into_iter().filter_map(|(release, _)| release.frozen),
+        &staging,
+        interrupted,
+        progress,
+    )?);
+    // Earlier releases not published before: each a site of its own under
+    // /releases/{version}/, built from its sources, one at a time.
+    for (release, of) in built {
+        let Some(ontology) = release.ontology else {
             continue;
         };
-        copy.meta.base_url = releases::base_of(base, &release.version)?;
-        let mut site = prepare(config, &copy)?;
+        let (ontology, of, prefix) = copy_of(base, ontology, &release.version, of)?;
+        let mut site = prepare(config, &ontology)?;
         site.set_release(of, Vec::new(), true);
         progress.phase(
             &format!("{} of release {}", phase::WRITING, release.version),
             Some(render::documents(&site).count() as u64),
         );
         written.extend(write_documents(
-            &site,
-            &prefix,
+            &[(&site, &prefix)],
             &staging,
             interrupted,
             progress,
@@ -530,17 +536,69 @@ struct WrittenFile {
     hash: String,
 }
 
-/// Renders every document into the staging directory, in parallel, and
-/// returns each one as written. Stops at the first error or interruption.
-fn write_documents(
-    site: &Rendering,
-    prefix: &str,
+/// A release as a site of its own: its ontology at the release's base URL,
+/// with what it knows of its release, and its folder in the site.
+fn copy_of(
+    base: &BaseUrl,
+    mut ontology: Ontology,
+    version: &str,
+    of: ReleaseOf,
+) -> Result<(Ontology, ReleaseOf, String), Error> {
+    ontology.meta.base_url = releases::base_of(base, version)?;
+    Ok((ontology, of, crate::site::files::release(version)))
+}
+
+/// Puts the files of the releases published earlier into staging as they
+/// are (`Staging::keep`), all in one parallel pass: the two halves of the
+/// list are then mostly in folders of different releases.
+fn keep_frozen(
+    frozen: impl Iterator<Item = releases::Frozen>,
     staging: &Staging,
     interrupted: &AtomicBool,
     progress: &dyn Progress,
 ) -> Result<Vec<WrittenFile>, Error> {
-    render::documents(site)
-        .map_init(Vec::new, |buffer, document| {
+    let mut files = Vec::new();
+    for release in frozen {
+        for dir in &release.dirs {
+            staging.make_dir(dir)?;
+        }
+        files.extend(release.files);
+    }
+    if files.is_empty() {
+        return Ok(Vec::new());
+    }
+    progress.phase("keeping the releases published earlier", Some(files.len() as u64));
+    files
+        .into_par_iter()
+        .map(|(from, object)| {
+            if interrupted.load(Ordering::Relaxed) {
+                return Err(Error::Interrupted);
+            }
+            staging.keep(&from, &object.path)?;
+            progress.advance(1, object.bytes);
+            Ok(WrittenFile {
+                path: object.path,
+                len: object.bytes as usize,
+                how: Written::Kept,
+                hash: object.hash,
+            })
+        })
+        .collect()
+}
+
+/// Renders every document of `sites` (each with the folder it goes in)
+/// into the staging directory, in parallel, and returns each one as
+/// written. Stops at the first error or interruption.
+fn write_documents(
+    sites: &[(&Rendering, &str)],
+    staging: &Staging,
+    interrupted: &AtomicBool,
+    progress: &dyn Progress,
+) -> Result<Vec<WrittenFile>, Error> {
+    sites
+        .par_iter()
+        .flat_map(|&(site, prefix)| render::documents(site).map(move |d| (site, prefix, d)))
+        .map_init(Vec::new, |buffer, (site, prefix, document)| {
             if interrupted.load(Ordering::Relaxed) {
                 return Err(Error::Interrupted);
             }

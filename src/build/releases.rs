@@ -11,6 +11,7 @@ use crate::output::objects::{self, Object};
 use crate::render::release::{Listed, ReleaseOf, Removed};
 use crate::site::files;
 use crate::source::{self, Diagnostic, Diagnostics, releases as kept};
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -129,22 +130,26 @@ impl Published {
         let prefix = files::release(version);
         let (dirs, found) = self.walk(&prefix)?;
         let files: Vec<(PathBuf, Object)> = match &self.objects {
+            // Sizes checked on both cores: a file's status is a call
+            // to the kernel, and a release has tens of thousands.
             Some(objects) => objects
-                .iter()
+                .par_iter()
                 .filter(|object| object.path.starts_with(&prefix))
                 .map(|object| {
-                    let (from, bytes) = found.get(&object.path)?;
-                    (*bytes == object.bytes).then(|| (from.clone(), object.clone()))
+                    let from = found.get(&object.path)?;
+                    let status = std::fs::symlink_metadata(from).ok()?;
+                    (status.is_file() && status.len() == object.bytes).then(|| (from.clone(), object.clone()))
                 })
                 .collect::<Option<_>>()?,
             None => found
-                .into_iter()
+                .into_par_iter()
                 .filter(|(path, _)| !crate::site::routes::is_private(&format!("/{path}")))
-                .map(|(path, (from, bytes))| {
+                .map(|(path, from)| {
                     let mut hasher = blake3::Hasher::new();
                     hasher
                         .update_reader(std::fs::File::open(&from).ok()?)
                         .ok()?;
+                    let bytes = hasher.count();
                     let hash = hasher.finalize().to_hex().to_string();
                     Some((from, Object { path, hash, bytes }))
                 })
@@ -174,11 +179,11 @@ impl Published {
     }
 
     /// The folders and regular files of the site under `prefix` (site
-    /// paths; each file where it is and its size), in one walk that
-    /// follows no link; `None` where a link or anything else is there, or
-    /// the folder is reached through one.
-    #[allow(clippy::type_complexity)]
-    fn walk(&self, prefix: &str) -> Option<(Vec<String>, BTreeMap<String, (PathBuf, u64)>)> {
+    /// paths; each file where it is), in one walk that follows no link
+    /// and asks no file's status (the kind of each comes with its
+    /// folder's listing); `None` where a link or anything else is there,
+    /// or the folder is reached through one.
+    fn walk(&self, prefix: &str) -> Option<(Vec<String>, BTreeMap<String, PathBuf>)> {
         let top = inside(&self.root, prefix)?;
         let (mut dirs, mut found) = (Vec::new(), BTreeMap::new());
         for entry in walkdir::WalkDir::new(&top)
@@ -197,8 +202,7 @@ impl Published {
             if kind.is_dir() {
                 dirs.push(path);
             } else if kind.is_file() {
-                let bytes = entry.metadata().ok()?.len();
-                found.insert(path, (entry.into_path(), bytes));
+                found.insert(path, entry.into_path());
             } else {
                 return None;
             }

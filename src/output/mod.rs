@@ -153,6 +153,10 @@ pub struct Staging {
     previous: Option<Arc<Vec<String>>>,
     /// The previous output, whose unchanged files are linked, not written.
     reuse: Option<reuse::Generation>,
+    /// The folders made so far: a site of a million files has a few
+    /// thousand folders, and asking the kernel to make each file's folder
+    /// again would be a failing `mkdir` per file.
+    made: std::sync::Mutex<HashSet<PathBuf>>,
     committed: bool,
     lock: Option<Lock>,
 }
@@ -201,6 +205,7 @@ impl Staging {
             dir,
             previous,
             reuse,
+            made: Default::default(),
             committed: false,
             lock: Some(lock),
         })
@@ -267,8 +272,7 @@ impl Staging {
 
     /// Creates the folder `site_path` of the site (and those above it).
     pub fn make_dir(&self, site_path: &str) -> Result<(), OutputError> {
-        let path = self.dir.join(checked(site_path)?);
-        std::fs::create_dir_all(&path).map_err(io(&path, "creating the directory"))
+        self.made(self.dir.join(checked(site_path)?))
     }
 
     /// Puts the regular file `from` of a site published earlier into
@@ -287,11 +291,27 @@ impl Staging {
     /// Creates the folders above a file of the site, where it has any.
     fn make_parent(&self, path: &Path) -> Result<(), OutputError> {
         match path.parent().filter(|p| *p != self.dir) {
-            Some(parent) => {
-                std::fs::create_dir_all(parent).map_err(io(parent, "creating the directory"))
-            }
+            Some(parent) => self.made(parent.to_owned()),
             None => Ok(()),
         }
+    }
+
+    /// Makes the folder `path` (and those above it) unless this build
+    /// made it already.
+    fn made(&self, path: PathBuf) -> Result<(), OutputError> {
+        // A poisoned lock only means another thread panicked while
+        // inserting: the set still holds folders made.
+        let made = || {
+            self.made
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        };
+        if made().contains(&path) {
+            return Ok(());
+        }
+        std::fs::create_dir_all(&path).map_err(io(&path, "creating the directory"))?;
+        made().insert(path);
+        Ok(())
     }
 
     /// A new file of the site, empty, open for writing. One at the root is
