@@ -201,8 +201,8 @@ function rewriteOf(path, forced) {
 
 /**
  * What the bucket answers at `path` as a static host with the site's
- * rules: a forced rewrite, else the file, else a plain rewrite (the 404
- * problem), else a bare 404.
+ * rules: a forced rewrite, else the file, else a See Other to a release,
+ * else a plain rewrite (the 404 problem), else a bare 404.
  */
 async function staticAnswer(site, request, path) {
   const rewrite = async (rule) => (await site.find(rule.to.split("?")[0], request, rule.status)) ?? notFound(request);
@@ -210,6 +210,10 @@ async function staticAnswer(site, request, path) {
   if (forced !== undefined) return rewrite(forced);
   const file = await site.find(path, request);
   if (file !== null) return file;
+  // A version IRI in the site's namespace: its release (a 303 rule of
+  // `_redirects` on the other hosts, which come before the rewrites).
+  const moved = (NEGOTIATION.seeOther ?? []).find((rule) => rule.path === path);
+  if (moved !== undefined) return new Response(null, { status: 303, headers: { ...RESPONSE_HEADERS, Location: moved.to } });
   const plain = rewriteOf(path, false);
   return plain !== undefined ? rewrite(plain) : notFound(request);
 }

@@ -24,9 +24,9 @@ const INLINED: [&str; 3] = [
 
 /// The generated module `./negotiation.js`: the table the handlers
 /// negotiate with (`negotiation::table`), with the paths no host may
-/// publish and, where the site bundles its entities' documents or writes
-/// its big documents in parts, where those are (`site::bundles`,
-/// `site::parts`).
+/// publish, the version IRIs' See Others and, where the site bundles its
+/// entities' documents or writes its big documents in parts, where those
+/// are (`site::bundles`, `site::parts`).
 pub fn negotiation_module(input: &super::HostInput) -> String {
     let mut table = crate::site::negotiation::table(input.aliases);
     table["unpublished"] = serde_json::json!(crate::site::routes::UNPUBLISHED);
@@ -47,6 +47,15 @@ pub fn negotiation_module(input: &super::HostInput) -> String {
         })
         .collect();
     table["rewrites"] = rewrites.into();
+    // The version IRIs' See Others (`_redirects` on the other hosts).
+    if !input.see_other.is_empty() {
+        let see_other: Vec<serde_json::Value> = input
+            .see_other
+            .iter()
+            .map(|(path, to)| serde_json::json!({ "path": path, "to": to }))
+            .collect();
+        table["seeOther"] = see_other.into();
+    }
     if let Some(count) = input.bundles {
         let types: serde_json::Map<String, serde_json::Value> = bundles::answered_types()
             .into_iter()
