@@ -808,7 +808,7 @@ fn the_r2_worker_sends_version_iris_to_their_release() {
     let input = dir.path().join("input");
     let obo = |version: &str, terms: &[&str]| {
         let mut text = format!(
-            "format-version: 1.2\ndata-version: x/releases/{version}/x.owl\nontology: x\n"
+            "format-version: 1.2\ndata-version: releases/{version}\nontology: x\n"
         );
         for (n, term) in terms.iter().enumerate() {
             text.push_str(&format!("\n[Term]\nid: X:000000{n}\nname: {term}\n"));
