@@ -45,7 +45,12 @@ fn main() {
     let runs = work.join("runs");
     let (mut one, mut kept) = (Vec::new(), Vec::new());
     for round in 0..ROUNDS {
-        one.push(timed(&binary, &alone, &runs.join(format!("one-{round}")), None));
+        one.push(timed(
+            &binary,
+            &alone,
+            &runs.join(format!("one-{round}")),
+            None,
+        ));
         let out = runs.join(format!("ten-{round}"));
         kept.push(timed(&binary, &ten, &out, Some(&published)));
     }

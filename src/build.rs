@@ -234,10 +234,19 @@ pub fn build_keeping_previous(
         })
         .transpose()?;
     let mut sites = vec![(&site, "")];
-    sites.extend(copy_site.as_ref().zip(copy.as_ref().map(|(_, _, prefix)| prefix.as_str())));
+    sites.extend(
+        copy_site
+            .as_ref()
+            .zip(copy.as_ref().map(|(_, _, prefix)| prefix.as_str())),
+    );
     progress.phase(
         &format!("{} of {} entities", phase::WRITING, ontology.entities.len()),
-        Some(sites.iter().map(|(site, _)| render::documents(site).count() as u64).sum()),
+        Some(
+            sites
+                .iter()
+                .map(|(site, _)| render::documents(site).count() as u64)
+                .sum(),
+        ),
     );
     let mut written = write_documents(&sites, &staging, interrupted, progress)?;
     let (frozen, built): (Vec<_>, Vec<_>) = releases
@@ -567,7 +576,10 @@ fn keep_frozen(
     if files.is_empty() {
         return Ok(Vec::new());
     }
-    progress.phase("keeping the releases published earlier", Some(files.len() as u64));
+    progress.phase(
+        "keeping the releases published earlier",
+        Some(files.len() as u64),
+    );
     files
         .into_par_iter()
         .map(|(from, object)| {

@@ -138,7 +138,8 @@ impl Published {
                 .map(|object| {
                     let from = found.get(&object.path)?;
                     let status = std::fs::symlink_metadata(from).ok()?;
-                    (status.is_file() && status.len() == object.bytes).then(|| (from.clone(), object.clone()))
+                    (status.is_file() && status.len() == object.bytes)
+                        .then(|| (from.clone(), object.clone()))
                 })
                 .collect::<Option<_>>()?,
             None => found

@@ -795,21 +795,13 @@ fn releases_and_removed_terms_resolve_on_every_host() {
     sees_the_release(&netlify, "deno");
 }
 
-/// Two releases of a small OBO ontology (the later one removed a term)
-/// published to a real S3 server, its objects in a local R2 bucket and the
-/// R2 Worker in workerd in front: each version IRI in the site's namespace
-/// answers 303 to its release as serve answers it (there it is a
-/// `_redirects` rule, which no static host applies in front of a bucket),
-/// and the removed term, the releases and their list answer as on serve.
-#[test]
-fn the_r2_worker_sends_version_iris_to_their_release() {
-    needs!(WORKERD, crate::publish::GARAGE);
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("input");
+/// Two releases of a small OBO ontology, the later one without a term,
+/// built in `layout` into `dir/{layout}`.
+fn small_obo_releases(dir: &Path, layout: &str) -> PathBuf {
+    let input = dir.join(format!("input-{layout}"));
     let obo = |version: &str, terms: &[&str]| {
-        let mut text = format!(
-            "format-version: 1.2\ndata-version: releases/{version}\nontology: x\n"
-        );
+        let mut text =
+            format!("format-version: 1.2\ndata-version: releases/{version}\nontology: x\n");
         for (n, term) in terms.iter().enumerate() {
             text.push_str(&format!("\n[Term]\nid: X:000000{n}\nname: {term}\n"));
         }
@@ -829,59 +821,91 @@ fn the_r2_worker_sends_version_iris_to_their_release() {
         )
         .unwrap();
     }
-    let site = dir.path().join("out");
-    build_ok(&input, &site);
-    // The version IRIs, as the list names them, that a rule can carry.
-    let list: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(site.join("releases/index.json")).unwrap()).unwrap();
-    let version_iris: Vec<(String, String)> = list["releases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|release| {
-            let iri = release["versionIri"].as_str().unwrap();
-            let path = iri.strip_prefix("http://purl.obolibrary.org/obo").unwrap();
-            let version = release["version"].as_str().unwrap();
-            (path.to_owned(), format!("/releases/{version}/"))
-        })
-        .collect();
-    assert_eq!(version_iris.len(), 2, "{list}");
-    let garage = crate::publish::start();
-    let output = crate::publish::publish(&garage, &site, "releases", &[]);
+    let site = dir.join(layout);
+    let output = build(&input, &site, &["--layout", layout]);
     assert!(output.status.success(), "{}", stderr(&output));
-    let objects = dir.path().join("objects");
-    std::fs::create_dir(&objects).unwrap();
-    let manifest = r2_objects(&garage, &site, "releases", &objects);
-    let host = Host::r2(&site, &manifest, "releases");
-    let server = Server::dir(&site);
-    let name = "the R2 worker (releases)";
-    for (path, release) in &version_iris {
-        for base in [&host.url, &server.url] {
-            let answer = answer(base, path);
-            assert_eq!(answer.status, 303, "{name}: {path} at {base}");
-            assert_eq!(header(&answer, "location"), Some(release.as_str()), "{path} at {base}");
+    site
+}
+
+/// Two releases of a small OBO ontology (the later one removed a term),
+/// a file per document and bundled, published to a real S3 server, its
+/// objects in a local R2 bucket and the R2 Worker in workerd in front:
+/// each version IRI in the site's namespace answers 303 to its release as
+/// serve answers it (there it is a `_redirects` rule, which no static host
+/// applies in front of a bucket), and the removed term, the releases and
+/// their list answer as on serve; bundled, on Cloudflare Pages in workerd
+/// and the Netlify Edge Function in Deno too.
+#[test]
+fn version_iris_and_removed_terms_resolve_on_the_r2_worker_and_bundled() {
+    needs!(WORKERD, DENO, crate::publish::GARAGE);
+    let dir = tempfile::tempdir().unwrap();
+    let garage = crate::publish::start();
+    for layout in ["files", "bundled"] {
+        let site = small_obo_releases(dir.path(), layout);
+        // The version IRIs, as the list names them.
+        let list: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(site.join("releases/index.json")).unwrap())
+                .unwrap();
+        let version_iris: Vec<(String, String)> = list["releases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|release| {
+                let iri = release["versionIri"].as_str().unwrap();
+                let path = iri.strip_prefix("http://purl.obolibrary.org/obo").unwrap();
+                let version = release["version"].as_str().unwrap();
+                (path.to_owned(), format!("/releases/{version}/"))
+            })
+            .collect();
+        assert_eq!(version_iris.len(), 2, "{list}");
+        let output = crate::publish::publish(&garage, &site, layout, &[]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let objects = dir.path().join(format!("objects-{layout}"));
+        std::fs::create_dir(&objects).unwrap();
+        let manifest = r2_objects(&garage, &site, layout, &objects);
+        let server = Server::dir(&site);
+        let mut hosts = vec![(Host::r2(&site, &manifest, layout), "the R2 worker")];
+        let _origin = (layout == "bundled").then(|| {
+            let origin = Server::start(&["--dir".as_ref(), site.as_os_str(), "--static".as_ref()]);
+            hosts.push((Host::cloudflare(&site), "workerd"));
+            hosts.push((Host::netlify(&site, &origin.url), "deno"));
+            origin
+        });
+        for (host, name) in &hosts {
+            let name = format!("{name} ({layout})");
+            for (path, release) in &version_iris {
+                for base in [&host.url, &server.url] {
+                    let answer = answer(base, path);
+                    assert_eq!(answer.status, 303, "{name}: {path} at {base}");
+                    let location = header(&answer, "location");
+                    assert_eq!(location, Some(release.as_str()), "{path} at {base}");
+                }
+            }
+            let paths = [
+                "/X_0000001",
+                "/x0000001",
+                "/X_0000000",
+                "/releases/1/",
+                "/releases/1/x0000001",
+                "/releases/",
+                "/releases/nosuch/",
+            ];
+            assert_negotiates_at(host, &server, &name, &paths);
+            let files: Vec<String> = [
+                "/x0000001.json",
+                "/x0000001.ttl",
+                "/x0000000.json",
+                "/releases/index.json",
+                "/releases/1/api.json",
+                "/releases/1/x0000001.jsonld",
+                "/releases/2/change-log.json",
+                "/change-log.json",
+            ]
+            .map(str::to_owned)
+            .to_vec();
+            assert_same_as_serve(host, &server, &name, &files);
         }
     }
-    let paths = [
-        "/X_0000001",
-        "/x0000001",
-        "/releases/1/",
-        "/releases/1/x0000001",
-        "/releases/",
-        "/releases/nosuch/",
-    ];
-    assert_negotiates_at(&host, &server, name, &paths);
-    let files: Vec<String> = [
-        "/x0000001.json",
-        "/x0000001.ttl",
-        "/releases/index.json",
-        "/releases/1/api.json",
-        "/releases/2/change-log.json",
-        "/change-log.json",
-    ]
-    .map(str::to_owned)
-    .to_vec();
-    assert_same_as_serve(&host, &server, name, &files);
 }
 
 /// The committed handlers load as they are, each importing the client
