@@ -212,8 +212,15 @@ async function staticAnswer(site, request, path) {
   if (file !== null) return file;
   // A version IRI in the site's namespace: its release (a 303 rule of
   // `_redirects` on the other hosts, which come before the rewrites).
-  const moved = (NEGOTIATION.seeOther ?? []).find((rule) => rule.path === path);
-  if (moved !== undefined) return new Response(null, { status: 303, headers: { ...RESPONSE_HEADERS, Location: moved.to } });
+  // A trailing `/` matches with or without, as a rule's path does.
+  const bare = (p) => (p.length > 1 ? p.replace(/\/+$/, "") : p);
+  const moved = (NEGOTIATION.seeOther ?? []).find((rule) => bare(rule.path) === bare(path));
+  if (moved !== undefined) {
+    const headers = { ...RESPONSE_HEADERS, Location: moved.to };
+    // Under /releases/{version}/, frozen as every answer there.
+    if (moved.cache !== undefined) headers["Cache-Control"] = moved.cache;
+    return new Response(null, { status: 303, headers });
+  }
   const plain = rewriteOf(path, false);
   return plain !== undefined ? rewrite(plain) : notFound(request);
 }

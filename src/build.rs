@@ -5,10 +5,9 @@ mod releases;
 
 use crate::config::{BuildConfig, HostCheck};
 use crate::hosts::{self, DoesNotFit, Fit, Measured, Plan};
-use crate::model::{BaseUrl, Ontology};
+use crate::model::Ontology;
 use crate::output::objects::{self, Hashing};
 use crate::output::{Previous, Record, Staging, Written};
-use crate::render::release::ReleaseOf;
 use crate::render::{self, Rendering};
 use crate::site::bundles::Layout;
 use crate::{Error, source};
@@ -96,24 +95,31 @@ pub fn check_host(
     }
     let mut site = prepare(config, ontology)?;
     lay_out(config, Some(plan), &mut site)?;
-    let sizes = render::documents(&site)
-        .map_init(Vec::new, |buffer, document| {
-            let path = document.path(&site);
-            let failed = |source| Error::Render {
-                path: path.clone(),
-                source,
-            };
-            let len = if document.streams() {
-                let mut counted = render::Counted::default();
-                document.render_into(&site, &mut counted).map_err(failed)?;
-                counted.bytes
-            } else {
-                document.render(&site, buffer).map_err(failed)?;
-                buffer.len() as u64
-            };
-            Ok((path, len))
-        })
-        .collect::<Result<Vec<_>, Error>>()?;
+    // Every release, as the build would write them.
+    let releases = releases::load(config, ontology)?;
+    let releases::Arranged {
+        current,
+        frozen,
+        built,
+    } = releases::arrange(&mut site, releases, &ontology.meta.base_url)?;
+    let mut sizes = {
+        let current_site = current
+            .as_ref()
+            .map(|copy| release_site(config, copy))
+            .transpose()?;
+        measure_documents(&with_current(
+            &site,
+            current_site.as_ref().zip(current.as_ref()),
+        ))?
+    };
+    drop(current);
+    for release in &frozen {
+        sizes.extend(release.files.iter().map(|(_, o)| (o.path.clone(), o.bytes)));
+    }
+    for copy in built {
+        let site = release_site(config, &copy)?;
+        sizes.extend(measure_documents(&[(&site, &copy.prefix)])?);
+    }
     let measured = Measured::of(
         sizes.iter().map(|(path, len)| (path.as_str(), *len)),
         |path| host_file(&site, path),
@@ -121,6 +127,31 @@ pub fn check_host(
     let fits = vec![Fit::of(plan, &measured, &config.limit_overrides)];
     refuse_unfit(Some(plan), &fits, &measured, config)?;
     Ok(fits.into_iter().next())
+}
+
+/// Renders every document of `sites` (each with the folder it goes in)
+/// and counts its bytes, keeping none: each path with its length.
+fn measure_documents(sites: &[(&Rendering, &str)]) -> Result<Vec<(String, u64)>, Error> {
+    sites
+        .par_iter()
+        .flat_map(|&(site, prefix)| render::documents(site).map(move |d| (site, prefix, d)))
+        .map_init(Vec::new, |buffer, (site, prefix, document)| {
+            let path = format!("{prefix}{}", document.path(site));
+            let failed = |source| Error::Render {
+                path: path.clone(),
+                source,
+            };
+            let len = if document.streams() {
+                let mut counted = render::Counted::default();
+                document.render_into(site, &mut counted).map_err(failed)?;
+                counted.bytes
+            } else {
+                document.render(site, buffer).map_err(failed)?;
+                buffer.len() as u64
+            };
+            Ok((path, len))
+        })
+        .collect()
 }
 
 /// Builds the site. `interrupted` is polled between files: once it is set,
@@ -181,98 +212,53 @@ pub fn build_keeping_previous(
     }
     progress.phase(phase::READING, None);
     let ontology = check(config)?;
+    // --force writes every file anew; otherwise unchanged ones are linked.
+    // The output is locked before its releases are read: another build
+    // could otherwise replace them between the look and the linking.
+    let staging = Staging::begin(&config.out, !config.force)?;
     let releases = releases::load(config, &ontology)?;
     progress.phase(phase::PREPARING, None);
-    // --force writes every file anew; otherwise unchanged ones are linked.
-    let staging = Staging::begin(&config.out, !config.force)?;
     let mut site = prepare(config, &ontology)?;
     let host = host(config, &ontology);
     lay_out(config, host, &mut site)?;
-    let base = &ontology.meta.base_url;
-    let (changes, listed) = releases::listed(&releases, base);
-    let release_of: Vec<_> = (0..releases.len())
-        .map(|i| releases::release_of(&releases, &changes, i, base))
-        .collect();
-    if let Some(current) = release_of.last() {
-        site.set_release(current.clone(), listed, false);
-        let logs = releases::change_logs(&releases, &changes);
-        site.set_removed(releases::removed(&releases, &logs));
-        site.set_history(render::releases::history(
-            releases
-                .iter()
-                .zip(&logs)
-                .enumerate()
-                .filter_map(|(i, (release, log))| {
-                    let previous = i.checked_sub(1).map(|p| releases[p].version.as_str());
-                    Some((release.version.as_str(), previous, log.as_ref()?))
-                }),
-        ));
-    }
+    let releases::Arranged {
+        current,
+        frozen,
+        built,
+    } = releases::arrange(&mut site, releases, &ontology.meta.base_url)?;
     // The current release's copy under /releases/{version}/ is written
     // with the root, in one parallel pass: each thread then mostly makes
     // files in a folder of its own, and creating files in one folder is
-    // one at a time in the kernel.
-    let mut releases: Vec<_> = releases.into_iter().zip(release_of).collect();
-    let copy = match releases.pop() {
-        Some((release, of)) if release.frozen.is_none() => release
-            .ontology
-            .map(|ontology| copy_of(base, ontology, &release.version, of))
-            .transpose()?,
-        Some(frozen) => {
-            releases.push(frozen);
-            None
-        }
-        None => None,
-    };
-    let copy_site = copy
-        .as_ref()
-        .map(|(ontology, of, _)| {
-            prepare(config, ontology).map(|mut site| {
-                site.set_release(of.clone(), Vec::new(), true);
-                site
-            })
-        })
-        .transpose()?;
-    let mut sites = vec![(&site, "")];
-    sites.extend(
-        copy_site
+    // one at a time in the kernel. It is let go once written.
+    let mut written = {
+        let current_site = current
             .as_ref()
-            .zip(copy.as_ref().map(|(_, _, prefix)| prefix.as_str())),
-    );
-    progress.phase(
-        &format!("{} of {} entities", phase::WRITING, ontology.entities.len()),
-        Some(
-            sites
-                .iter()
-                .map(|(site, _)| render::documents(site).count() as u64)
-                .sum(),
-        ),
-    );
-    let mut written = write_documents(&sites, &staging, interrupted, progress)?;
-    let (frozen, built): (Vec<_>, Vec<_>) = releases
-        .into_iter()
-        .partition(|(release, _)| release.frozen.is_some());
-    written.extend(keep_frozen(
-        frozen.into_iter().filter_map(|(release, _)| release.frozen),
-        &staging,
-        interrupted,
-        progress,
-    )?);
-    // Earlier releases not published before: each a site of its own under
-    // /releases/{version}/, built from its sources, one at a time.
-    for (release, of) in built {
-        let Some(ontology) = release.ontology else {
-            continue;
-        };
-        let (ontology, of, prefix) = copy_of(base, ontology, &release.version, of)?;
-        let mut site = prepare(config, &ontology)?;
-        site.set_release(of, Vec::new(), true);
+            .map(|copy| release_site(config, copy))
+            .transpose()?;
+        let sites = with_current(&site, current_site.as_ref().zip(current.as_ref()));
         progress.phase(
-            &format!("{} of release {}", phase::WRITING, release.version),
+            &format!("{} of {} entities", phase::WRITING, ontology.entities.len()),
+            Some(
+                sites
+                    .iter()
+                    .map(|(site, _)| render::documents(site).count() as u64)
+                    .sum(),
+            ),
+        );
+        write_documents(&sites, &staging, interrupted, progress)?
+    };
+    drop(current);
+    written.extend(keep_frozen(frozen, &staging, interrupted, progress)?);
+    // Earlier releases not published before, built from their sources,
+    // one at a time, each let go once written.
+    for copy in built {
+        let site = release_site(config, &copy)?;
+        progress.phase(
+            &format!("{} of release {}", phase::WRITING, copy.version),
             Some(render::documents(&site).count() as u64),
         );
         written.extend(write_documents(
-            &[(&site, &prefix)],
+            &[(&site, &copy.prefix)],
             &staging,
             interrupted,
             progress,
@@ -545,23 +531,32 @@ struct WrittenFile {
     hash: String,
 }
 
-/// A release as a site of its own: its ontology at the release's base URL,
-/// with what it knows of its release, and its folder in the site.
-fn copy_of(
-    base: &BaseUrl,
-    mut ontology: Ontology,
-    version: &str,
-    of: ReleaseOf,
-) -> Result<(Ontology, ReleaseOf, String), Error> {
-    ontology.meta.base_url = releases::base_of(base, version)?;
-    Ok((ontology, of, crate::site::files::release(version)))
+/// A release's copy, ready to render.
+fn release_site<'a>(
+    config: &BuildConfig,
+    copy: &'a releases::Copy,
+) -> Result<Rendering<'a>, Error> {
+    let mut site = prepare(config, &copy.ontology)?;
+    site.set_release(copy.of.clone(), Vec::new(), true);
+    Ok(site)
+}
+
+/// The root site, and the current release's copy in its folder where it
+/// is rendered.
+fn with_current<'s, 'a>(
+    root: &'s Rendering<'a>,
+    current: Option<(&'s Rendering<'a>, &'s releases::Copy)>,
+) -> Vec<(&'s Rendering<'a>, &'s str)> {
+    let mut sites = vec![(root, "")];
+    sites.extend(current.map(|(site, copy)| (site, copy.prefix.as_str())));
+    sites
 }
 
 /// Puts the files of the releases published earlier into staging as they
 /// are (`Staging::keep`), all in one parallel pass: the two halves of the
 /// list are then mostly in folders of different releases.
 fn keep_frozen(
-    frozen: impl Iterator<Item = releases::Frozen>,
+    frozen: Vec<releases::Frozen>,
     staging: &Staging,
     interrupted: &AtomicBool,
     progress: &dyn Progress,

@@ -13,6 +13,7 @@ use crate::site::files;
 use crate::source::{self, Diagnostic, Diagnostics, releases as kept};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 /// One release: its version, the hash of its sources and where they are;
@@ -147,9 +148,13 @@ impl Published {
                 .filter(|(path, _)| !crate::site::routes::is_private(&format!("/{path}")))
                 .map(|(path, from)| {
                     let mut hasher = blake3::Hasher::new();
-                    hasher
-                        .update_reader(std::fs::File::open(&from).ok()?)
+                    // Never through a link put there since the walk.
+                    let file = std::fs::OpenOptions::new()
+                        .read(true)
+                        .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
+                        .open(&from)
                         .ok()?;
+                    hasher.update_reader(file).ok()?;
                     let bytes = hasher.count();
                     let hash = hasher.finalize().to_hex().to_string();
                     Some((from, Object { path, hash, bytes }))
@@ -575,4 +580,88 @@ pub fn base_of(base: &BaseUrl, version: &str) -> Result<BaseUrl, Error> {
             "name the release with letters, digits, `.`, `-`, `_` and `+` only",
         )]))
     })
+}
+
+/// A release rendered as a site of its own under `/releases/{version}/`:
+/// its ontology at the release's base URL, what it knows of its release,
+/// and its folder in the site.
+pub struct Copy {
+    pub version: String,
+    pub ontology: Ontology,
+    pub of: ReleaseOf,
+    pub prefix: String,
+}
+
+impl Copy {
+    fn of(
+        base: &BaseUrl,
+        mut ontology: Ontology,
+        version: &str,
+        of: ReleaseOf,
+    ) -> Result<Copy, Error> {
+        ontology.meta.base_url = base_of(base, version)?;
+        Ok(Copy {
+            version: version.to_owned(),
+            ontology,
+            of,
+            prefix: files::release(version),
+        })
+    }
+}
+
+/// The releases as a build (or a check) puts them in the site: the
+/// current one's copy, the ones published earlier (taken as they are),
+/// the other earlier ones (built from their sources).
+#[derive(Default)]
+pub struct Arranged {
+    /// The current release's copy, unless it is published already.
+    pub current: Option<Copy>,
+    pub frozen: Vec<Frozen>,
+    pub built: Vec<Copy>,
+}
+
+/// Tells the root `site` of its releases (the current one, the list,
+/// the removed terms, each term's history) and arranges their copies.
+pub fn arrange(
+    site: &mut crate::render::Rendering,
+    releases: Vec<Release>,
+    base: &BaseUrl,
+) -> Result<Arranged, Error> {
+    let (changes, listed) = listed(&releases, base);
+    let release_of: Vec<_> = (0..releases.len())
+        .map(|i| release_of(&releases, &changes, i, base))
+        .collect();
+    let Some(current) = release_of.last() else {
+        return Ok(Arranged::default());
+    };
+    site.set_release(current.clone(), listed, false);
+    let logs = change_logs(&releases, &changes);
+    site.set_removed(removed(&releases, &logs));
+    site.set_history(crate::render::releases::history(
+        releases
+            .iter()
+            .zip(&logs)
+            .enumerate()
+            .filter_map(|(i, (release, log))| {
+                let previous = i.checked_sub(1).map(|p| releases[p].version.as_str());
+                Some((release.version.as_str(), previous, log.as_ref()?))
+            }),
+    ));
+    let last = releases.len() - 1;
+    let mut arranged = Arranged::default();
+    for (i, (release, of)) in releases.into_iter().zip(release_of).enumerate() {
+        match (release.frozen, release.ontology) {
+            (Some(frozen), _) => arranged.frozen.push(frozen),
+            (None, Some(ontology)) => {
+                let copy = Copy::of(base, ontology, &release.version, of)?;
+                match i == last {
+                    true => arranged.current = Some(copy),
+                    false => arranged.built.push(copy),
+                }
+            }
+            // Never: a release not published before is always read.
+            (None, None) => {}
+        }
+    }
+    Ok(arranged)
 }

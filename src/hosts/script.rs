@@ -52,7 +52,13 @@ pub fn negotiation_module(input: &super::HostInput) -> String {
         let see_other: Vec<serde_json::Value> = input
             .see_other
             .iter()
-            .map(|(path, to)| serde_json::json!({ "path": path, "to": to }))
+            .map(|(path, to)| {
+                let mut rule = serde_json::json!({ "path": path, "to": to });
+                if let Some(cache) = crate::site::routes::cache_control(path) {
+                    rule["cache"] = cache.into();
+                }
+                rule
+            })
             .collect();
         table["seeOther"] = see_other.into();
     }

@@ -500,8 +500,10 @@ pub fn version_iri_paths(site: &Context) -> Vec<(String, String)> {
         .iter()
         .filter_map(|listed| {
             let rest = listed.version_iri.as_deref()?.strip_prefix(&namespace)?;
-            // Only what a rule's path can carry as it is.
+            // Only what a rule's path can carry as it is, and no empty
+            // segment, which a request's path never has.
             let plain = !rest.is_empty()
+                && !rest.contains("//")
                 && rest
                     .chars()
                     .all(|c| c.is_ascii_alphanumeric() || "/._-~+".contains(c));

@@ -417,3 +417,30 @@ fn a_published_release_is_never_rewritten_nor_dropped() {
     // Put back as it was, the same input builds again.
     build_ok(&input, &out);
 }
+
+/// `check --host` measures the site with every release in it, as the
+/// build that writes it does (it once measured the current release
+/// alone, without its copy, the list or the change log).
+#[test]
+fn check_measures_every_release_as_the_build_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("input"), dir.path().join("out"));
+    tiny_release(&input, "2");
+    tiny_release(&input.join("releases/1"), "1");
+    let fits = |output: &std::process::Output| {
+        assert!(output.status.success(), "{}", stderr(output));
+        let said = String::from_utf8_lossy(&output.stdout).into_owned();
+        said.lines()
+            .find(|line| line.starts_with("fits "))
+            .unwrap_or_else(|| panic!("no fit in: {said}"))
+            .to_owned()
+    };
+    let host = ["--host", "cloudflare-paid"];
+    let built = fits(&build(&input, &out, &host));
+    assert_eq!(fits(&check(&input, &host)), built);
+    // The releases' files are counted: the site without them is smaller.
+    let alone = dir.path().join("alone");
+    tiny_release(&alone, "2");
+    let without = fits(&check(&alone, &host));
+    assert_ne!(without, built);
+}

@@ -873,9 +873,17 @@ fn version_iris_and_removed_terms_resolve_on_the_r2_worker_and_bundled() {
         });
         for (host, name) in &hosts {
             let name = format!("{name} ({layout})");
-            for (path, release) in &version_iris {
+            // With a trailing `/` too, which a rule's path matches on
+            // Netlify and serve, and the R2 Worker as they do (Cloudflare
+            // Pages matches a rule's path as it is).
+            let slashed = !name.starts_with("workerd");
+            let asked = version_iris.iter().flat_map(|(path, release)| {
+                let with_slash = slashed.then(|| (format!("{path}/"), release));
+                [(path.clone(), release)].into_iter().chain(with_slash)
+            });
+            for (path, release) in asked {
                 for base in [&host.url, &server.url] {
-                    let answer = answer(base, path);
+                    let answer = answer(base, &path);
                     assert_eq!(answer.status, 303, "{name}: {path} at {base}");
                     let location = header(&answer, "location");
                     assert_eq!(location, Some(release.as_str()), "{path} at {base}");
