@@ -102,17 +102,7 @@ pub fn check_host(
         frozen,
         built,
     } = releases::arrange(&mut site, releases, &ontology.meta.base_url)?;
-    let mut sizes = {
-        let current_site = current
-            .as_ref()
-            .map(|copy| release_site(config, copy))
-            .transpose()?;
-        measure_documents(&with_current(
-            &site,
-            current_site.as_ref().zip(current.as_ref()),
-        ))?
-    };
-    drop(current);
+    let mut sizes = with_current(config, &site, current, measure_documents)?;
     for release in &frozen {
         sizes.extend(release.files.iter().map(|(_, o)| (o.path.clone(), o.bytes)));
     }
@@ -229,13 +219,8 @@ pub fn build_keeping_previous(
     // The current release's copy under /releases/{version}/ is written
     // with the root, in one parallel pass: each thread then mostly makes
     // files in a folder of its own, and creating files in one folder is
-    // one at a time in the kernel. It is let go once written.
-    let mut written = {
-        let current_site = current
-            .as_ref()
-            .map(|copy| release_site(config, copy))
-            .transpose()?;
-        let sites = with_current(&site, current_site.as_ref().zip(current.as_ref()));
+    // one at a time in the kernel.
+    let mut written = with_current(config, &site, current, |sites| {
         progress.phase(
             &format!("{} of {} entities", phase::WRITING, ontology.entities.len()),
             Some(
@@ -245,9 +230,8 @@ pub fn build_keeping_previous(
                     .sum(),
             ),
         );
-        write_documents(&sites, &staging, interrupted, progress)?
-    };
-    drop(current);
+        write_documents(sites, &staging, interrupted, progress)
+    })?;
     written.extend(keep_frozen(frozen, &staging, interrupted, progress)?);
     // Earlier releases not published before, built from their sources,
     // one at a time, each let go once written.
@@ -541,15 +525,22 @@ fn release_site<'a>(
     Ok(site)
 }
 
-/// The root site, and the current release's copy in its folder where it
-/// is rendered.
-fn with_current<'s, 'a>(
-    root: &'s Rendering<'a>,
-    current: Option<(&'s Rendering<'a>, &'s releases::Copy)>,
-) -> Vec<(&'s Rendering<'a>, &'s str)> {
+/// Hands `render` the root site, with the current release's copy in its
+/// folder where it is rendered; the copy is let go after.
+fn with_current<T>(
+    config: &BuildConfig,
+    root: &Rendering,
+    current: Option<releases::Copy>,
+    render: impl FnOnce(&[(&Rendering, &str)]) -> Result<T, Error>,
+) -> Result<T, Error> {
+    let site = current
+        .as_ref()
+        .map(|copy| release_site(config, copy))
+        .transpose()?;
     let mut sites = vec![(root, "")];
-    sites.extend(current.map(|(site, copy)| (site, copy.prefix.as_str())));
-    sites
+    let prefix = current.as_ref().map(|copy| copy.prefix.as_str());
+    sites.extend(site.as_ref().zip(prefix));
+    render(&sites)
 }
 
 /// Puts the files of the releases published earlier into staging as they
