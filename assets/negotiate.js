@@ -23,12 +23,18 @@ function isPage(slug, contentType, table) {
   );
 }
 
+// The choice itself, from here to "end of the choice", is also the core of
+// the CloudFront Function (src/hosts/cloudfront.rs), whose runtime takes no
+// modules, no destructuring and no spread: it keeps to ES 5.1 with `const`,
+// `let` and arrow functions (cloudfront-js-2.0).
+
 /** A quality value ("0", "0.5", "1.000") in thousandths, or null. */
 function qvalue(text) {
   const dot = text.indexOf(".");
-  const [whole, fraction] = dot < 0 ? [text, ""] : [text.slice(0, dot), text.slice(dot + 1)];
+  const whole = dot < 0 ? text : text.slice(0, dot);
+  const fraction = dot < 0 ? "" : text.slice(dot + 1);
   if (fraction.length > 3 || !/^[0-9]*$/.test(fraction)) return null;
-  const thousandths = Number(fraction.padEnd(3, "0"));
+  const thousandths = Number((fraction + "000").slice(0, 3));
   if (whole === "0") return thousandths;
   if (whole === "1" && thousandths === 0) return 1000;
   return null;
@@ -36,11 +42,12 @@ function qvalue(text) {
 
 /** One media range of an Accept header: [type, quality], or null. */
 function range(text) {
-  const [first, ...parameters] = text.split(";");
-  const mediaRange = first.trim().toLowerCase();
-  if (!mediaRange.includes("/")) return null;
+  const parameters = text.split(";");
+  const mediaRange = parameters[0].trim().toLowerCase();
+  if (mediaRange.indexOf("/") < 0) return null;
   let quality = 1000;
-  for (const parameter of parameters) {
+  for (let i = 1; i < parameters.length; i++) {
+    const parameter = parameters[i];
     const eq = parameter.indexOf("=");
     if (eq < 0) continue;
     if (parameter.slice(0, eq).trim().toLowerCase() === "q") {
@@ -62,14 +69,15 @@ export function choose(accept, choices) {
   const ranges = accept.split(",").map(range).filter((r) => r !== null);
   // [quality, specificity, place in the header]
   let best = [0, [0, 0, 0]];
-  const better = (a, b) => a[0] !== b[0] ? a[0] > b[0] : a[1] !== b[1] ? a[1] > b[1] : a[2] < b[2];
+  const better = (a, b) => (a[0] !== b[0] ? a[0] > b[0] : a[1] !== b[1] ? a[1] > b[1] : a[2] < b[2]);
   choices.forEach((choice, i) => {
     const kind = choice.type.split("/")[0];
     let found = null;
-    ranges.forEach(([mediaRange, q], at) => {
+    ranges.forEach((r, at) => {
+      const mediaRange = r[0];
       const specificity =
-        mediaRange === choice.type ? 3 : mediaRange.endsWith("/*") && mediaRange.slice(0, -2) === kind ? 2 : mediaRange === "*/*" ? 1 : 0;
-      if (specificity > 0 && (found === null || specificity >= found[1])) found = [q, specificity, at];
+        mediaRange === choice.type ? 3 : mediaRange.slice(-2) === "/*" && mediaRange.slice(0, -2) === kind ? 2 : mediaRange === "*/*" ? 1 : 0;
+      if (specificity > 0 && (found === null || specificity >= found[1])) found = [r[1], specificity, at];
     });
     if (found !== null && found[0] > 0 && (best[1][0] === 0 || better(found, best[1]))) best = [i, found];
   });
@@ -82,15 +90,17 @@ export function choose(accept, choices) {
  * namespace, whose page is at `/{slug}`), or null.
  */
 export function resourceAt(pathname, table) {
-  const exact = table.resources.find((r) => r.path === pathname);
+  const exact = table.resources.filter((r) => r.path === pathname)[0];
   if (exact) return { resource: exact, slug: null, alias: false };
-  const entity = table.resources.find((r) => r.path === "/{slug}");
+  const entity = table.resources.filter((r) => r.path === "/{slug}")[0];
   if (entity === undefined) return null;
-  if (Object.hasOwn(table.aliases, pathname)) return { resource: entity, slug: table.aliases[pathname], alias: true };
+  if (Object.prototype.hasOwnProperty.call(table.aliases, pathname)) return { resource: entity, slug: table.aliases[pathname], alias: true };
   const slug = pathname.slice(1);
-  if (!pathname.startsWith("/") || !new RegExp(table.slugPattern).test(slug)) return null;
-  return { resource: entity, slug, alias: false };
+  if (pathname.charAt(0) !== "/" || !new RegExp(table.slugPattern).test(slug)) return null;
+  return { resource: entity, slug: slug, alias: false };
 }
+
+// end of the choice
 
 /** The 32-bit FNV-1a hash of a text's UTF-8 bytes (src/site/bundles.rs). */
 function fnv1a(text) {

@@ -79,7 +79,7 @@ pub const HOSTS: &[Host] = &[
     },
     Host {
         name: "object-storage",
-        files: &[],
+        files: object_storage::FILES,
         plans: object_storage::PLANS,
     },
 ];

@@ -28,6 +28,11 @@ const INLINED: [&str; 3] = [
 /// entities' documents or writes its big documents in parts, where those
 /// are (`site::bundles`, `site::parts`).
 pub fn negotiation_module(input: &super::HostInput) -> String {
+    format!("export const NEGOTIATION = {};\n", negotiation_table(input))
+}
+
+/// The table `negotiation_module` exports.
+fn negotiation_table(input: &super::HostInput) -> serde_json::Value {
     let mut table = crate::site::negotiation::table(input.aliases);
     table["unpublished"] = serde_json::json!(crate::site::routes::UNPUBLISHED);
     // For a handler that stands in for the static host (in front of a
@@ -78,7 +83,60 @@ pub fn negotiation_module(input: &super::HostInput) -> String {
             .collect();
         table["joined"] = joined.into();
     }
-    format!("export const NEGOTIATION = {table};\n")
+    table
+}
+
+/// The lines of negotiate.js that make the choice, which the CloudFront
+/// Function runs too: from its "The choice itself" comment to "end of the
+/// choice", without their comments.
+fn choice_core() -> impl Iterator<Item = &'static str> {
+    NEGOTIATE_JS
+        .lines()
+        .skip_while(|line| !line.starts_with("// The choice itself"))
+        .take_while(|line| !line.starts_with("// end of the choice"))
+        .filter(|line| {
+            let code = line.trim_start();
+            !(code.is_empty() || ["//", "/*", "*"].iter().any(|c| code.starts_with(c)))
+        })
+}
+
+/// A CloudFront Function: a classic script, as CloudFront runs one (no
+/// modules): the negotiation table (the aliases left out where
+/// `with_aliases` is false), the choice, then `handler`.
+pub fn classic_script(
+    handler: &str,
+    input: &super::HostInput,
+    with_aliases: bool,
+    out: &mut Vec<u8>,
+) {
+    let full = negotiation_table(input);
+    let mut table = serde_json::json!({});
+    for key in [
+        "slugPattern",
+        "resources",
+        "aliases",
+        "rewrites",
+        "seeOther",
+    ] {
+        if let Some(value) = full.get(key) {
+            table[key] = value.clone();
+        }
+    }
+    if !with_aliases {
+        table["aliases"] = serde_json::json!({});
+    }
+    // The site's files without an extension, which are not pages.
+    let plain: Vec<&str> = endpoints()
+        .iter()
+        .filter_map(|endpoint| match endpoint.serves {
+            Serves::File(file) if !file.contains('.') => Some(file),
+            _ => None,
+        })
+        .collect();
+    table["plain"] = plain.into();
+    out.extend_from_slice(format!("var NEGOTIATION = {table};\n").as_bytes());
+    private(&choice_core().collect::<Vec<_>>().join("\n"), out);
+    out.extend_from_slice(handler.trim_end().as_bytes());
 }
 
 /// Writes `source` with every top-level `export ` keyword dropped, so its

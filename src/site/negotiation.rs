@@ -152,6 +152,15 @@ impl Aliases {
 }
 
 impl Aliases {
+    /// How many paths stand for entities.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// Adds `other`'s paths that this holds none of.
     pub fn extend(&mut self, other: Aliases) {
         for (path, slug) in other.0 {

@@ -19,6 +19,7 @@ const SITE_WIDE: &[&str] = &[
     "search.js",
     "_edge/netlify/search.js",
     "_edge/cloudflare-r2/worker.js",
+    "_edge/cloudfront/function.js",
     "_routes.json",
     "_aliases.json",
     "_worker.js",

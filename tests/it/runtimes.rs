@@ -164,6 +164,22 @@ impl Host {
         Host::start(command, None)
     }
 
+    /// The CloudFront Function (`hosts::object_storage`) in Deno, as
+    /// CloudFront calls it, in front of a bucket holding the files of
+    /// `site` (`origin`, `serve --static` over it, gives each file's bytes
+    /// and headers).
+    fn cloudfront(site: &Path, origin: &str) -> Host {
+        let mut command = Command::new(runtime_bin("deno"));
+        command
+            .args(["run", "--no-prompt", "--allow-net=127.0.0.1"])
+            .arg(format!("--allow-read={}", site.display()))
+            .arg(root().join("tests/runtimes/cloudfront-function.mjs"))
+            .arg(site.join(ontosite::hosts::object_storage::CLOUDFRONT_FUNCTION))
+            .arg(site)
+            .arg(origin);
+        Host::start(command, None)
+    }
+
     fn log(&self) -> String {
         self.log.lock().unwrap().clone()
     }
@@ -246,6 +262,7 @@ fn sample_paths() -> Vec<String> {
         "/_worker.js",
         "/_edge/netlify/search.js",
         "/_edge/cloudflare-r2/worker.js",
+        "/_edge/cloudfront/function.js",
         "/_aliases.json",
         "/.ontosite-output",
         "/.ontosite-record",
@@ -914,6 +931,162 @@ fn version_iris_and_removed_terms_resolve_on_the_r2_worker_and_bundled() {
             assert_same_as_serve(host, &server, &name, &files);
         }
     }
+}
+
+/// The CloudFront Function in Deno in front of a bucket of the shipped
+/// site: every negotiated IRI under real clients' Accept headers sends
+/// where serve sends (a 303, or the document in place), pages answer at
+/// their paths without `.html`, version IRIs 303 to their release; and
+/// it fits CloudFront's 10 KB, with PATO's ten thousand aliases too (left
+/// out). What a viewer-request function cannot do is checked as the
+/// documented difference: an entity the site has not is sent on, to a
+/// 404; the page in place carries no `Vary`.
+#[test]
+fn the_cloudfront_function_answers_in_front_of_a_bucket_as_serve() {
+    needs!(DENO, Need::SharedOntologies);
+    let site = shipped_site();
+    let function = site.join(ontosite::hosts::object_storage::CLOUDFRONT_FUNCTION);
+    let bytes = std::fs::metadata(&function).unwrap().len() as usize;
+    assert!(
+        bytes <= ontosite::hosts::object_storage::CLOUDFRONT_MOST_BYTES,
+        "{bytes} bytes"
+    );
+    let origin = Server::start(&["--dir".as_ref(), site.as_os_str(), "--static".as_ref()]);
+    let host = Host::cloudfront(site, &origin.url);
+    let server = Server::dir(site);
+    let name = "the CloudFront Function";
+    let chrome = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+    let rdflib = "application/rdf+xml, text/n3, text/turtle, application/n-triples, application/ld+json;q=0.9, */*;q=0.1";
+    let accepts = [
+        None,
+        Some("*/*"),
+        Some("text/turtle"),
+        Some("application/n-triples"),
+        Some("application/ld+json"),
+        Some("application/json"),
+        Some("text/turtle;q=0.4, application/ld+json;q=0.8"),
+        Some(chrome),
+        Some(rdflib),
+        Some("application/ld+json, application/json"),
+        Some("*/*, text/turtle"),
+    ];
+    let mut differences = Vec::new();
+    for path in [
+        "/",
+        "/.well-known/void",
+        "/vocab",
+        "/index",
+        "/abbcreateitem",
+    ] {
+        for accept in accepts {
+            let (mut got, mut expected) = (
+                negotiated(&host.url, path, accept),
+                negotiated(&server.url, path, accept),
+            );
+            // A viewer-request function adds no header to what the
+            // bucket answers: a 200 in place has no `Vary` there.
+            if got.0 == 200 {
+                (got.2, expected.2) = (false, false);
+            }
+            if got != expected {
+                differences.push(format!(
+                    "{path} Accept {accept:?}: {name} {} {:?} vary {} {} ({} bytes), serve {} {:?} vary {} {} ({} bytes)",
+                    got.0, got.1, got.2, got.3, got.4.len(), expected.0, expected.1, expected.2, expected.3, expected.4.len()
+                ));
+            }
+        }
+    }
+    assert!(
+        differences.is_empty(),
+        "{}\n{}",
+        differences.join("\n"),
+        host.log()
+    );
+    // Files, and pages at their paths without `.html`.
+    let files: Vec<String> = [
+        "/index.json",
+        "/all",
+        "/pages/index/2.json",
+        "/abbcreateitem.jsonld",
+        "/abbcreateitem",
+        "/home",
+        "/browse/",
+        "/ui/site.css",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    for path in &files {
+        let (got, expected) = (answer(&host.url, path), answer(&server.url, path));
+        assert_eq!(got.status, expected.status, "{path}");
+        assert_eq!(got.body, expected.body, "{path}");
+        assert_eq!(
+            header(&got, "content-type"),
+            header(&expected, "content-type"),
+            "{path}"
+        );
+    }
+    // An entity the site has not: sent on to a 404 (serve answers 404).
+    let missing = negotiated(&host.url, "/nosuchentity", Some("application/json"));
+    assert_eq!(
+        (missing.0, missing.1.as_deref()),
+        (303, Some("/nosuchentity.json"))
+    );
+    assert_eq!(answer(&host.url, "/nosuchentity.json").status, 404);
+    drop((host, origin));
+
+    // Version IRIs, and aliases where they fit; PATO's do not, and the
+    // function still fits.
+    let dir = tempfile::tempdir().unwrap();
+    let site = small_obo_releases(dir.path(), "files");
+    let origin = Server::start(&["--dir".as_ref(), site.as_os_str(), "--static".as_ref()]);
+    let host = Host::cloudfront(&site, &origin.url);
+    let server = Server::dir(&site);
+    for path in [
+        "/x/releases/1/x.owl",
+        "/x/releases/2/x.owl/",
+        "/X_0000000",
+        "/releases/1/",
+    ] {
+        for accept in [None, Some("text/turtle"), Some(chrome)] {
+            let (got, expected) = (
+                negotiated(&host.url, path, accept),
+                negotiated(&server.url, path, accept),
+            );
+            assert_eq!(
+                (got.0, &got.1, &got.4),
+                (expected.0, &expected.1, &expected.4),
+                "{path} {accept:?}"
+            );
+        }
+    }
+    drop((host, origin));
+    let pato = dir.path().join("pato");
+    std::fs::create_dir(&pato).unwrap();
+    std::fs::copy(
+        crate::ontologies::shared_ontology("pato.obo"),
+        pato.join("pato.obo"),
+    )
+    .unwrap();
+    std::fs::write(
+        pato.join("ontology.json"),
+        r#"{"name": "PATO", "baseUrl": "https://pato.test", "namespace": "http://purl.obolibrary.org/obo/"}"#,
+    )
+    .unwrap();
+    let out = dir.path().join("pato-site");
+    build_ok(&pato, &out);
+    let function =
+        std::fs::read_to_string(out.join(ontosite::hosts::object_storage::CLOUDFRONT_FUNCTION))
+            .unwrap();
+    assert!(
+        function.len() <= ontosite::hosts::object_storage::CLOUDFRONT_MOST_BYTES,
+        "{} bytes",
+        function.len()
+    );
+    assert!(
+        function.starts_with("// Generated by ontosite. The "),
+        "{}",
+        &function[..200]
+    );
 }
 
 /// The committed handlers load as they are, each importing the client
