@@ -28,7 +28,8 @@ function handler(event) {
   if (request.method !== "GET" && request.method !== "HEAD") return request;
   // A trailing `/` matches with or without, as a rule's path does.
   const bare = (p) => (p.length > 1 ? p.replace(/\/+$/, "") : p);
-  const moved = (NEGOTIATION.seeOther || []).filter((rule) => bare(rule.path) === bare(path))[0];
+  // (Never one to the path itself: `/releases/1/` is its release's root.)
+  const moved = (NEGOTIATION.seeOther || []).filter((rule) => bare(rule.path) === bare(path) && bare(rule.to) !== bare(path))[0];
   if (moved) return seeOther(moved.to, moved.cache, false);
   const found = resourceAt(path, NEGOTIATION);
   // In place: an entity's page, or the document at the IRI itself.

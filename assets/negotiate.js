@@ -24,7 +24,7 @@ function isPage(slug, contentType, table) {
 }
 
 // The choice itself, from here to "end of the choice", is also the core of
-// the CloudFront Function (src/hosts/cloudfront.rs), whose runtime takes no
+// the CloudFront Function (src/hosts/object_storage.rs), whose runtime takes no
 // modules, no destructuring and no spread: it keeps to ES 5.1 with `const`,
 // `let` and arrow functions (cloudfront-js-2.0).
 

@@ -88,16 +88,31 @@ fn negotiation_table(input: &super::HostInput) -> serde_json::Value {
 
 /// The lines of negotiate.js that make the choice, which the CloudFront
 /// Function runs too: from its "The choice itself" comment to "end of the
-/// choice", without their comments.
-fn choice_core() -> impl Iterator<Item = &'static str> {
-    NEGOTIATE_JS
+/// choice".
+fn choice_core() -> String {
+    let core: Vec<&str> = NEGOTIATE_JS
         .lines()
         .skip_while(|line| !line.starts_with("// The choice itself"))
         .take_while(|line| !line.starts_with("// end of the choice"))
+        .collect();
+    core.join("\n")
+}
+
+/// `source` without its blank lines and the lines that are comments
+/// (`//`, and `/** ... */` blocks, whose lines start with `*`): the
+/// committed modules keep their comments, a function of at most 10 KB
+/// cannot.
+fn code_lines(source: &str) -> String {
+    let code: Vec<&str> = source
+        .lines()
         .filter(|line| {
             let code = line.trim_start();
-            !(code.is_empty() || ["//", "/*", "*"].iter().any(|c| code.starts_with(c)))
+            !(code.is_empty()
+                || ["//", "/*", "* ", "*/"].iter().any(|c| code.starts_with(c))
+                || code == "*")
         })
+        .collect();
+    code.join("\n")
 }
 
 /// A CloudFront Function: a classic script, as CloudFront runs one (no
@@ -135,8 +150,8 @@ pub fn classic_script(
         .collect();
     table["plain"] = plain.into();
     out.extend_from_slice(format!("var NEGOTIATION = {table};\n").as_bytes());
-    private(&choice_core().collect::<Vec<_>>().join("\n"), out);
-    out.extend_from_slice(handler.trim_end().as_bytes());
+    private(&code_lines(&choice_core()), out);
+    out.extend_from_slice(code_lines(handler).as_bytes());
 }
 
 /// Writes `source` with every top-level `export ` keyword dropped, so its

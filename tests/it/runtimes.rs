@@ -951,6 +951,40 @@ fn the_cloudfront_function_answers_in_front_of_a_bucket_as_serve() {
         bytes <= ontosite::hosts::object_storage::CLOUDFRONT_MOST_BYTES,
         "{bytes} bytes"
     );
+    // Deno runs what CloudFront's runtime (ES 5.1 with `const`, `let`,
+    // arrow functions, template literals) does not: none of it is there.
+    let code = std::fs::read_to_string(&function).unwrap();
+    for unsupported in [
+        "...",
+        "??",
+        "?.",
+        ".find(",
+        ".includes(",
+        "padEnd",
+        "padStart",
+        "Object.hasOwn(",
+        "Object.entries",
+        " of ",
+        "const [",
+        "const {",
+        "let [",
+        "let {",
+        "export ",
+        "import ",
+        "startsWith",
+        "endsWith",
+        "class ",
+    ] {
+        let at = code.lines().find(|line| {
+            !line.starts_with("//")
+                && !line.starts_with("var NEGOTIATION")
+                && line.contains(unsupported)
+        });
+        assert!(
+            at.is_none(),
+            "`{unsupported}` in the CloudFront Function: {at:?}"
+        );
+    }
     let origin = Server::start(&["--dir".as_ref(), site.as_os_str(), "--static".as_ref()]);
     let host = Host::cloudfront(site, &origin.url);
     let server = Server::dir(site);

@@ -12,7 +12,8 @@
 //   deno run --allow-net=127.0.0.1 --allow-read=SITE cloudfront-function.mjs FUNCTION SITE ORIGIN
 const [functionPath, site, origin] = Deno.args;
 const source = await Deno.readTextFile(functionPath);
-const handler = new Function(`${source}\nreturn handler;`)();
+// In strict mode, as CloudFront runs every function.
+const handler = new Function(`"use strict";\n${source}\nreturn handler;`)();
 
 /** Whether the bucket holds an object at `path`: a regular file of the site. */
 async function held(path) {
