@@ -140,14 +140,22 @@ impl Host {
     /// Netlify's edge: the site's Edge Function in Deno for `/search`,
     /// every other path from `origin`.
     fn netlify(site: &Path, origin: &str) -> Host {
+        let mut command = Host::deno(site, "netlify-edge.mjs");
+        command
+            .arg(site.join("_edge/netlify/search.js"))
+            .arg(origin);
+        Host::start(command, None)
+    }
+
+    /// Deno running `script` of tests/runtimes/, which may reach only
+    /// loopback and read only the site.
+    fn deno(site: &Path, script: &str) -> Command {
         let mut command = Command::new(runtime_bin("deno"));
         command
             .args(["run", "--no-prompt", "--allow-net=127.0.0.1"])
             .arg(format!("--allow-read={}", site.display()))
-            .arg(root().join("tests/runtimes/netlify-edge.mjs"))
-            .arg(site.join("_edge/netlify/search.js"))
-            .arg(origin);
-        Host::start(command, None)
+            .arg(root().join("tests/runtimes").join(script));
+        command
     }
 
     /// The R2 Worker (`hosts::cloudflare_r2`) in workerd through
@@ -169,11 +177,8 @@ impl Host {
     /// `site` (`origin`, `serve --static` over it, gives each file's bytes
     /// and headers).
     fn cloudfront(site: &Path, origin: &str) -> Host {
-        let mut command = Command::new(runtime_bin("deno"));
+        let mut command = Host::deno(site, "cloudfront-function.mjs");
         command
-            .args(["run", "--no-prompt", "--allow-net=127.0.0.1"])
-            .arg(format!("--allow-read={}", site.display()))
-            .arg(root().join("tests/runtimes/cloudfront-function.mjs"))
             .arg(site.join(ontosite::hosts::object_storage::CLOUDFRONT_FUNCTION))
             .arg(site)
             .arg(origin);
