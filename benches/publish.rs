@@ -2,8 +2,9 @@
 //! (the build benchmark's generator, `ONTOSITE_BENCH_ENTITIES` entities,
 //! default 20,000, a file per document) to Garage, a real S3-compatible
 //! server on loopback, against `aws s3 sync` of the same directory to the
-//! same server: a first upload, one with nothing changed, one after a
-//! single entity changed, and the sync tools' case of a fresh checkout,
+//! same server: a first upload, one with nothing changed, six after a
+//! single entity changed (and changed back), with the size of the
+//! record's head they leave, and the sync tools' case of a fresh checkout,
 //! where every file's date is new. Needs `scripts/test.sh` to have built
 //! Garage, and the AWS CLI (`aws`) on the PATH for the comparison
 //! (`ONTOSITE_BENCH_SYNC=0` leaves it out).
@@ -59,16 +60,31 @@ fn main() {
     };
     let first = publish("first");
     let noop = publish("nothing changed");
-    // One entity's description changes; the build is not timed.
+    // One entity's description changes, and changes back, three times
+    // each; the builds are not timed.
     let file = input.join("entities/synthetic.jsonl");
     let text = std::fs::read_to_string(&file).unwrap();
-    std::fs::write(
-        &file,
-        text.replacen("an item in Vendor0.", "an item in Vendor0, changed.", 1),
-    )
-    .unwrap();
-    build(&input, &site);
-    let one = publish("one entity changed");
+    let changed = text.replacen("an item in Vendor0.", "an item in Vendor0, changed.", 1);
+    let mut ones = Vec::new();
+    for round in 0..6 {
+        std::fs::write(&file, if round % 2 == 0 { &changed } else { &text }).unwrap();
+        build(&input, &site);
+        ones.push(publish("one entity changed"));
+    }
+    ones.sort_by(f64::total_cmp);
+    let one = ones[ones.len() / 2];
+    println!("one entity changed, median of {}: {one:.2} s", ones.len());
+    let head = reqwest::blocking::Client::new()
+        .get(format!("{}/ontosite/.ontosite-publish.jsonl", garage.web))
+        .header("Host", format!("{}.web.garage.localhost", garage.bucket))
+        .send()
+        .and_then(|response| response.bytes())
+        .unwrap();
+    println!(
+        "the record's head after them: {} lines, {} bytes",
+        head.iter().filter(|&&b| b == b'\n').count(),
+        head.len()
+    );
     let has_aws = Command::new("aws")
         .arg("--version")
         .output()

@@ -9,11 +9,13 @@
 
 pub mod credentials;
 pub mod plan;
+pub mod record;
 pub mod store;
 
 use crate::site::files;
 use futures::{StreamExt, TryStreamExt};
-use plan::{Object, Plan, Published, RECORD};
+use plan::{Object, Plan};
+use record::Recorder;
 use std::path::{Path, PathBuf};
 pub use store::{Endpoint, Target};
 
@@ -103,9 +105,8 @@ pub fn publish(
         let store = store::open(&config.target, &config.endpoint).await?;
         // The record is written only over the version read here: a
         // publish to the same prefix that wrote it meanwhile stops this one.
-        let (previous, version) = store::read_record(&store, &config.target, RECORD).await?;
+        let (previous, version) = record::read(&store, &config.target).await?;
         let previous = previous.unwrap_or_default();
-        let mut version = version;
         let plan = Plan::of(&objects, &previous);
         if config.apply_cors && !config.dry_run {
             store::apply_cors(&store, &config.target, &config.endpoint).await?;
@@ -135,28 +136,20 @@ pub fn publish(
         };
         let jobs = config.jobs.max(1);
         let run = run_id();
-        let record = async |version: &mut Option<_>, objects: Vec<&Object>| {
-            let bytes = Published::render(&run, objects);
-            store::put_record(&store, &config.target, RECORD, bytes, version).await
-        };
+        let mut record = Recorder::new(&store, &config.target, &run, version, &previous);
         // This run claims the record before it sends anything: the objects
         // new to the prefix are recorded with no hash, so that a publish
         // stopped half-way leaves none that the next would neither send
         // again nor remove; and a publish that read the record before this
         // one wrote it stops at its own first write, having sent nothing.
-        let new: Vec<Object> = plan
+        let new = plan
             .uploads()
-            .filter(|o| !previous.objects.contains_key(&o.path))
-            .map(|o| Object {
-                hash: String::new(),
-                ..o.clone()
-            })
-            .collect();
-        record(
-            &mut version,
-            previous.objects.values().chain(&new).collect(),
-        )
-        .await?;
+            .filter(|o| !previous.objects.contains_key(&o.path));
+        record.head.note(new.map(|o| Object {
+            hash: String::new(),
+            ..o.clone()
+        }));
+        record.write().await?;
         progress.phase(phase::SENDING, Some(plan.uploads().count() as u64));
         for step in plan.steps() {
             futures::stream::iter(step.iter().map(send))
@@ -165,8 +158,13 @@ pub fn publish(
                 .await?;
         }
         // The objects to remove stay recorded until they are removed.
-        let removed = plan.removed.iter().filter_map(|p| previous.objects.get(p));
-        record(&mut version, objects.iter().chain(removed).collect()).await?;
+        if record.fits(plan.uploads()) {
+            record.head.note(plan.uploads().cloned());
+            record.write().await?;
+        } else {
+            let removed = plan.removed.iter().filter_map(|p| previous.objects.get(p));
+            record.rewrite(objects.iter().chain(removed)).await?;
+        }
         if !plan.removed.is_empty() {
             progress.phase(phase::REMOVING, Some(plan.removed.len() as u64));
             futures::stream::iter(
@@ -177,7 +175,8 @@ pub fn publish(
             .buffer_unordered(jobs)
             .try_collect::<()>()
             .await?;
-            record(&mut version, objects.iter().collect()).await?;
+            record.head.forget(&plan.removed);
+            record.write().await?;
         }
         Ok::<Plan, PublishError>(plan)
     })?;

@@ -8,11 +8,7 @@ use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// The record of what the last publish wrote, under the prefix: one JSON
-/// line per object, `{"path", "hash", "bytes"}`, in path order. A leading
-/// `.`: no site file has the name, and no host publishes it.
-pub const RECORD: &str = ".ontosite-publish.jsonl";
-
+use super::record::{Published, RECORD, RecordReader};
 pub use crate::output::objects::Object;
 
 /// The site's objects: every file a host publishes (not the build's own
@@ -76,106 +72,23 @@ pub fn objects(site: &Path) -> Result<Vec<Object>, (PathBuf, std::io::Error)> {
 
 /// The build's list of the site's objects, and when it was written; none
 /// where the site has none or it cannot be read (every file is then
-/// hashed).
+/// hashed). Read a piece at a time: at a million entities the list is
+/// half a gigabyte.
 fn built_objects(site: &Path) -> Option<(BTreeMap<String, Object>, std::time::SystemTime)> {
+    use std::io::Read;
     let path = site.join(crate::output::objects::OBJECTS);
-    let listed = std::fs::metadata(&path).ok()?.modified().ok()?;
-    let mut reader = RecordReader::default();
-    reader.feed(&std::fs::read(&path).ok()?).ok()?;
-    Some((reader.finish().ok()?.objects, listed))
-}
-
-/// What the last publish wrote: each object's hash, by path, and which
-/// run of publish wrote the record (its first line, `{"publish": RUN}`),
-/// so that no two records two runs write are ever the same bytes.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Published {
-    pub objects: BTreeMap<String, Object>,
-    pub run: Option<String>,
-}
-
-/// A record's first line: the run of publish that wrote it.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct Run {
-    publish: String,
-}
-
-impl Published {
-    /// Reads a whole record (`RecordReader` reads one as it arrives).
-    pub fn parse(text: &[u8]) -> Result<Published, String> {
-        let mut reader = RecordReader::default();
-        reader.feed(text)?;
-        reader.finish()
-    }
-
-    /// The record of `objects`, as the publish `run` writes it.
-    pub fn render<'a>(run: &str, objects: impl IntoIterator<Item = &'a Object>) -> Vec<u8> {
-        let run = Run {
-            publish: run.to_owned(),
-        };
-        let mut out = serde_json::to_vec(&run).unwrap_or_default();
-        out.push(b'\n');
-        out.extend(crate::output::objects::render(objects));
-        out
-    }
-}
-
-/// A record read a piece at a time, as the store sends it: only the line
-/// being read is held, never the whole text. An error names the line
-/// that is not an object of a site; a path must be one a site can have,
-/// since a publish removes what the record lists and the site no longer
-/// has.
-#[derive(Debug, Default)]
-pub struct RecordReader {
-    partial: Vec<u8>,
-    lines: usize,
-    objects: BTreeMap<String, Object>,
-    run: Option<String>,
-}
-
-impl RecordReader {
-    pub fn feed(&mut self, mut bytes: &[u8]) -> Result<(), String> {
-        while let Some(end) = bytes.iter().position(|&b| b == b'\n') {
-            self.partial.extend_from_slice(&bytes[..end]);
-            bytes = &bytes[end + 1..];
-            let line = std::mem::take(&mut self.partial);
-            self.line(&line)?;
+    let mut file = std::fs::File::open(&path).ok()?;
+    let listed = file.metadata().ok()?.modified().ok()?;
+    let mut reader = RecordReader::head();
+    let mut piece = vec![0; 1 << 20];
+    loop {
+        match file.read(&mut piece).ok()? {
+            0 => break,
+            read => reader.feed(&piece[..read]).ok()?,
         }
-        self.partial.extend_from_slice(bytes);
-        Ok(())
     }
-
-    pub fn finish(mut self) -> Result<Published, String> {
-        let line = std::mem::take(&mut self.partial);
-        self.line(&line)?;
-        Ok(Published {
-            objects: self.objects,
-            run: self.run,
-        })
-    }
-
-    fn line(&mut self, line: &[u8]) -> Result<(), String> {
-        self.lines += 1;
-        if line.iter().all(u8::is_ascii_whitespace) {
-            return Ok(());
-        }
-        let at = |what: String| format!("line {}: {what}", self.lines);
-        let object: Object = match serde_json::from_slice(line) {
-            Ok(object) => object,
-            Err(error) => match serde_json::from_slice::<Run>(line) {
-                Ok(run) if self.lines == 1 => {
-                    self.run = Some(run.publish);
-                    return Ok(());
-                }
-                _ => return Err(at(error.to_string())),
-            },
-        };
-        if !is_site_path(&object.path) {
-            return Err(at(format!("`{}` is no path of a site", object.path)));
-        }
-        self.objects.insert(object.path.clone(), object);
-        Ok(())
-    }
+    let objects = reader.finish().ok()?.entries.into_iter();
+    Some((objects.filter_map(|(p, o)| Some((p, o?))).collect(), listed))
 }
 
 /// A publish's steps, in order: `first` the new and changed objects other
@@ -290,6 +203,10 @@ mod tests {
         }
     }
 
+    fn record_of(objects: &[Object]) -> Published {
+        Published::parse(&crate::output::objects::render(objects)).unwrap()
+    }
+
     #[test]
     fn only_what_changed_is_sent_the_lists_after_what_they_list() {
         let before = [
@@ -298,7 +215,7 @@ mod tests {
             object("index.json", "1"),
             object("gone.json", "1"),
         ];
-        let published = Published::parse(&Published::render("run", &before)).unwrap();
+        let published = record_of(&before);
         assert_eq!(published.objects.len(), 4);
         let now = [
             object("a.json", "1"),
@@ -313,60 +230,7 @@ mod tests {
         let loaded = Plan::of(&[object("context.jsonld", "1")], &Published::default());
         assert_eq!(loaded.first, [object("context.jsonld", "1")]);
         assert_eq!(plan.removed, ["gone.json"]);
-        assert!(
-            Plan::of(
-                &now,
-                &Published::parse(&Published::render("run", &now)).unwrap()
-            )
-            .is_empty()
-        );
-    }
-
-    #[test]
-    fn a_record_reads_the_same_in_any_pieces() {
-        let objects = [object("a.json", "1"), object("b/c.json", "2")];
-        let text = Published::render("run", &objects);
-        for size in [1, 3, 7, text.len()] {
-            let mut reader = RecordReader::default();
-            for piece in text.chunks(size) {
-                reader.feed(piece).unwrap();
-            }
-            let read = reader.finish().unwrap();
-            assert_eq!(read.objects.values().cloned().collect::<Vec<_>>(), objects);
-            assert_eq!(read.run.as_deref(), Some("run"));
-        }
-        // A record of before runs were named reads too; a run's line only
-        // comes first.
-        let unnamed = crate::output::objects::render(&objects);
-        assert_eq!(Published::parse(&unnamed).unwrap().run, None);
-        let late = [&unnamed[..], b"{\"publish\":\"x\"}\n"].concat();
-        assert!(Published::parse(&late).is_err());
-    }
-
-    #[test]
-    fn a_record_names_only_paths_a_site_can_have() {
-        for bad in [
-            "",
-            "/x",
-            "a//b",
-            "../x",
-            "_headers",
-            ".ontosite-publish.jsonl",
-        ] {
-            let line = format!("{{\"path\":{bad:?},\"hash\":\"1\",\"bytes\":1}}");
-            assert!(Published::parse(line.as_bytes()).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn a_record_that_is_not_one_names_its_line() {
-        assert_eq!(
-            Published::parse(b"\n{\"path\":\"a\",\"hash\":\"1\",\"bytes\":1}\nnope\n")
-                .unwrap_err()
-                .split(':')
-                .next(),
-            Some("line 3")
-        );
+        assert!(Plan::of(&now, &record_of(&now)).is_empty());
     }
 
     #[test]

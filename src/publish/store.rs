@@ -3,7 +3,6 @@
 //! errors mean to a publisher, said without a secret.
 
 use super::PublishError;
-use super::plan::{Published, RecordReader};
 use object_store::aws::{AmazonS3, AmazonS3Builder};
 use object_store::{
     Attribute, Attributes, ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload,
@@ -60,6 +59,16 @@ impl Target {
         };
         object_store::path::Path::parse(key.trim_end_matches('/'))
             .unwrap_or_else(|_| object_store::path::Path::from(self.prefix.as_str()))
+    }
+
+    /// The site path of a key under the prefix; none for a key elsewhere.
+    pub fn path_of(&self, key: &object_store::path::Path) -> Option<String> {
+        let key = key.as_ref();
+        let path = match self.prefix.as_str() {
+            "" => key,
+            prefix => key.strip_prefix(prefix)?.strip_prefix('/')?,
+        };
+        Some(path.to_owned())
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -309,16 +318,13 @@ pub async fn put_record(
     bytes: Vec<u8>,
     version: &mut Option<UpdateVersion>,
 ) -> Result<(), PublishError> {
-    let mut attributes = Attributes::new();
-    attributes.insert(Attribute::ContentType, "application/jsonl".into());
-    attributes.insert(Attribute::CacheControl, "no-store".into());
     let mode = match version.take() {
         Some(read) => PutMode::Update(read),
         None => PutMode::Create,
     };
     let options = PutOptions {
         mode,
-        attributes,
+        attributes: record_attributes(),
         ..PutOptions::default()
     };
     let bytes = bytes::Bytes::from(bytes);
@@ -360,9 +366,18 @@ pub async fn put_record(
     }
 }
 
+/// A record's head's and layers' attributes: read by publish alone,
+/// never cached.
+pub fn record_attributes() -> Attributes {
+    let mut attributes = Attributes::new();
+    attributes.insert(Attribute::ContentType, "application/jsonl".into());
+    attributes.insert(Attribute::CacheControl, "no-store".into());
+    attributes
+}
+
 /// Writes one object whole, with its attributes.
 pub async fn put(
-    store: &AmazonS3,
+    store: &impl ObjectStore,
     target: &Target,
     path: &str,
     bytes: Vec<u8>,
@@ -381,13 +396,49 @@ pub async fn put(
 
 /// Writes a large object in parts, read from `file` a part at a time.
 pub async fn put_large(
-    store: &AmazonS3,
+    store: &impl ObjectStore,
     target: &Target,
     path: &str,
     file: &std::path::Path,
     attributes: Attributes,
 ) -> Result<(), PublishError> {
     use tokio::io::AsyncReadExt;
+    let read_error = |source| PublishError::Read {
+        path: file.to_owned(),
+        source,
+    };
+    let pieces = futures::stream::try_unfold(None, async |opened| {
+        let mut opened = match opened {
+            Some(opened) => opened,
+            None => tokio::fs::File::open(file).await.map_err(read_error)?,
+        };
+        let mut buffer = vec![0; 1 << 20];
+        let read = opened.read(&mut buffer).await.map_err(read_error)?;
+        buffer.truncate(read);
+        Ok((read > 0).then_some((buffer, Some(opened))))
+    });
+    put_parts(store, target, path, attributes, pieces).await
+}
+
+/// Writes an object from `pieces` as they come: whole where they come to
+/// less than a part, else in parts, two in flight at most, so memory
+/// stays a few parts an object, whatever its size.
+pub async fn put_parts(
+    store: &impl ObjectStore,
+    target: &Target,
+    path: &str,
+    attributes: Attributes,
+    pieces: impl futures::Stream<Item = Result<Vec<u8>, PublishError>>,
+) -> Result<(), PublishError> {
+    use futures::StreamExt;
+    let mut pieces = std::pin::pin!(pieces);
+    let mut first = Vec::new();
+    while first.len() < PART_BYTES {
+        match pieces.next().await {
+            Some(piece) => first.extend(piece?),
+            None => return put(store, target, path, first, attributes).await,
+        }
+    }
     let options = object_store::PutMultipartOptions {
         attributes,
         ..Default::default()
@@ -397,26 +448,18 @@ pub async fn put_large(
         .await
         .map_err(|e| failed(target, path, "upload", &e))?;
     let mut writer = object_store::WriteMultipart::new_with_chunk_size(upload, PART_BYTES);
-    let read_error = |source| PublishError::Read {
-        path: file.to_owned(),
-        source,
-    };
+    writer.write(&first);
+    drop(first);
     let sent = async {
-        let mut opened = tokio::fs::File::open(file).await.map_err(read_error)?;
-        let mut buffer = vec![0; 1 << 20];
-        loop {
-            let read = opened.read(&mut buffer).await.map_err(read_error)?;
-            if read == 0 {
-                return Ok(());
-            }
-            // Two parts in flight at most: memory stays a few parts an
-            // object, whatever its size.
+        while let Some(piece) = pieces.next().await {
+            let piece = piece?;
             writer
                 .wait_for_capacity(2)
                 .await
                 .map_err(|e| failed(target, path, "upload", &e))?;
-            writer.write(&buffer[..read]);
+            writer.write(&piece);
         }
+        Ok(())
     }
     .await;
     match sent {
@@ -439,43 +482,11 @@ const PART_BYTES: usize = 8 << 20;
 /// The size from which an object is sent in parts.
 pub const MULTIPART_FROM: u64 = 16 << 20;
 
-/// The record of the last publish, read as it arrives: none where there
-/// was none.
-pub async fn read_record(
+pub async fn delete(
     store: &impl ObjectStore,
     target: &Target,
     path: &str,
-) -> Result<(Option<Published>, Option<UpdateVersion>), PublishError> {
-    use futures::StreamExt;
-    let not_one = |why| PublishError::Record {
-        url: target.url(path),
-        why,
-    };
-    match store.get(&target.key(path)).await {
-        Ok(found) => {
-            let version = version_of(&found.meta);
-            let mut reader = RecordReader::default();
-            let mut pieces = found.into_stream();
-            while let Some(piece) = pieces.next().await {
-                let piece = piece.map_err(|e| failed(target, path, "read", &e))?;
-                reader.feed(&piece).map_err(not_one)?;
-            }
-            let record = reader.finish().map_err(not_one)?;
-            Ok((Some(record), Some(version)))
-        }
-        Err(object_store::Error::NotFound { .. }) => {
-            // No record, or no bucket: a listing tells which.
-            store
-                .list_with_delimiter(Some(&target.key("")))
-                .await
-                .map_err(|e| failed(target, "", "list", &e))?;
-            Ok((None, None))
-        }
-        Err(e) => Err(failed(target, path, "read", &e)),
-    }
-}
-
-pub async fn delete(store: &AmazonS3, target: &Target, path: &str) -> Result<(), PublishError> {
+) -> Result<(), PublishError> {
     match store.delete(&target.key(path)).await {
         Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
         Err(e) => Err(failed(target, path, "delete", &e)),
@@ -483,7 +494,12 @@ pub async fn delete(store: &AmazonS3, target: &Target, path: &str) -> Result<(),
 }
 
 /// An error of the store, said as what it means for the publisher.
-fn failed(target: &Target, path: &str, doing: &str, error: &object_store::Error) -> PublishError {
+pub(super) fn failed(
+    target: &Target,
+    path: &str,
+    doing: &str,
+    error: &object_store::Error,
+) -> PublishError {
     let mut detail = scrubbed(&chain(error));
     // `aws-config`'s chain found none (`credentials::AwsTools`).
     let unfound = [
@@ -567,7 +583,7 @@ pub fn scrubbed(text: &str) -> String {
 }
 
 /// The version of an object as read, which a write over it names.
-fn version_of(meta: &object_store::ObjectMeta) -> UpdateVersion {
+pub(super) fn version_of(meta: &object_store::ObjectMeta) -> UpdateVersion {
     UpdateVersion {
         e_tag: meta.e_tag.clone(),
         version: meta.version.clone(),
@@ -605,27 +621,69 @@ mod tests {
         runtime.block_on(async {
             let store = object_store::memory::InMemory::new();
             let target = Target::parse("s3://bucket/site").unwrap();
+            let record = super::super::record::RECORD;
             let write = async |version: &mut Option<UpdateVersion>, text: &str| {
                 let bytes = text.as_bytes().to_vec();
-                put_record(&store, &target, "record", bytes, version).await
+                put_record(&store, &target, record, bytes, version).await
             };
-            let (none, mut mine) = read_record(&store, &target, "record").await.unwrap();
+            let read = async || super::super::record::read(&store, &target).await.unwrap();
+            let (none, mut mine) = read().await;
             assert!(none.is_none() && mine.is_none());
             write(&mut mine, "{\"publish\":\"mine\"}\n").await.unwrap();
-            let (_, mut theirs) = read_record(&store, &target, "record").await.unwrap();
+            let (_, mut theirs) = read().await;
             // A write the client sent twice: the second finds its own bytes.
             let mut retried = mine.clone();
             write(&mut mine, "{\"publish\":\"mine\"}\n\n").await.unwrap();
             write(&mut retried, "{\"publish\":\"mine\"}\n\n").await.unwrap();
             let stopped = write(&mut theirs, "{\"publish\":\"theirs\"}\n").await.unwrap_err();
             assert!(
-                matches!(stopped, PublishError::Concurrent { ref url } if url == "s3://bucket/site/record"),
+                matches!(stopped, PublishError::Concurrent { ref url } if url == "s3://bucket/site/.ontosite-publish.jsonl"),
                 "{stopped}"
             );
             // A record where the publish read none.
             let mut late = None;
             let stopped = write(&mut late, "{\"publish\":\"late\"}\n").await.unwrap_err();
             assert!(matches!(stopped, PublishError::Concurrent { .. }), "{stopped}");
+        });
+    }
+
+    /// An object sent in pieces reads back as its bytes, whether they
+    /// came to less than a part (sent whole) or to several parts; a file
+    /// read a piece at a time too.
+    #[test]
+    fn an_object_sent_in_pieces_is_its_bytes() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let store = object_store::memory::InMemory::new();
+            let target = Target::parse("s3://bucket/site").unwrap();
+            let dir = tempfile::tempdir().unwrap();
+            for bytes in [1 << 10, 2 * PART_BYTES + 12_345] {
+                let whole: Vec<u8> = (0..bytes).map(|i| (i % 251) as u8).collect();
+                let pieces = whole.chunks(1 << 20).map(|piece| Ok(piece.to_vec()));
+                let path = format!("parts-{bytes}");
+                let attributes = record_attributes();
+                put_parts(
+                    &store,
+                    &target,
+                    &path,
+                    attributes,
+                    futures::stream::iter(pieces),
+                )
+                .await
+                .unwrap();
+                let file = dir.path().join(&path);
+                std::fs::write(&file, &whole).unwrap();
+                let large = format!("large-{bytes}");
+                put_large(&store, &target, &large, &file, Attributes::new())
+                    .await
+                    .unwrap();
+                for path in [path, large] {
+                    let read = store.get(&target.key(&path)).await.unwrap();
+                    assert!(read.bytes().await.unwrap() == whole, "{path}");
+                }
+            }
         });
     }
 

@@ -229,9 +229,8 @@ fn publish_sends_what_serve_answers_and_then_only_what_changed() {
     assert_eq!(web_get(&garage, "tiny/notes/readme.txt").0, 200);
 }
 
-/// Writes an object ontosite did not, with the same key.
-fn put_foreign(garage: &Garage, key: &str) {
-    use object_store::ObjectStoreExt;
+/// The server's bucket, with its key, and a runtime to ask it in.
+fn bucket(garage: &Garage) -> (object_store::aws::AmazonS3, tokio::runtime::Runtime) {
     let store = object_store::aws::AmazonS3Builder::new()
         .with_endpoint(&garage.endpoint)
         .with_allow_http(true)
@@ -245,12 +244,38 @@ fn put_foreign(garage: &Garage, key: &str) {
         .enable_all()
         .build()
         .unwrap();
+    (store, runtime)
+}
+
+/// Writes an object ontosite did not, with the same key.
+fn put_foreign(garage: &Garage, key: &str) {
+    use object_store::ObjectStoreExt;
+    let (store, runtime) = bucket(garage);
     runtime
         .block_on(store.put(
             &object_store::path::Path::from(key),
             object_store::PutPayload::from_static(b"not ontosite's"),
         ))
         .unwrap();
+}
+
+/// Publish's own record under `prefix`, as site paths: its head, then
+/// every layer the bucket holds.
+pub(crate) fn record_paths(garage: &Garage, prefix: &str) -> Vec<String> {
+    use futures::TryStreamExt;
+    use object_store::ObjectStore;
+    let (store, runtime) = bucket(garage);
+    let layers =
+        object_store::path::Path::from(format!("{prefix}/{}", ontosite::publish::record::LAYERS));
+    let listed: Vec<_> = runtime
+        .block_on(store.list(Some(&layers)).try_collect())
+        .unwrap();
+    let mut paths = vec![ontosite::publish::record::RECORD.to_owned()];
+    for meta in listed {
+        let key = meta.location.as_ref();
+        paths.push(key.strip_prefix(&format!("{prefix}/")).unwrap().to_owned());
+    }
+    paths
 }
 
 /// Wrong credentials, a missing bucket and an unreachable endpoint: a
@@ -341,6 +366,18 @@ fn a_killed_publish_is_finished_by_the_next() {
     }
     let after = publish(&garage, site, "killed", &[]);
     assert_eq!(sent(&after), 0, "{}", stdout(&after));
+    // The record stands on one layer again, a head of a line names it,
+    // and the layers of the killed runs' claims, named by no head, are
+    // gone.
+    let record = record_paths(&garage, "killed");
+    let (_, _, _, head) = web_get(&garage, &format!("killed/{}", record[0]));
+    let head = String::from_utf8(head).unwrap();
+    assert_eq!(head.lines().count(), 1, "{head}");
+    assert_eq!(record.len(), 2, "{record:?}");
+    assert!(
+        head.contains(&format!("\"layers\":[\"{}\"]", record[1])),
+        "{head}"
+    );
 }
 
 /// The hashes publish takes from the build's list are the files' own: the

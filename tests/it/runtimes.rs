@@ -1199,7 +1199,7 @@ fn the_handlers_load_and_lint_on_their_own() {
 fn r2_objects(garage: &crate::publish::Garage, site: &Path, prefix: &str, dir: &Path) -> PathBuf {
     let mut manifest = String::new();
     let mut paths = crate::publish::published_paths(site);
-    paths.push(ontosite::publish::plan::RECORD.to_owned());
+    paths.extend(crate::publish::record_paths(garage, prefix));
     for (i, path) in paths.iter().enumerate() {
         let key = format!("{prefix}/{path}");
         let (status, content_type, cache_control, body) = crate::publish::web_get(garage, &key);
@@ -1241,7 +1241,8 @@ fn the_r2_worker_answers_a_published_bucket_as_serve() {
         let name = format!("the R2 worker ({prefix})");
         let mut paths = paths;
         // Publish's own record is in the bucket, and private as the rest.
-        paths.push(format!("/{}", ontosite::publish::plan::RECORD));
+        let record = crate::publish::record_paths(&garage, prefix);
+        paths.extend(record.iter().map(|path| format!("/{path}")));
         paths.extend(["/%zz", "/a%2Fb", "/.well-known/void"].map(String::from));
         assert_same_as_serve(&host, &server, &name, &paths);
         assert_negotiates_as_serve(&host, &server, &name);

@@ -1,0 +1,678 @@
+//! The record of what publish wrote under a prefix, which the next
+//! publish compares the site with, and how a run reads and writes it.
+//!
+//! A record is a head and the layers it stands on. The head ([`RECORD`])
+//! is small: the run that wrote it, its layers, and the entries that
+//! changed since they were written (an object, or a path gone). A layer
+//! (under [`LAYERS`]) holds entries too, a whole site's, or the many a run
+//! noted at once; it is written once, under its run's name, sent as it is
+//! rendered, and named by a head only once it is whole. A publish that
+//! changes a few objects then writes a head of a few lines: a site of half
+//! a million objects is not written out again, twice, for one entity, and
+//! no record is ever held whole in memory. Only the head is written under
+//! a condition (the version this run read), so two publishes never record
+//! over each other.
+
+use super::PublishError;
+use super::store::{self, Target};
+use crate::output::objects::Object;
+use object_store::{ObjectStore, ObjectStoreExt, UpdateVersion};
+use std::collections::BTreeMap;
+
+/// The head of the record, under the prefix. A leading `.`: no site file
+/// has the name, and no host publishes it.
+pub const RECORD: &str = ".ontosite-publish.jsonl";
+
+/// Where the record's layers are, under the prefix, each named
+/// `{run}-{n}.jsonl`.
+pub const LAYERS: &str = ".ontosite-publish/";
+
+/// The most entries a head holds; beyond, they go into a layer of their
+/// own. About 400 KB: a publish of one changed entity writes a few lines.
+pub const HEAD_MOST: usize = 4096;
+
+/// What the last publish wrote: its record's objects (its layers with its
+/// head's entries over them) and the head itself, which this run's
+/// record goes on from.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Published {
+    pub objects: BTreeMap<String, Object>,
+    pub head: Head,
+    /// When the store wrote the head, by its clock: a layer written before
+    /// and named by no head is of a run that can no longer name it (it read
+    /// an earlier head, and its writes over that are refused).
+    pub written: Option<std::time::SystemTime>,
+}
+
+impl Published {
+    /// A record with no layers, whole in `text` (`RecordReader` reads one
+    /// as it arrives).
+    pub fn parse(text: &[u8]) -> Result<Published, String> {
+        let mut reader = RecordReader::head();
+        reader.feed(text)?;
+        let head = reader.finish()?;
+        let mut objects = BTreeMap::new();
+        apply(head.entries.clone(), &mut objects);
+        Ok(Published {
+            objects,
+            head,
+            written: None,
+        })
+    }
+}
+
+/// A record's head: which run wrote it, the layers it stands on, in
+/// order, and by path what changed since them: the object as recorded,
+/// or `None`, gone.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Head {
+    pub run: Option<String>,
+    pub layers: Vec<String>,
+    pub entries: BTreeMap<String, Option<Object>>,
+}
+
+impl Head {
+    /// The head's text: the run's line, then an entry a line, by path.
+    pub fn render(&self) -> Vec<u8> {
+        let run = Run {
+            publish: self.run.clone().unwrap_or_default(),
+            layers: self.layers.clone(),
+        };
+        let mut out = serde_json::to_vec(&run).unwrap_or_default();
+        out.push(b'\n');
+        for (path, object) in &self.entries {
+            write_entry(&mut out, path, object.as_ref());
+        }
+        out
+    }
+
+    /// Records `objects` as they are now.
+    pub fn note(&mut self, objects: impl IntoIterator<Item = Object>) {
+        for object in objects {
+            self.entries.insert(object.path.clone(), Some(object));
+        }
+    }
+
+    /// Records the objects at `paths` as gone.
+    pub fn forget<'a>(&mut self, paths: impl IntoIterator<Item = &'a String>) {
+        for path in paths {
+            self.entries.insert(path.clone(), None);
+        }
+    }
+}
+
+/// A head's first line.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Run {
+    publish: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    layers: Vec<String>,
+}
+
+/// An entry saying an object is gone.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Gone {
+    path: String,
+    gone: bool,
+}
+
+fn write_entry(out: &mut Vec<u8>, path: &str, object: Option<&Object>) {
+    // Entries are strings, a number and a flag: they always serialise.
+    let written = match object {
+        Some(object) => serde_json::to_writer(&mut *out, object),
+        None => serde_json::to_writer(
+            &mut *out,
+            &Gone {
+                path: path.to_owned(),
+                gone: true,
+            },
+        ),
+    };
+    if written.is_ok() {
+        out.push(b'\n');
+    }
+}
+
+/// `entries` applied over `objects`, in order.
+fn apply(entries: BTreeMap<String, Option<Object>>, objects: &mut BTreeMap<String, Object>) {
+    for (path, object) in entries {
+        match object {
+            Some(object) => objects.insert(path, object),
+            None => objects.remove(&path),
+        };
+    }
+}
+
+/// A layer's lines, a mebibyte or so at a time: a layer of a million
+/// objects is sent as it is rendered.
+fn layer_pieces<'a>(
+    entries: impl Iterator<Item = (&'a str, Option<&'a Object>)> + 'a,
+) -> impl Iterator<Item = Vec<u8>> + 'a {
+    const PIECE: usize = 1 << 20;
+    let mut entries = entries.peekable();
+    std::iter::from_fn(move || {
+        entries.peek()?;
+        let mut piece = Vec::with_capacity(PIECE + 1024);
+        while piece.len() < PIECE {
+            let Some((path, object)) = entries.next() else {
+                break;
+            };
+            write_entry(&mut piece, path, object);
+        }
+        Some(piece)
+    })
+}
+
+/// Whether `key` is a layer's name as a run of publish gives it: only
+/// those are read, and removed once no head names them.
+fn is_layer(key: &str) -> bool {
+    let name = key
+        .strip_prefix(LAYERS)
+        .and_then(|rest| rest.strip_suffix(".jsonl"));
+    name.and_then(|name| name.split_once('-'))
+        .is_some_and(|(run, n)| {
+            !run.is_empty()
+                && !n.is_empty()
+                && run.bytes().all(|b| b.is_ascii_hexdigit())
+                && n.bytes().all(|b| b.is_ascii_digit())
+        })
+}
+
+/// A head or a layer read a piece at a time, as the store sends it: only
+/// the line being read is held, never the whole text. An error names the
+/// line that is not an entry; a path must be one a site can have, since a
+/// publish removes what the record lists and the site no longer has.
+#[derive(Debug, Default)]
+pub struct RecordReader {
+    partial: Vec<u8>,
+    lines: usize,
+    /// A head: its first line may name the run and the layers.
+    is_head: bool,
+    read: Head,
+}
+
+impl RecordReader {
+    /// A reader of a head (or of the build's list of objects, which is
+    /// one without a run).
+    pub fn head() -> RecordReader {
+        RecordReader {
+            is_head: true,
+            ..RecordReader::default()
+        }
+    }
+
+    /// A reader of a layer.
+    pub fn layer() -> RecordReader {
+        RecordReader::default()
+    }
+
+    pub fn feed(&mut self, mut bytes: &[u8]) -> Result<(), String> {
+        while let Some(end) = bytes.iter().position(|&b| b == b'\n') {
+            self.partial.extend_from_slice(&bytes[..end]);
+            bytes = &bytes[end + 1..];
+            let line = std::mem::take(&mut self.partial);
+            self.line(&line)?;
+        }
+        self.partial.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    pub fn finish(mut self) -> Result<Head, String> {
+        let line = std::mem::take(&mut self.partial);
+        self.line(&line)?;
+        Ok(self.read)
+    }
+
+    fn line(&mut self, line: &[u8]) -> Result<(), String> {
+        self.lines += 1;
+        if line.iter().all(u8::is_ascii_whitespace) {
+            return Ok(());
+        }
+        let at = |what: String| format!("line {}: {what}", self.lines);
+        let (path, object) = match serde_json::from_slice::<Object>(line) {
+            Ok(object) => (object.path.clone(), Some(object)),
+            Err(error) => {
+                if let Ok(gone) = serde_json::from_slice::<Gone>(line)
+                    && gone.gone
+                {
+                    (gone.path, None)
+                } else if let Ok(run) = serde_json::from_slice::<Run>(line)
+                    && self.is_head
+                    && self.lines == 1
+                {
+                    if let Some(bad) = run.layers.iter().find(|key| !is_layer(key)) {
+                        return Err(at(format!("`{bad}` is no layer of a record")));
+                    }
+                    self.read.run = Some(run.publish);
+                    self.read.layers = run.layers;
+                    return Ok(());
+                } else {
+                    return Err(at(error.to_string()));
+                }
+            }
+        };
+        if !super::plan::is_site_path(&path) {
+            return Err(at(format!("`{path}` is no path of a site")));
+        }
+        self.read.entries.insert(path, object);
+        Ok(())
+    }
+}
+
+/// The record of the last publish under `target`, its layers read as
+/// they arrive, and the version of its head; none where there was none.
+pub async fn read(
+    store: &impl ObjectStore,
+    target: &Target,
+) -> Result<(Option<Published>, Option<UpdateVersion>), PublishError> {
+    let Some((head, meta)) = read_one(store, target, RECORD, RecordReader::head()).await? else {
+        // No record, or no bucket: a listing tells which.
+        store
+            .list_with_delimiter(Some(&target.key("")))
+            .await
+            .map_err(|e| store::failed(target, "", "list", &e))?;
+        return Ok((None, None));
+    };
+    let version = store::version_of(&meta);
+    let mut objects = BTreeMap::new();
+    for layer in &head.layers {
+        match read_one(store, target, layer, RecordReader::layer()).await? {
+            Some((read, _)) => apply(read.entries, &mut objects),
+            None => return Err(missing(store, target, layer, &version).await),
+        }
+    }
+    apply(head.entries.clone(), &mut objects);
+    let written = Some(std::time::SystemTime::from(meta.last_modified));
+    let published = Published {
+        objects,
+        head,
+        written,
+    };
+    Ok((Some(published), Some(version)))
+}
+
+/// Why a layer the head names is missing: a publish that wrote a head
+/// after this one read it removed it (this one would stop at its first
+/// write anyway), or, where the head is still the one read, the record
+/// is broken.
+async fn missing(
+    store: &impl ObjectStore,
+    target: &Target,
+    layer: &str,
+    read: &UpdateVersion,
+) -> PublishError {
+    match store.head(&target.key(RECORD)).await {
+        Ok(meta) if store::version_of(&meta) == *read => PublishError::Record {
+            url: target.url(layer),
+            why: format!("{RECORD} names it, and the store has no such object"),
+        },
+        _ => PublishError::Concurrent {
+            url: target.url(RECORD),
+        },
+    }
+}
+
+/// One head or layer at `path`, read as it arrives; none where the store
+/// has none.
+async fn read_one(
+    store: &impl ObjectStore,
+    target: &Target,
+    path: &str,
+    mut reader: RecordReader,
+) -> Result<Option<(Head, object_store::ObjectMeta)>, PublishError> {
+    use futures::StreamExt;
+    let not_one = |why| PublishError::Record {
+        url: target.url(path),
+        why,
+    };
+    let found = match store.get(&target.key(path)).await {
+        Ok(found) => found,
+        Err(object_store::Error::NotFound { .. }) => return Ok(None),
+        Err(e) => return Err(store::failed(target, path, "read", &e)),
+    };
+    let meta = found.meta.clone();
+    let mut pieces = found.into_stream();
+    while let Some(piece) = pieces.next().await {
+        let piece = piece.map_err(|e| store::failed(target, path, "read", &e))?;
+        reader.feed(&piece).map_err(not_one)?;
+    }
+    Ok(Some((reader.finish().map_err(not_one)?, meta)))
+}
+
+/// The record as one run of publish writes it: a head over the version
+/// of it this run read or last wrote, and the layers it needs.
+pub struct Recorder<'a, S: ObjectStore> {
+    store: &'a S,
+    target: &'a Target,
+    version: Option<UpdateVersion>,
+    pub head: Head,
+    /// When the store wrote the head this run read.
+    read_written: Option<std::time::SystemTime>,
+    /// Layers this run has written, to name the next.
+    layers_written: usize,
+}
+
+impl<'a, S: ObjectStore> Recorder<'a, S> {
+    /// Goes on from the record `previous`, read at `version`, as the run
+    /// `run`.
+    pub fn new(
+        store: &'a S,
+        target: &'a Target,
+        run: &str,
+        version: Option<UpdateVersion>,
+        previous: &Published,
+    ) -> Recorder<'a, S> {
+        Recorder {
+            store,
+            target,
+            version,
+            head: Head {
+                run: Some(run.to_owned()),
+                ..previous.head.clone()
+            },
+            read_written: previous.written,
+            layers_written: 0,
+        }
+    }
+
+    /// Whether the head would still hold its entries with `objects`
+    /// noted, on one layer at most; where not, [`Recorder::rewrite`]
+    /// makes the record one layer again (and the objects are never
+    /// noted one by one).
+    pub fn fits<'o>(&self, objects: impl Iterator<Item = &'o Object>) -> bool {
+        let entries = &self.head.entries;
+        let more = objects.filter(|o| !entries.contains_key(&o.path)).count();
+        self.head.layers.len() <= 1 && entries.len() + more <= HEAD_MOST
+    }
+
+    /// Writes the head; its entries first go into a layer of their own
+    /// where there are more than a head holds.
+    pub async fn write(&mut self) -> Result<(), PublishError> {
+        if self.head.entries.len() > HEAD_MOST {
+            let entries = std::mem::take(&mut self.head.entries);
+            let pieces = layer_pieces(entries.iter().map(|(p, o)| (p.as_str(), o.as_ref())));
+            let layer = self.put_layer(pieces).await?;
+            self.head.layers.push(layer);
+        }
+        self.put_head().await
+    }
+
+    /// Writes the whole record anew as one layer of `objects`, then a
+    /// head on it alone, then removes the layers no head names any more:
+    /// those the head it replaced named, and those that runs stopped
+    /// between writing a layer and naming it left before the head this
+    /// run read (`Published::written`).
+    pub async fn rewrite(
+        &mut self,
+        objects: impl Iterator<Item = &Object>,
+    ) -> Result<(), PublishError> {
+        use futures::TryStreamExt;
+        let pieces = layer_pieces(objects.map(|o| (o.path.as_str(), Some(o))));
+        let layer = self.put_layer(pieces).await?;
+        let mut unnamed = std::mem::replace(&mut self.head.layers, vec![layer]);
+        self.head.entries.clear();
+        self.put_head().await?;
+        if let Some(read_written) = self.read_written {
+            let listed: Vec<object_store::ObjectMeta> = self
+                .store
+                .list(Some(&self.target.key(LAYERS)))
+                .try_collect()
+                .await
+                .map_err(|e| store::failed(self.target, LAYERS, "list", &e))?;
+            let left = listed.into_iter().filter_map(|meta| {
+                let written = std::time::SystemTime::from(meta.last_modified);
+                let key = self.target.path_of(&meta.location)?;
+                (written < read_written && !self.head.layers.contains(&key)).then_some(key)
+            });
+            unnamed.extend(left);
+        }
+        unnamed.sort();
+        unnamed.dedup();
+        for old in unnamed.iter().filter(|old| is_layer(old)) {
+            store::delete(self.store, self.target, old).await?;
+        }
+        Ok(())
+    }
+
+    async fn put_head(&mut self) -> Result<(), PublishError> {
+        let bytes = self.head.render();
+        store::put_record(self.store, self.target, RECORD, bytes, &mut self.version).await
+    }
+
+    /// Sends a layer as it is rendered, and names it.
+    async fn put_layer(
+        &mut self,
+        pieces: impl Iterator<Item = Vec<u8>>,
+    ) -> Result<String, PublishError> {
+        self.layers_written += 1;
+        let run = self.head.run.as_deref().unwrap_or_default();
+        let key = format!("{LAYERS}{run}-{}.jsonl", self.layers_written);
+        let pieces = futures::stream::iter(pieces.map(Ok));
+        store::put_parts(
+            self.store,
+            self.target,
+            &key,
+            store::record_attributes(),
+            pieces,
+        )
+        .await?;
+        Ok(key)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn object(path: &str, hash: &str) -> Object {
+        Object {
+            path: path.to_owned(),
+            hash: hash.to_owned(),
+            bytes: 1,
+        }
+    }
+
+    fn head_of(run: &str, objects: &[Object]) -> Vec<u8> {
+        let mut head = Head {
+            run: Some(run.to_owned()),
+            ..Head::default()
+        };
+        head.note(objects.to_vec());
+        head.render()
+    }
+
+    #[test]
+    fn a_record_reads_the_same_in_any_pieces() {
+        let objects = [object("a.json", "1"), object("b/c.json", "2")];
+        let mut head = Head {
+            run: Some("run".to_owned()),
+            layers: vec![format!("{LAYERS}ab12-1.jsonl")],
+            ..Head::default()
+        };
+        head.note(objects.clone());
+        head.forget(&["d.json".to_owned()]);
+        let text = head.render();
+        for size in [1, 3, 7, text.len()] {
+            let mut reader = RecordReader::head();
+            for piece in text.chunks(size) {
+                reader.feed(piece).unwrap();
+            }
+            assert_eq!(reader.finish().unwrap(), head);
+        }
+        // A record of before runs were named reads too; a run's line only
+        // comes first, and only in a head.
+        let unnamed = crate::output::objects::render(&objects);
+        let read = Published::parse(&unnamed).unwrap();
+        assert_eq!(read.head.run, None);
+        assert_eq!(read.objects.values().cloned().collect::<Vec<_>>(), objects);
+        let late = [&unnamed[..], b"{\"publish\":\"x\"}\n"].concat();
+        assert!(Published::parse(&late).is_err());
+        let mut layer = RecordReader::layer();
+        assert!(layer.feed(b"{\"publish\":\"x\"}\n").is_err());
+    }
+
+    #[test]
+    fn a_layer_is_sent_in_pieces_that_read_as_its_entries() {
+        let objects: Vec<Object> = (0..30_000)
+            .map(|i| object(&format!("e/{i}.json"), &format!("{i:064x}")))
+            .collect();
+        let pieces: Vec<Vec<u8>> =
+            layer_pieces(objects.iter().map(|o| (o.path.as_str(), Some(o)))).collect();
+        assert!(pieces.len() > 1, "{} pieces", pieces.len());
+        let mut reader = RecordReader::layer();
+        for piece in &pieces {
+            assert!(piece.ends_with(b"\n"));
+            reader.feed(piece).unwrap();
+        }
+        let read = reader.finish().unwrap();
+        assert_eq!(read.entries.len(), objects.len());
+        assert!(read.entries.values().all(Option::is_some));
+    }
+
+    #[test]
+    fn a_head_s_entries_go_over_its_layers() {
+        let mut objects = BTreeMap::new();
+        apply(
+            [("a", "1"), ("b", "1")]
+                .map(|(p, h)| (p.to_owned(), Some(object(p, h))))
+                .into(),
+            &mut objects,
+        );
+        let mut head = Head::default();
+        head.note([object("a", "2")]);
+        head.forget(&["b".to_owned()]);
+        apply(head.entries, &mut objects);
+        assert_eq!(
+            objects.into_values().collect::<Vec<_>>(),
+            [object("a", "2")]
+        );
+    }
+
+    #[test]
+    fn a_record_names_only_paths_a_site_can_have_and_layers_of_its_own() {
+        for bad in [
+            "",
+            "/x",
+            "a//b",
+            "../x",
+            "_headers",
+            ".ontosite-publish.jsonl",
+            ".ontosite-publish/ab-1.jsonl",
+        ] {
+            let line = format!("{{\"path\":{bad:?},\"hash\":\"1\",\"bytes\":1}}");
+            assert!(Published::parse(line.as_bytes()).is_err(), "{bad}");
+            let gone = format!("{{\"path\":{bad:?},\"gone\":true}}");
+            assert!(Published::parse(gone.as_bytes()).is_err(), "{bad}");
+        }
+        for bad in [
+            "x.jsonl",
+            ".ontosite-publish/../x-1.jsonl",
+            ".ontosite-publish/ab-1.json",
+            ".ontosite-publish/ab-.jsonl",
+            ".ontosite-publish/ab/c-1.jsonl",
+        ] {
+            let line = format!("{{\"publish\":\"r\",\"layers\":[{bad:?}]}}");
+            assert!(Published::parse(line.as_bytes()).is_err(), "{bad}");
+        }
+        assert!(is_layer(".ontosite-publish/0f3a-12.jsonl"));
+        assert!(Published::parse(b"{\"path\":\"a\",\"gone\":false}").is_err());
+    }
+
+    #[test]
+    fn a_record_that_is_not_one_names_its_line() {
+        assert_eq!(
+            Published::parse(b"\n{\"path\":\"a\",\"hash\":\"1\",\"bytes\":1}\nnope\n")
+                .unwrap_err()
+                .split(':')
+                .next(),
+            Some("line 3")
+        );
+    }
+
+    /// A run that notes many objects writes them as a layer and a head of
+    /// a line; a run that notes a few writes only the head; a rewrite
+    /// leaves one layer and removes the ones no head names, but one a run
+    /// may still name. Each read back gives what was noted. Run on
+    /// `object_store`'s in-memory store.
+    #[test]
+    fn a_record_writes_a_head_of_what_changed_over_its_layers() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let store = object_store::memory::InMemory::new();
+            let target = Target::parse("s3://bucket/site").unwrap();
+            let many: Vec<Object> = (0..HEAD_MOST + 10)
+                .map(|i| object(&format!("e/{i}.json"), "1"))
+                .collect();
+            let (none, version) = read(&store, &target).await.unwrap();
+            assert!(none.is_none());
+            let none = Published::default();
+            let mut first = Recorder::new(&store, &target, "aa", version, &none);
+            assert!(!first.fits(many.iter()));
+            first.head.note(many.clone());
+            first.write().await.unwrap();
+            assert_eq!(first.head.layers, [format!("{LAYERS}aa-1.jsonl")]);
+            assert!(first.head.entries.is_empty());
+            assert!(first.fits(many[..HEAD_MOST].iter()));
+            let (read1, version) = read(&store, &target).await.unwrap();
+            let read1 = read1.unwrap();
+            assert_eq!(read1.objects.len(), many.len());
+
+            // A layer a run stopped before naming it, and another written
+            // while a later run goes on.
+            let left = async |name: &str| {
+                let key = target.key(&format!("{LAYERS}{name}.jsonl"));
+                store.put(&key, "".into()).await.unwrap();
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            };
+            left("dd-1").await;
+            let mut second = Recorder::new(&store, &target, "bb", version, &read1);
+            second.head.note([object("e/1.json", "2")]);
+            second.head.forget(&["e/2.json".to_owned()]);
+            second.write().await.unwrap();
+            let text = store.get(&target.key(RECORD)).await.unwrap();
+            let text = text.bytes().await.unwrap();
+            assert_eq!(text.iter().filter(|&&b| b == b'\n').count(), 3);
+            let (read2, version) = read(&store, &target).await.unwrap();
+            let read2 = read2.unwrap();
+            assert_eq!(read2.objects.len(), many.len() - 1);
+            assert_eq!(read2.objects["e/1.json"].hash, "2");
+
+            let mut third = Recorder::new(&store, &target, "cc", version, &read2);
+            left("ee-1").await;
+            third.head.note(many[..HEAD_MOST + 1].to_vec());
+            third.write().await.unwrap();
+            assert!(!third.fits(std::iter::empty()));
+            let objects: Vec<Object> = read2.objects.into_values().collect();
+            third.rewrite(objects.iter()).await.unwrap();
+            assert_eq!(third.head.layers, [format!("{LAYERS}cc-2.jsonl")]);
+            let (read3, _) = read(&store, &target).await.unwrap();
+            assert_eq!(
+                read3.unwrap().objects.into_values().collect::<Vec<_>>(),
+                objects
+            );
+            for (layer, kept) in [
+                ("aa-1", false),
+                ("cc-1", false),
+                ("dd-1", false),
+                ("ee-1", true),
+                ("cc-2", true),
+            ] {
+                let key = target.key(&format!("{LAYERS}{layer}.jsonl"));
+                assert_eq!(store.head(&key).await.is_ok(), kept, "{layer}");
+            }
+        });
+    }
+
+    #[test]
+    fn a_head_without_layers_is_a_record_as_publish_wrote_them_before() {
+        let objects = [object("a.json", "1")];
+        let text = head_of("run", &objects);
+        assert_eq!(
+            String::from_utf8(text).unwrap(),
+            "{\"publish\":\"run\"}\n{\"path\":\"a.json\",\"hash\":\"1\",\"bytes\":1}\n"
+        );
+    }
+}
