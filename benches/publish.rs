@@ -43,6 +43,7 @@ fn main() {
     println!("| run | seconds | said |");
     println!("|---|---:|---|");
     let publish = |what: &str| {
+        settle(&garage);
         let (seconds, said) = timed(
             Command::new(env!("CARGO_BIN_EXE_ontosite"))
                 .arg("publish")
@@ -100,6 +101,7 @@ fn main() {
         return;
     }
     let sync = |what: &str| {
+        settle(&garage);
         let (seconds, _) = timed(
             Command::new("aws")
                 .args(["s3", "sync", "--only-show-errors"])
@@ -125,6 +127,26 @@ fn main() {
         sync_noop / noop,
         first / sync_first
     );
+}
+
+/// Waits until Garage's workers are idle: after a large upload its block
+/// resync worker keeps a core busy for many minutes, which a timed run
+/// beside it would measure. Says how long it waited.
+fn settle(garage: &garage::Garage) {
+    let started = Instant::now();
+    loop {
+        let output = garage.cli(&["worker", "list"]);
+        let list = String::from_utf8_lossy(&output.stdout);
+        let busy = list.lines().filter(|line| line.contains(" Busy ")).count();
+        if busy == 0 || started.elapsed().as_secs() > 1800 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_secs(5));
+    }
+    let waited = started.elapsed().as_secs_f64();
+    if waited > 5.0 {
+        println!("(waited {waited:.0} s for Garage's workers to go idle)");
+    }
 }
 
 fn build(input: &Path, site: &Path) {

@@ -40,7 +40,7 @@ pub enum PublishError {
     #[error("{} is not a site ontosite built: {why}\n  help: build it first (ontosite build --out DIR), then publish DIR", path.display())]
     NotASite { path: PathBuf, why: String },
     #[error(
-        "{url} is not a record of a publish: {why}\n  help: it is ontosite's own object under the prefix; remove it, and publish sends the whole site again"
+        "{url} is not a record of a publish: {why}\n  help: it is ontosite's own; remove the record's head, .ontosite-publish.jsonl under the prefix, and publish sends the whole site again"
     )]
     Record { url: String, why: String },
     #[error(
@@ -136,16 +136,15 @@ pub fn publish(
         };
         let jobs = config.jobs.max(1);
         let run = run_id();
-        let mut record = Recorder::new(&store, &config.target, &run, version, &previous);
-        // This run claims the record before it sends anything: the objects
-        // new to the prefix are recorded with no hash, so that a publish
+        let mut record = Recorder::new(&store, &config.target, &run, version, previous);
+        // This run claims the record before it sends anything: every
+        // object it is to send is recorded with no hash, so that a publish
         // stopped half-way leaves none that the next would neither send
-        // again nor remove; and a publish that read the record before this
-        // one wrote it stops at its own first write, having sent nothing.
-        let new = plan
-            .uploads()
-            .filter(|o| !previous.objects.contains_key(&o.path));
-        record.head.note(new.map(|o| Object {
+        // again nor remove (were the site put back as it was, a changed
+        // object would otherwise keep this run's bytes under the old
+        // hash); and a publish that read the record before this one wrote
+        // it stops at its own first write, having sent nothing.
+        record.note(plan.uploads().map(|o| Object {
             hash: String::new(),
             ..o.clone()
         }));
@@ -158,12 +157,9 @@ pub fn publish(
                 .await?;
         }
         // The objects to remove stay recorded until they are removed.
-        if record.fits(plan.uploads()) {
-            record.head.note(plan.uploads().cloned());
+        if plan.uploads().next().is_some() {
+            record.note(plan.uploads().cloned());
             record.write().await?;
-        } else {
-            let removed = plan.removed.iter().filter_map(|p| previous.objects.get(p));
-            record.rewrite(objects.iter().chain(removed)).await?;
         }
         if !plan.removed.is_empty() {
             progress.phase(phase::REMOVING, Some(plan.removed.len() as u64));
@@ -175,7 +171,7 @@ pub fn publish(
             .buffer_unordered(jobs)
             .try_collect::<()>()
             .await?;
-            record.head.forget(&plan.removed);
+            record.forget(&plan.removed);
             record.write().await?;
         }
         Ok::<Plan, PublishError>(plan)

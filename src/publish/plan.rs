@@ -193,15 +193,8 @@ pub fn is_site_path(path: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::record::testing::object;
     use super::*;
-
-    fn object(path: &str, hash: &str) -> Object {
-        Object {
-            path: path.to_owned(),
-            hash: hash.to_owned(),
-            bytes: 1,
-        }
-    }
 
     fn record_of(objects: &[Object]) -> Published {
         Published::parse(&crate::output::objects::render(objects)).unwrap()

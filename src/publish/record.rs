@@ -42,6 +42,10 @@ pub struct Published {
     /// and named by no head is of a run that can no longer name it (it read
     /// an earlier head, and its writes over that are refused).
     pub written: Option<std::time::SystemTime>,
+    /// The head held more entries than a head does (a record an earlier
+    /// ontosite wrote whole): they are in `objects` alone, and the next
+    /// write writes the record anew.
+    pub overflowing: bool,
 }
 
 impl Published {
@@ -50,14 +54,28 @@ impl Published {
     pub fn parse(text: &[u8]) -> Result<Published, String> {
         let mut reader = RecordReader::head();
         reader.feed(text)?;
-        let head = reader.finish()?;
-        let mut objects = BTreeMap::new();
-        apply(head.entries.clone(), &mut objects);
-        Ok(Published {
+        Ok(Published::over(BTreeMap::new(), reader.finish()?, None))
+    }
+
+    /// The record of `head` over its layers' `objects`. A head of more
+    /// entries than a head holds is not kept beside them.
+    fn over(
+        mut objects: BTreeMap<String, Object>,
+        mut head: Head,
+        written: Option<std::time::SystemTime>,
+    ) -> Published {
+        let overflowing = head.entries.len() > HEAD_MOST;
+        let entries = match overflowing {
+            true => std::mem::take(&mut head.entries),
+            false => head.entries.clone(),
+        };
+        apply(entries, &mut objects);
+        Published {
             objects,
             head,
-            written: None,
-        })
+            written,
+            overflowing,
+        }
     }
 }
 
@@ -84,20 +102,6 @@ impl Head {
             write_entry(&mut out, path, object.as_ref());
         }
         out
-    }
-
-    /// Records `objects` as they are now.
-    pub fn note(&mut self, objects: impl IntoIterator<Item = Object>) {
-        for object in objects {
-            self.entries.insert(object.path.clone(), Some(object));
-        }
-    }
-
-    /// Records the objects at `paths` as gone.
-    pub fn forget<'a>(&mut self, paths: impl IntoIterator<Item = &'a String>) {
-        for path in paths {
-            self.entries.insert(path.clone(), None);
-        }
     }
 }
 
@@ -282,14 +286,8 @@ pub async fn read(
             None => return Err(missing(store, target, layer, &version).await),
         }
     }
-    apply(head.entries.clone(), &mut objects);
     let written = Some(std::time::SystemTime::from(meta.last_modified));
-    let published = Published {
-        objects,
-        head,
-        written,
-    };
-    Ok((Some(published), Some(version)))
+    Ok((Some(Published::over(objects, head, written)), Some(version)))
 }
 
 /// Why a layer the head names is missing: a publish that wrote a head
@@ -340,13 +338,17 @@ async fn read_one(
     Ok(Some((reader.finish().map_err(not_one)?, meta)))
 }
 
-/// The record as one run of publish writes it: a head over the version
-/// of it this run read or last wrote, and the layers it needs.
+/// The record as one run of publish writes it: the objects it lists, and
+/// a head over the version of it this run read or last wrote.
 pub struct Recorder<'a, S: ObjectStore> {
     store: &'a S,
     target: &'a Target,
     version: Option<UpdateVersion>,
-    pub head: Head,
+    objects: BTreeMap<String, Object>,
+    head: Head,
+    /// More changed since the layer than a head holds: the changes are no
+    /// longer kept as entries, and the next write writes the record anew.
+    overflowing: bool,
     /// When the store wrote the head this run read.
     read_written: Option<std::time::SystemTime>,
     /// Layers this run has written, to name the next.
@@ -361,57 +363,93 @@ impl<'a, S: ObjectStore> Recorder<'a, S> {
         target: &'a Target,
         run: &str,
         version: Option<UpdateVersion>,
-        previous: &Published,
+        previous: Published,
     ) -> Recorder<'a, S> {
+        let Published {
+            objects,
+            head,
+            written,
+            overflowing,
+        } = previous;
         Recorder {
             store,
             target,
             version,
+            objects,
             head: Head {
                 run: Some(run.to_owned()),
-                ..previous.head.clone()
+                ..head
             },
-            read_written: previous.written,
+            overflowing,
+            read_written: written,
             layers_written: 0,
         }
     }
 
-    /// Whether the head would still hold its entries with `objects`
-    /// noted, on one layer at most; where not, [`Recorder::rewrite`]
-    /// makes the record one layer again (and the objects are never
-    /// noted one by one).
-    pub fn fits<'o>(&self, objects: impl Iterator<Item = &'o Object>) -> bool {
-        let entries = &self.head.entries;
-        let more = objects.filter(|o| !entries.contains_key(&o.path)).count();
-        self.head.layers.len() <= 1 && entries.len() + more <= HEAD_MOST
+    /// The objects the record lists.
+    pub fn objects(&self) -> &BTreeMap<String, Object> {
+        &self.objects
     }
 
-    /// Writes the head; its entries first go into a layer of their own
-    /// where there are more than a head holds.
-    pub async fn write(&mut self) -> Result<(), PublishError> {
+    /// Records `objects` as they are now.
+    pub fn note(&mut self, objects: impl IntoIterator<Item = Object>) {
+        for object in objects {
+            if !self.overflowing {
+                let entry = Some(object.clone());
+                self.head.entries.insert(object.path.clone(), entry);
+                self.overflow();
+            }
+            self.objects.insert(object.path.clone(), object);
+        }
+    }
+
+    /// Records the objects at `paths` as gone.
+    pub fn forget<'p>(&mut self, paths: impl IntoIterator<Item = &'p String>) {
+        for path in paths {
+            if !self.overflowing {
+                self.head.entries.insert(path.clone(), None);
+                self.overflow();
+            }
+            self.objects.remove(path);
+        }
+    }
+
+    fn overflow(&mut self) {
         if self.head.entries.len() > HEAD_MOST {
-            let entries = std::mem::take(&mut self.head.entries);
-            let pieces = layer_pieces(entries.iter().map(|(p, o)| (p.as_str(), o.as_ref())));
-            let layer = self.put_layer(pieces).await?;
-            self.head.layers.push(layer);
+            self.overflowing = true;
+            self.head.entries.clear();
+        }
+    }
+
+    /// Writes the head of what changed; where more changed than a head
+    /// holds, or the record stands on more than one layer, writes the
+    /// record anew (`rewrite`).
+    pub async fn write(&mut self) -> Result<(), PublishError> {
+        if self.overflowing || self.head.layers.len() > 1 {
+            return self.rewrite().await;
         }
         self.put_head().await
     }
 
-    /// Writes the whole record anew as one layer of `objects`, then a
-    /// head on it alone, then removes the layers no head names any more:
-    /// those the head it replaced named, and those that runs stopped
-    /// between writing a layer and naming it left before the head this
-    /// run read (`Published::written`).
-    pub async fn rewrite(
-        &mut self,
-        objects: impl Iterator<Item = &Object>,
-    ) -> Result<(), PublishError> {
+    /// Writes the whole record as one new layer, sent as it is rendered,
+    /// then a head on it alone, then removes the layers no head can name
+    /// any more: those the head it replaced named, and those left before
+    /// the head this run read (`Published::written`) by runs stopped
+    /// between writing a layer and naming it, whose writes of a head are
+    /// refused since.
+    async fn rewrite(&mut self) -> Result<(), PublishError> {
         use futures::TryStreamExt;
+        self.layers_written += 1;
+        let run = self.head.run.as_deref().unwrap_or_default();
+        let layer = format!("{LAYERS}{run}-{}.jsonl", self.layers_written);
+        let objects = self.objects.values();
         let pieces = layer_pieces(objects.map(|o| (o.path.as_str(), Some(o))));
-        let layer = self.put_layer(pieces).await?;
+        let pieces = futures::stream::iter(pieces.map(Ok));
+        let attributes = store::record_attributes();
+        store::put_parts(self.store, self.target, &layer, attributes, pieces).await?;
         let mut unnamed = std::mem::replace(&mut self.head.layers, vec![layer]);
         self.head.entries.clear();
+        self.overflowing = false;
         self.put_head().await?;
         if let Some(read_written) = self.read_written {
             let listed: Vec<object_store::ObjectMeta> = self
@@ -439,33 +477,15 @@ impl<'a, S: ObjectStore> Recorder<'a, S> {
         let bytes = self.head.render();
         store::put_record(self.store, self.target, RECORD, bytes, &mut self.version).await
     }
-
-    /// Sends a layer as it is rendered, and names it.
-    async fn put_layer(
-        &mut self,
-        pieces: impl Iterator<Item = Vec<u8>>,
-    ) -> Result<String, PublishError> {
-        self.layers_written += 1;
-        let run = self.head.run.as_deref().unwrap_or_default();
-        let key = format!("{LAYERS}{run}-{}.jsonl", self.layers_written);
-        let pieces = futures::stream::iter(pieces.map(Ok));
-        store::put_parts(
-            self.store,
-            self.target,
-            &key,
-            store::record_attributes(),
-            pieces,
-        )
-        .await?;
-        Ok(key)
-    }
 }
 
+/// What the publish modules' tests share.
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub(super) mod testing {
+    use super::{Object, Target};
 
-    fn object(path: &str, hash: &str) -> Object {
+    /// An object of a byte.
+    pub fn object(path: &str, hash: &str) -> Object {
         Object {
             path: path.to_owned(),
             hash: hash.to_owned(),
@@ -473,25 +493,38 @@ mod tests {
         }
     }
 
-    fn head_of(run: &str, objects: &[Object]) -> Vec<u8> {
-        let mut head = Head {
-            run: Some(run.to_owned()),
-            ..Head::default()
-        };
-        head.note(objects.to_vec());
-        head.render()
+    /// Runs `test` on `object_store`'s in-memory store, whose conditions
+    /// are the S3 API's, under `s3://bucket/site`.
+    pub fn in_memory(test: impl AsyncFnOnce(&object_store::memory::InMemory, &Target)) {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let store = object_store::memory::InMemory::new();
+        let target = Target::parse("s3://bucket/site").unwrap();
+        runtime.block_on(test(&store, &target));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::{in_memory, object};
+    use super::*;
+
+    fn entries(objects: &[Object], gone: &[&str]) -> BTreeMap<String, Option<Object>> {
+        let objects = objects.iter().map(|o| (o.path.clone(), Some(o.clone())));
+        objects
+            .chain(gone.iter().map(|path| (path.to_string(), None)))
+            .collect()
     }
 
     #[test]
     fn a_record_reads_the_same_in_any_pieces() {
         let objects = [object("a.json", "1"), object("b/c.json", "2")];
-        let mut head = Head {
+        let head = Head {
             run: Some("run".to_owned()),
             layers: vec![format!("{LAYERS}ab12-1.jsonl")],
-            ..Head::default()
+            entries: entries(&objects, &["d.json"]),
         };
-        head.note(objects.clone());
-        head.forget(&["d.json".to_owned()]);
         let text = head.render();
         for size in [1, 3, 7, text.len()] {
             let mut reader = RecordReader::head();
@@ -510,6 +543,20 @@ mod tests {
         assert!(Published::parse(&late).is_err());
         let mut layer = RecordReader::layer();
         assert!(layer.feed(b"{\"publish\":\"x\"}\n").is_err());
+    }
+
+    /// A record an earlier ontosite wrote whole is read once, into the
+    /// objects alone, and written anew at the next write.
+    #[test]
+    fn a_whole_record_of_before_is_read_once_and_written_anew() {
+        let many: Vec<Object> = (0..HEAD_MOST + 1)
+            .map(|i| object(&format!("e/{i}.json"), "1"))
+            .collect();
+        let read = Published::parse(&crate::output::objects::render(&many)).unwrap();
+        assert!(read.overflowing && read.head.entries.is_empty());
+        assert_eq!(read.objects.len(), many.len());
+        let few = Published::parse(&crate::output::objects::render(&many[..3])).unwrap();
+        assert!(!few.overflowing && few.head.entries.len() == 3);
     }
 
     #[test]
@@ -534,15 +581,10 @@ mod tests {
     fn a_head_s_entries_go_over_its_layers() {
         let mut objects = BTreeMap::new();
         apply(
-            [("a", "1"), ("b", "1")]
-                .map(|(p, h)| (p.to_owned(), Some(object(p, h))))
-                .into(),
+            entries(&[object("a", "1"), object("b", "1")], &[]),
             &mut objects,
         );
-        let mut head = Head::default();
-        head.note([object("a", "2")]);
-        head.forget(&["b".to_owned()]);
-        apply(head.entries, &mut objects);
+        apply(entries(&[object("a", "2")], &["b"]), &mut objects);
         assert_eq!(
             objects.into_values().collect::<Vec<_>>(),
             [object("a", "2")]
@@ -590,33 +632,35 @@ mod tests {
         );
     }
 
-    /// A run that notes many objects writes them as a layer and a head of
-    /// a line; a run that notes a few writes only the head; a rewrite
-    /// leaves one layer and removes the ones no head names, but one a run
-    /// may still name. Each read back gives what was noted. Run on
-    /// `object_store`'s in-memory store.
+    /// A run that notes many objects writes the record as a layer and a
+    /// head of a line; a run that changes a few writes only the head; one
+    /// that changes more than a head holds writes the record anew and
+    /// removes the layers no head can name, but not one a run may still
+    /// name. Each read back gives what was noted. Run on `object_store`'s
+    /// in-memory store.
     #[test]
-    fn a_record_writes_a_head_of_what_changed_over_its_layers() {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .build()
-            .unwrap();
-        runtime.block_on(async {
-            let store = object_store::memory::InMemory::new();
-            let target = Target::parse("s3://bucket/site").unwrap();
+    fn a_record_writes_a_head_of_what_changed_over_its_layer() {
+        in_memory(async |store, target| {
             let many: Vec<Object> = (0..HEAD_MOST + 10)
                 .map(|i| object(&format!("e/{i}.json"), "1"))
                 .collect();
-            let (none, version) = read(&store, &target).await.unwrap();
+            let head = async || {
+                let text = store.get(&target.key(RECORD)).await.unwrap();
+                let text = text.bytes().await.unwrap();
+                let mut reader = RecordReader::head();
+                reader.feed(&text).unwrap();
+                reader.finish().unwrap()
+            };
+            let (none, version) = read(store, target).await.unwrap();
             assert!(none.is_none());
             let none = Published::default();
-            let mut first = Recorder::new(&store, &target, "aa", version, &none);
-            assert!(!first.fits(many.iter()));
-            first.head.note(many.clone());
+            let mut first = Recorder::new(store, target, "aa", version, none);
+            first.note(many.clone());
             first.write().await.unwrap();
-            assert_eq!(first.head.layers, [format!("{LAYERS}aa-1.jsonl")]);
-            assert!(first.head.entries.is_empty());
-            assert!(first.fits(many[..HEAD_MOST].iter()));
-            let (read1, version) = read(&store, &target).await.unwrap();
+            let written = head().await;
+            assert_eq!(written.layers, [format!("{LAYERS}aa-1.jsonl")]);
+            assert!(written.entries.is_empty());
+            let (read1, version) = read(store, target).await.unwrap();
             let read1 = read1.unwrap();
             assert_eq!(read1.objects.len(), many.len());
 
@@ -628,37 +672,49 @@ mod tests {
                 std::thread::sleep(std::time::Duration::from_millis(5));
             };
             left("dd-1").await;
-            let mut second = Recorder::new(&store, &target, "bb", version, &read1);
-            second.head.note([object("e/1.json", "2")]);
-            second.head.forget(&["e/2.json".to_owned()]);
+            let mut second = Recorder::new(store, target, "bb", version, read1);
+            second.note([object("e/1.json", "2")]);
+            second.forget(&["e/2.json".to_owned()]);
             second.write().await.unwrap();
-            let text = store.get(&target.key(RECORD)).await.unwrap();
-            let text = text.bytes().await.unwrap();
-            assert_eq!(text.iter().filter(|&&b| b == b'\n').count(), 3);
-            let (read2, version) = read(&store, &target).await.unwrap();
+            let written = head().await;
+            assert_eq!(written.layers, [format!("{LAYERS}aa-1.jsonl")]);
+            assert_eq!(written.entries.len(), 2);
+            let (read2, version) = read(store, target).await.unwrap();
             let read2 = read2.unwrap();
             assert_eq!(read2.objects.len(), many.len() - 1);
             assert_eq!(read2.objects["e/1.json"].hash, "2");
+            let expected: Vec<Object> = read2.objects.values().cloned().collect();
 
-            let mut third = Recorder::new(&store, &target, "cc", version, &read2);
+            let mut third = Recorder::new(store, target, "cc", version, read2);
             left("ee-1").await;
-            third.head.note(many[..HEAD_MOST + 1].to_vec());
+            // More changed than a head holds, then changed again.
+            let touched: Vec<Object> = many[..HEAD_MOST + 1]
+                .iter()
+                .filter(|o| o.path != "e/2.json")
+                .cloned()
+                .collect();
+            third.note(touched.iter().map(|o| object(&o.path, "3")));
+            third.note(touched.iter().cloned());
             third.write().await.unwrap();
-            assert!(!third.fits(std::iter::empty()));
-            let objects: Vec<Object> = read2.objects.into_values().collect();
-            third.rewrite(objects.iter()).await.unwrap();
-            assert_eq!(third.head.layers, [format!("{LAYERS}cc-2.jsonl")]);
-            let (read3, _) = read(&store, &target).await.unwrap();
+            let written = head().await;
+            assert_eq!(written.layers, [format!("{LAYERS}cc-1.jsonl")]);
+            assert!(written.entries.is_empty());
+            let (read3, _) = read(store, target).await.unwrap();
+            let mut expected = expected;
+            for o in &mut expected {
+                if touched.iter().any(|t| t.path == o.path) {
+                    o.hash = "1".to_owned();
+                }
+            }
             assert_eq!(
                 read3.unwrap().objects.into_values().collect::<Vec<_>>(),
-                objects
+                expected
             );
             for (layer, kept) in [
                 ("aa-1", false),
-                ("cc-1", false),
                 ("dd-1", false),
                 ("ee-1", true),
-                ("cc-2", true),
+                ("cc-1", true),
             ] {
                 let key = target.key(&format!("{LAYERS}{layer}.jsonl"));
                 assert_eq!(store.head(&key).await.is_ok(), kept, "{layer}");
@@ -669,9 +725,13 @@ mod tests {
     #[test]
     fn a_head_without_layers_is_a_record_as_publish_wrote_them_before() {
         let objects = [object("a.json", "1")];
-        let text = head_of("run", &objects);
+        let head = Head {
+            run: Some("run".to_owned()),
+            entries: entries(&objects, &[]),
+            ..Head::default()
+        };
         assert_eq!(
-            String::from_utf8(text).unwrap(),
+            String::from_utf8(head.render()).unwrap(),
             "{\"publish\":\"run\"}\n{\"path\":\"a.json\",\"hash\":\"1\",\"bytes\":1}\n"
         );
     }

@@ -592,6 +592,7 @@ pub(super) fn version_of(meta: &object_store::ObjectMeta) -> UpdateVersion {
 
 #[cfg(test)]
 mod tests {
+    use super::super::record::testing::in_memory;
     use super::*;
 
     #[test]
@@ -615,35 +616,41 @@ mod tests {
     /// API's (Garage, which the publish tests run, ignores them).
     #[test]
     fn a_record_another_publish_wrote_meanwhile_stops_this_one() {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .build()
-            .unwrap();
-        runtime.block_on(async {
-            let store = object_store::memory::InMemory::new();
-            let target = Target::parse("s3://bucket/site").unwrap();
+        in_memory(async |store, target| {
             let record = super::super::record::RECORD;
             let write = async |version: &mut Option<UpdateVersion>, text: &str| {
                 let bytes = text.as_bytes().to_vec();
-                put_record(&store, &target, record, bytes, version).await
+                put_record(store, target, record, bytes, version).await
             };
-            let read = async || super::super::record::read(&store, &target).await.unwrap();
+            let read = async || super::super::record::read(store, target).await.unwrap();
             let (none, mut mine) = read().await;
             assert!(none.is_none() && mine.is_none());
             write(&mut mine, "{\"publish\":\"mine\"}\n").await.unwrap();
             let (_, mut theirs) = read().await;
             // A write the client sent twice: the second finds its own bytes.
             let mut retried = mine.clone();
-            write(&mut mine, "{\"publish\":\"mine\"}\n\n").await.unwrap();
-            write(&mut retried, "{\"publish\":\"mine\"}\n\n").await.unwrap();
-            let stopped = write(&mut theirs, "{\"publish\":\"theirs\"}\n").await.unwrap_err();
+            write(&mut mine, "{\"publish\":\"mine\"}\n\n")
+                .await
+                .unwrap();
+            write(&mut retried, "{\"publish\":\"mine\"}\n\n")
+                .await
+                .unwrap();
+            let stopped = write(&mut theirs, "{\"publish\":\"theirs\"}\n")
+                .await
+                .unwrap_err();
             assert!(
                 matches!(stopped, PublishError::Concurrent { ref url } if url == "s3://bucket/site/.ontosite-publish.jsonl"),
                 "{stopped}"
             );
             // A record where the publish read none.
             let mut late = None;
-            let stopped = write(&mut late, "{\"publish\":\"late\"}\n").await.unwrap_err();
-            assert!(matches!(stopped, PublishError::Concurrent { .. }), "{stopped}");
+            let stopped = write(&mut late, "{\"publish\":\"late\"}\n")
+                .await
+                .unwrap_err();
+            assert!(
+                matches!(stopped, PublishError::Concurrent { .. }),
+                "{stopped}"
+            );
         });
     }
 
@@ -652,12 +659,7 @@ mod tests {
     /// read a piece at a time too.
     #[test]
     fn an_object_sent_in_pieces_is_its_bytes() {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .build()
-            .unwrap();
-        runtime.block_on(async {
-            let store = object_store::memory::InMemory::new();
-            let target = Target::parse("s3://bucket/site").unwrap();
+        in_memory(async |store, target| {
             let dir = tempfile::tempdir().unwrap();
             for bytes in [1 << 10, 2 * PART_BYTES + 12_345] {
                 let whole: Vec<u8> = (0..bytes).map(|i| (i % 251) as u8).collect();
@@ -665,8 +667,8 @@ mod tests {
                 let path = format!("parts-{bytes}");
                 let attributes = record_attributes();
                 put_parts(
-                    &store,
-                    &target,
+                    store,
+                    target,
                     &path,
                     attributes,
                     futures::stream::iter(pieces),
@@ -676,7 +678,7 @@ mod tests {
                 let file = dir.path().join(&path);
                 std::fs::write(&file, &whole).unwrap();
                 let large = format!("large-{bytes}");
-                put_large(&store, &target, &large, &file, Attributes::new())
+                put_large(store, target, &large, &file, Attributes::new())
                     .await
                     .unwrap();
                 for path in [path, large] {
