@@ -45,7 +45,8 @@ impl Drop for Host {
 
 impl Host {
     /// Starts `command` (its output collected) and waits until `url`
-    /// answers, or until the process ends or a minute passes.
+    /// (or the URL it announces as `listening on URL`) answers, or until
+    /// the process ends or stays silent for a minute.
     fn start(mut command: Command, url: Option<String>) -> Host {
         let cwd = tempfile::tempdir().unwrap();
         let mut child = command
@@ -65,7 +66,10 @@ impl Host {
             .spawn()
             .expect("starting the host runtime");
         let log = Arc::new(Mutex::new(String::new()));
-        let (sender, announced) = std::sync::mpsc::channel();
+        // Every line read is sent on: a runtime that fills a bucket first
+        // says how far it is, and only a minute of silence is a hang (on a
+        // loaded machine filling the R2 bucket took more than a minute).
+        let (sender, lines) = std::sync::mpsc::channel::<String>();
         for stream in [
             Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
             Box::new(child.stderr.take().unwrap()),
@@ -74,17 +78,30 @@ impl Host {
             let sender = sender.clone();
             std::thread::spawn(move || {
                 for line in BufReader::new(stream).lines().map_while(Result::ok) {
-                    if let Some(url) = line.strip_prefix("listening on ") {
-                        let _ = sender.send(url.to_owned());
+                    // A poisoned log is a test that already panicked.
+                    if let Ok(mut log) = log.lock() {
+                        log.push_str(&line);
+                        log.push('\n');
                     }
-                    log.lock().unwrap().push_str(&(line + "\n"));
+                    let _ = sender.send(line);
                 }
             });
         }
+        drop(sender);
         let url = url.unwrap_or_else(|| {
-            announced
-                .recv_timeout(Duration::from_secs(60))
-                .unwrap_or_else(|_| panic!("the runtime never listened:\n{}", log.lock().unwrap()))
+            loop {
+                match lines.recv_timeout(Duration::from_secs(60)) {
+                    Ok(line) => {
+                        if let Some(url) = line.strip_prefix("listening on ") {
+                            break url.to_owned();
+                        }
+                    }
+                    Err(silence) => {
+                        let log = log.lock().map(|log| log.clone()).unwrap_or_default();
+                        panic!("the runtime never listened ({silence}):\n{log}")
+                    }
+                }
+            }
         });
         let mut host = Host {
             child,
