@@ -11,6 +11,7 @@ Examples:
   ontosite build --input ontologies/products --out public
   ontosite build --templates my-templates      replace the built-in page templates
   ontosite check                              validate input/, write nothing
+  ontosite check --previous deployed          ... and its releases against the site deployed
   ontosite check --sibling products=../products/input   check the links into products too
   ontosite serve                              serve dist/ at http://127.0.0.1:8080/
   ontosite serve public --port 3000           serve public/ at port 3000
@@ -33,9 +34,10 @@ pub enum Command {
     /// Build the site from the input directory into the output directory.
     #[command(after_help = EXAMPLES)]
     Build(BuildArgs),
-    /// Read and validate the input; write nothing.
+    /// Read and validate the input, and the releases against the site
+    /// built or published before; write nothing.
     #[command(after_help = EXAMPLES)]
-    Check(InputArgs),
+    Check(CheckArgs),
     /// Serve a built site over HTTP as the CDN serves it: its _headers and
     /// _redirects, /search, CORS, caching, compression.
     #[command(after_help = EXAMPLES)]
@@ -157,14 +159,39 @@ pub struct InputArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+
+    #[command(flatten)]
+    pub site: SiteArgs,
+}
+
+/// The site a build replaces, and the one published before it: where the
+/// releases published already are read, which neither `build` nor
+/// `check` lets the input change.
+#[derive(Debug, Args)]
+pub struct SiteArgs {
+    /// The output directory. `build` replaces it as a whole, and only if
+    /// ontosite wrote it (or it is empty).
+    #[arg(long, default_value = "dist", value_name = "DIR")]
+    pub out: PathBuf,
+
+    /// A site published earlier (the last deploy, downloaded): each
+    /// release it holds whose sources input/releases/ keeps unchanged is
+    /// taken from it as it is, not built again, and one whose sources
+    /// changed is refused. Without it, the site in --out is read so.
+    #[arg(long, value_name = "DIR")]
+    pub previous: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
 pub struct BuildArgs {
     #[command(flatten)]
     pub input: InputArgs,
 
-    /// The output directory. It is replaced as a whole, and only if ontosite
-    /// wrote it (or it is empty).
-    #[arg(long, default_value = "dist", value_name = "DIR")]
-    pub out: PathBuf,
+    #[command(flatten)]
+    pub site: SiteArgs,
 
     /// Templates that replace the built-in pages by name: layout.html,
     /// index.html, entity.html, vocab.html, tree.html, browse.html,
@@ -180,13 +207,6 @@ pub struct BuildArgs {
     /// ones.
     #[arg(long)]
     pub force: bool,
-
-    /// A site published earlier (the last deploy, downloaded): each
-    /// release it holds whose sources input/releases/ keeps unchanged is
-    /// taken from it as it is, not built again. Without it, the site in
-    /// --out is read so.
-    #[arg(long, value_name = "DIR")]
-    pub previous: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -11,7 +11,7 @@ mod progress;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use clap::Parser;
-use cli::{BuildArgs, Cli, Command, DiffArgs, InputArgs, PublishArgs, ServeArgs};
+use cli::{BuildArgs, CheckArgs, Cli, Command, DiffArgs, InputArgs, PublishArgs, ServeArgs};
 use ontosite::Error;
 use ontosite::build::{self, BuildReport, Progress};
 use ontosite::config::{self, BuildConfig, HostCheck};
@@ -75,7 +75,7 @@ fn build_config(
 
 fn run(cli: &Cli) -> Result<(), Error> {
     match &cli.command {
-        Command::Check(input) => run_check(input, cli.quiet),
+        Command::Check(args) => run_check(args, cli.quiet),
         Command::Build(args) => run_build(args, cli.quiet),
         Command::Serve(args) => run_serve(args, cli.quiet),
         Command::Publish(args) => run_publish(args, cli.quiet),
@@ -166,8 +166,16 @@ fn run_diff(args: &DiffArgs, quiet: bool) -> Result<(), Error> {
 }
 
 /// `ontosite check`: reads and checks the input, writes nothing.
-fn run_check(input: &InputArgs, quiet: bool) -> Result<(), Error> {
-    let config = build_config(input, PathBuf::new(), None, false, false, None)?;
+fn run_check(args: &CheckArgs, quiet: bool) -> Result<(), Error> {
+    let (input, site) = (&args.input, &args.site);
+    let config = build_config(
+        input,
+        site.out.clone(),
+        None,
+        false,
+        false,
+        site.previous.clone(),
+    )?;
     let bar = progress_bar(quiet);
     if let Some(bar) = &bar {
         bar.phase(build::phase::READING, None);
@@ -208,11 +216,11 @@ fn run_check(input: &InputArgs, quiet: bool) -> Result<(), Error> {
 fn run_build(args: &BuildArgs, quiet: bool) -> Result<(), Error> {
     let config = build_config(
         &args.input,
-        args.out.clone(),
+        args.site.out.clone(),
         args.templates.clone(),
         args.force,
         false,
-        args.previous.clone(),
+        args.site.previous.clone(),
     )?;
     let interrupted = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&interrupted);

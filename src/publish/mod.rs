@@ -40,7 +40,8 @@ pub enum PublishError {
     #[error("{} is not a site ontosite built: {why}\n  help: build it first (ontosite build --out DIR), then publish DIR", path.display())]
     NotASite { path: PathBuf, why: String },
     #[error(
-        "{url} is not a record of a publish: {why}\n  help: it is ontosite's own; remove the record's head, .ontosite-publish.jsonl under the prefix, and publish sends the whole site again"
+        "{url} is not a record of a publish: {why}\n  help: it is ontosite's own; remove the record's head, {head} under the prefix, and publish sends the whole site again",
+        head = record::RECORD
     )]
     Record { url: String, why: String },
     #[error(

@@ -140,6 +140,14 @@ fn write_entry(out: &mut Vec<u8>, path: &str, object: Option<&Object>) {
 
 /// `entries` applied over `objects`, in order.
 fn apply(entries: BTreeMap<String, Option<Object>>, objects: &mut BTreeMap<String, Object>) {
+    if objects.is_empty() {
+        // The first layer: its sorted entries become the map in bulk.
+        *objects = entries
+            .into_iter()
+            .filter_map(|(path, object)| Some((path, object?)))
+            .collect();
+        return;
+    }
     for (path, object) in entries {
         match object {
             Some(object) => objects.insert(path, object),

@@ -288,18 +288,22 @@ fn tiny_release(dir: &Path, version: &str) -> PathBuf {
     dir.to_owned()
 }
 
-/// The build fails, names `names` and leaves the site as it was.
+/// The build fails, names `names` and leaves the site as it was; `check`
+/// of the same input and site says the same, before any build.
 fn refused(input: &Path, out: &Path, names: &[&str]) {
     let site = snapshot(out);
+    let checked = check(input, &["--out", out.to_str().unwrap()]);
     let output = build(input, out, &[]);
-    let message = stderr(&output);
-    assert!(
-        !output.status.success(),
-        "built: {}",
-        String::from_utf8_lossy(&output.stdout)
-    );
-    for name in names {
-        assert!(message.contains(name), "{name} not in: {message}");
+    for (what, output) in [("checked", &checked), ("built", &output)] {
+        let message = stderr(output);
+        assert!(
+            !output.status.success(),
+            "{what}: {}",
+            String::from_utf8_lossy(&output.stdout)
+        );
+        for name in names {
+            assert!(message.contains(name), "{name} not in: {message}");
+        }
     }
     assert!(snapshot(out) == site, "the site changed");
 }
@@ -346,17 +350,17 @@ fn a_published_release_is_never_rewritten_nor_dropped() {
     let deployed = dir.path().join("deployed");
     copy_tree(&out, &deployed);
     std::fs::write(&current, &stated).unwrap();
-    let output = build(
-        &input,
-        &dir.path().join("other"),
-        &["--previous", deployed.to_str().unwrap()],
-    );
-    assert!(!output.status.success());
-    assert!(
-        stderr(&output).contains("release 2 was published"),
-        "{}",
-        stderr(&output)
-    );
+    let previous = ["--previous", deployed.to_str().unwrap()];
+    let output = build(&input, &dir.path().join("other"), &previous);
+    let checked = check(&input, &previous);
+    for output in [&output, &checked] {
+        assert!(!output.status.success());
+        assert!(
+            stderr(output).contains("release 2 was published"),
+            "{}",
+            stderr(output)
+        );
+    }
     let output = build(
         &input,
         &dir.path().join("other"),
