@@ -188,7 +188,17 @@ fn settle(garage: &garage::Garage) {
     loop {
         let output = garage.cli(&["worker", "list"]);
         let list = String::from_utf8_lossy(&output.stdout);
-        let busy = list.lines().filter(|line| line.contains(" Busy ")).count();
+        // The state column reads `Busy` or `Busy*` (busy with work
+        // queued): the first 100k run's check for " Busy " missed the
+        // latter and timed runs beside the resync.
+        let busy = list
+            .lines()
+            .filter(|line| {
+                line.split_whitespace()
+                    .nth(1)
+                    .is_some_and(|state| state.starts_with("Busy"))
+            })
+            .count();
         if busy == 0 || started.elapsed().as_secs() > 1800 {
             break;
         }

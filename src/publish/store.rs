@@ -3,7 +3,7 @@
 //! errors mean to a publisher, said without a secret.
 
 use super::PublishError;
-use object_store::aws::{AmazonS3, AmazonS3Builder};
+use object_store::aws::{AmazonS3, AmazonS3Builder, AmazonS3ConfigKey};
 use object_store::{
     Attribute, Attributes, ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload,
     RetryConfig, UpdateVersion,
@@ -103,8 +103,7 @@ pub async fn open(target: &Target, endpoint: &Endpoint) -> Result<AmazonS3, Publ
         builder = builder.with_credentials(std::sync::Arc::new(tools));
     }
     let endpoint = &endpoint;
-    let url = endpoint.url.clone();
-    let plain_http = url.as_deref().is_some_and(|url| url.starts_with("http://"));
+    let (url, plain_http) = endpoint_url(endpoint.url.as_deref(), &builder);
     if let Some(url) = &url {
         // Credentials belong in the environment, where no message shows
         // them.
@@ -115,17 +114,21 @@ pub async fn open(target: &Target, endpoint: &Endpoint) -> Result<AmazonS3, Publ
                 help: "give the endpoint without them, and the key in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY",
             });
         }
-        builder = builder.with_endpoint(url).with_allow_http(plain_http);
+        builder = builder
+            .with_endpoint(url)
+            .with_config(AmazonS3ConfigKey::S3Endpoint, url)
+            .with_allow_http(plain_http);
     }
     if let Some(region) = &endpoint.region {
         builder = builder.with_region(region);
     }
     let path_style = endpoint.path_style.unwrap_or(url.is_some());
-    // Over TLS the body's integrity is TLS's, so, as the AWS SDKs do for
-    // S3, requests are signed without a SHA-256 of every body
-    // (`UNSIGNED-PAYLOAD`): hashing it twice, here and at the store, was
-    // about a fifth of a one-entity publish. Over plain HTTP the body is
-    // still signed. `AWS_UNSIGNED_PAYLOAD` decides, where it is set.
+    // Over TLS, which checks every byte in transit, requests are signed
+    // without a SHA-256 of each body (`UNSIGNED-PAYLOAD`, as the AWS SDKs
+    // send streamed uploads): hashing every body twice, here and at the
+    // store, is time a one-entity publish of a large site spends on its
+    // dumps (docs/benchmarks.md). Over plain HTTP bodies are signed.
+    // `AWS_UNSIGNED_PAYLOAD` decides, where it is set.
     if std::env::var_os("AWS_UNSIGNED_PAYLOAD").is_none() {
         builder = builder.with_unsigned_payload(!plain_http);
     }
@@ -143,6 +146,22 @@ pub async fn open(target: &Target, endpoint: &Endpoint) -> Result<AmazonS3, Publ
         detail: scrubbed(&e.to_string()),
         help: "give the bucket's region (--region) and, for a store other than AWS, its endpoint (--endpoint)",
     })
+}
+
+/// The endpoint requests go to, none for AWS's own, and whether it is
+/// plain HTTP: `given` (--endpoint, or AWS_ENDPOINT_URL), else one the
+/// environment names for S3 alone (AWS_ENDPOINT_URL_S3, AWS_ENDPOINT),
+/// which the client would otherwise take unseen by the choices made here.
+fn endpoint_url(given: Option<&str>, builder: &AmazonS3Builder) -> (Option<String>, bool) {
+    let url = given
+        .map(str::to_owned)
+        .or_else(|| builder.get_config_value(&AmazonS3ConfigKey::S3Endpoint))
+        .or_else(|| builder.get_config_value(&AmazonS3ConfigKey::Endpoint));
+    let plain_http = url
+        .as_deref()
+        .and_then(|url| url::Url::parse(url).ok())
+        .is_some_and(|url| url.scheme() == "http");
+    (url, plain_http)
 }
 
 /// The headers a host would send with the file, as far as an object
@@ -601,6 +620,27 @@ pub(super) fn version_of(meta: &object_store::ObjectMeta) -> UpdateVersion {
 mod tests {
     use super::super::record::testing::in_memory;
     use super::*;
+
+    /// Bodies go unsigned only where TLS carries them: the endpoint read
+    /// as the client will use it, from the flag or from the environment's
+    /// S3-only names, whatever its case.
+    #[test]
+    fn the_endpoint_says_whether_bodies_are_signed() {
+        let plain = AmazonS3Builder::new();
+        assert_eq!(endpoint_url(None, &plain), (None, false));
+        let given = |url| endpoint_url(Some(url), &plain).1;
+        assert!(given("http://127.0.0.1:3900"));
+        assert!(given("HTTP://127.0.0.1:3900"));
+        assert!(!given("https://account.r2.cloudflarestorage.com"));
+        assert!(!given("not a url"));
+        for key in [AmazonS3ConfigKey::S3Endpoint, AmazonS3ConfigKey::Endpoint] {
+            let named = AmazonS3Builder::new().with_config(key, "http://store.local:9000");
+            let found = endpoint_url(None, &named);
+            assert_eq!(found, (Some("http://store.local:9000".to_owned()), true));
+            let flag = endpoint_url(Some("https://store.example"), &named);
+            assert_eq!(flag, (Some("https://store.example".to_owned()), false));
+        }
+    }
 
     #[test]
     fn the_cors_rules_in_xml_are_the_json_ones() {

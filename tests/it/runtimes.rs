@@ -88,27 +88,38 @@ impl Host {
             });
         }
         drop(sender);
-        let url = url.unwrap_or_else(|| {
-            loop {
-                match lines.recv_timeout(Duration::from_secs(60)) {
-                    Ok(line) => {
-                        if let Some(url) = line.strip_prefix("listening on ") {
-                            break url.to_owned();
-                        }
-                    }
-                    Err(silence) => {
-                        let log = log.lock().map(|log| log.clone()).unwrap_or_default();
-                        panic!("the runtime never listened ({silence}):\n{log}")
-                    }
-                }
-            }
-        });
+        // Held from here, so that a panic below kills the runtime's group.
         let mut host = Host {
             child,
-            url,
+            url: url.unwrap_or_default(),
             log,
             _cwd: cwd,
         };
+        // Ten minutes in all: a runtime that talks on and never listens
+        // is a hang too.
+        let given_up = Instant::now() + Duration::from_secs(600);
+        while host.url.is_empty() {
+            match lines.recv_timeout(Duration::from_secs(60)) {
+                Ok(line) => {
+                    if let Some(url) = line.strip_prefix("listening on ") {
+                        host.url = url.to_owned();
+                    }
+                    assert!(
+                        Instant::now() < given_up,
+                        "the runtime never listened in ten minutes:\n{}",
+                        host.log()
+                    );
+                }
+                Err(why) => {
+                    let status = host.child.try_wait().ok().flatten();
+                    let why = match status {
+                        Some(status) => format!("it exited ({status})"),
+                        None => format!("{why}"),
+                    };
+                    panic!("the runtime never listened ({why}):\n{}", host.log())
+                }
+            }
+        }
         let deadline = Instant::now() + Duration::from_secs(90);
         loop {
             if let Some(status) = host.child.try_wait().unwrap() {
@@ -203,7 +214,9 @@ impl Host {
     }
 
     fn log(&self) -> String {
-        self.log.lock().unwrap().clone()
+        // A poisoned log is one a reader held when a test panicked.
+        let log = self.log.lock();
+        log.map(|log| log.clone()).unwrap_or_default()
     }
 }
 

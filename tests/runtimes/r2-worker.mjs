@@ -25,11 +25,15 @@ const objects = (await readFile(manifestPath, "utf8"))
   .filter((line) => line !== "")
   .map((line) => JSON.parse(line));
 // A few at a time: each put is a round trip into workerd.
-// Progress now and then: the tests take a minute of silence for a hang.
+// Progress every few seconds: the tests take a minute of silence for a hang.
 let next = 0;
+let said = Date.now();
 const put = async () => {
   while (next < objects.length) {
-    if (next % 1000 === 0) console.log(`put ${next} of ${objects.length} objects`);
+    if (Date.now() - said > 5000) {
+      said = Date.now();
+      console.log(`put ${next} of ${objects.length} objects`);
+    }
     const { key, file, contentType, cacheControl } = objects[next++];
     const httpMetadata = {};
     if (contentType) httpMetadata.contentType = contentType;
