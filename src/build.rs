@@ -64,8 +64,8 @@ pub mod phase {
     pub const MEASURING: &str = "measuring the site against its host";
 }
 
-/// Reads and checks the input, writing nothing.
-pub fn check(config: &BuildConfig) -> Result<Ontology, Error> {
+/// Reads the input and checks its links into siblings.
+fn read(config: &BuildConfig) -> Result<Ontology, Error> {
     let ontology = source::load(&config.input, config.base_url.as_ref())?;
     if !config.siblings.is_empty() {
         source::check_sibling_links(&ontology, &config.siblings)?;
@@ -73,30 +73,49 @@ pub fn check(config: &BuildConfig) -> Result<Ontology, Error> {
     Ok(ontology)
 }
 
-/// Reads and checks the releases the input keeps (`input/releases/`),
-/// writing nothing: how many the site would publish.
-pub fn check_releases(config: &BuildConfig, ontology: &Ontology) -> Result<usize, Error> {
-    Ok(releases::load(config, ontology)?.len())
+/// What `check` found: the input, and what a build would make of it.
+pub struct CheckReport {
+    pub ontology: Ontology,
+    /// How many releases the site would publish (none where the input
+    /// keeps none).
+    pub releases: usize,
+    /// How the site fits the host the input names, if it names one.
+    pub fit: Option<Fit>,
 }
 
-/// Checks the site the input makes against the host it names (`--host`,
-/// or `"host"` in `ontology.json`), writing nothing: every document is
-/// rendered and measured, none kept. `None` where no host is named.
-pub fn check_host(
+/// Reads and checks the input, its releases (`input/releases/`, against
+/// the site in `--out` or `--previous`) and, where a host is named, the
+/// site against its limits: what a build would refuse, writing nothing.
+pub fn check(config: &BuildConfig, progress: &dyn Progress) -> Result<CheckReport, Error> {
+    progress.phase(phase::READING, None);
+    let ontology = read(config)?;
+    let releases = releases::load(config, &ontology)?;
+    let count = releases.len();
+    let fit = check_host(config, &ontology, releases, progress)?;
+    Ok(CheckReport {
+        ontology,
+        releases: count,
+        fit,
+    })
+}
+
+/// Checks the site the input makes, with `releases`, against the host it
+/// names (`--host`, or `"host"` in `ontology.json`), writing nothing:
+/// every document is rendered and measured, none kept. `None` where no
+/// host is named.
+fn check_host(
     config: &BuildConfig,
     ontology: &Ontology,
-    progress: Option<&dyn Progress>,
+    releases: Vec<releases::Release>,
+    progress: &dyn Progress,
 ) -> Result<Option<Fit>, Error> {
     let Some(plan) = host(config, ontology) else {
         return Ok(None);
     };
-    if let Some(progress) = progress {
-        progress.phase(phase::MEASURING, None);
-    }
+    progress.phase(phase::MEASURING, None);
     let mut site = prepare(config, ontology)?;
     lay_out(config, Some(plan), &mut site)?;
     // Every release, as the build would write them.
-    let releases = releases::load(config, ontology)?;
     let releases::Arranged {
         current,
         frozen,
@@ -201,7 +220,7 @@ pub fn build_keeping_previous(
         return Ok((report, Previous::nothing()));
     }
     progress.phase(phase::READING, None);
-    let ontology = check(config)?;
+    let ontology = read(config)?;
     // --force writes every file anew; otherwise unchanged ones are linked.
     // The output is locked before its releases are read: another build
     // could otherwise replace them between the look and the linking.

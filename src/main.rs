@@ -97,14 +97,7 @@ fn run_publish(args: &PublishArgs, quiet: bool) -> Result<(), Error> {
         jobs: args.jobs,
         apply_cors: args.apply_cors,
     };
-    let bar = progress_bar(quiet);
-    let progress: &dyn Progress = match &bar {
-        Some(bar) => bar,
-        None => &build::Silent,
-    };
-    let report = publish::publish(&config, progress);
-    // Cleared before the summary or the error, which stand alone.
-    drop(bar);
+    let report = with_progress(quiet, |progress| publish::publish(&config, progress));
     let report = report?;
     let plan = &report.plan;
     if args.dry_run {
@@ -176,21 +169,12 @@ fn run_check(args: &CheckArgs, quiet: bool) -> Result<(), Error> {
         false,
         site.previous.clone(),
     )?;
-    let bar = progress_bar(quiet);
-    if let Some(bar) = &bar {
-        bar.phase(build::phase::READING, None);
-    }
-    let ontology = build::check(&config);
-    let fit = match &ontology {
-        Ok(ontology) => {
-            build::check_host(&config, ontology, bar.as_ref().map(|b| b as &dyn Progress))
-        }
-        Err(_) => Ok(None),
-    };
-    drop(bar);
-    let ontology = ontology?;
-    let releases = build::check_releases(&config, &ontology)?;
-    let fit = fit?;
+    let checked = with_progress(quiet, |progress| build::check(&config, progress));
+    let build::CheckReport {
+        ontology,
+        releases,
+        fit,
+    } = checked?;
     if !quiet {
         for advice in ontosite::source::advice(&ontology) {
             eprintln!("note: {advice}");
@@ -227,14 +211,9 @@ fn run_build(args: &BuildArgs, quiet: bool) -> Result<(), Error> {
     // Without a handler, Ctrl-C would kill the process mid-write and
     // leave the staging directory for the next build to clear.
     let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
-    let bar = progress_bar(quiet);
-    let progress: &dyn Progress = match &bar {
-        Some(bar) => bar,
-        None => &build::Silent,
-    };
-    let report = build::build(&config, &interrupted, progress);
-    // Cleared before the summary or the error, which stand alone.
-    drop(bar);
+    let report = with_progress(quiet, |progress| {
+        build::build(&config, &interrupted, progress)
+    });
     let report = report?;
     if !quiet {
         println!("{}", summary(&report));
@@ -288,13 +267,17 @@ fn run_serve(args: &ServeArgs, quiet: bool) -> Result<(), Error> {
     Ok(())
 }
 
-/// A progress bar on standard error when it is a terminal, unless
-/// `--quiet`.
-fn progress_bar(quiet: bool) -> Option<progress::Bar> {
-    if quiet {
-        None
-    } else {
-        progress::Bar::on_terminal()
+/// Runs `run` with a progress bar on standard error when it is a
+/// terminal, unless `--quiet`; the bar is cleared when `run` ends, before
+/// the summary or the error, which stand alone.
+fn with_progress<T>(quiet: bool, run: impl FnOnce(&dyn Progress) -> T) -> T {
+    let bar = match quiet {
+        true => None,
+        false => progress::Bar::on_terminal(),
+    };
+    match &bar {
+        Some(bar) => run(bar),
+        None => run(&build::Silent),
     }
 }
 
