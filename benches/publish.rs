@@ -188,9 +188,10 @@ fn settle(garage: &garage::Garage) {
     loop {
         let output = garage.cli(&["worker", "list"]);
         let list = String::from_utf8_lossy(&output.stdout);
-        // The state column reads `Busy` or `Busy*` (busy with work
-        // queued): the first 100k run's check for " Busy " missed the
-        // latter and timed runs beside the resync.
+        // The state column reads `Busy`, or `Busy*` where the worker is
+        // busy but pausing for its tranquility: the first 100k run's
+        // check for " Busy " missed the latter and timed runs beside the
+        // resync.
         let busy = list
             .lines()
             .filter(|line| {
