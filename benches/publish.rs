@@ -44,20 +44,24 @@ fn main() {
     println!("{entities} entities, {files} files");
     println!("| run | seconds | said |");
     println!("|---|---:|---|");
+    // `ontosite publish` of the site to `prefix` of Garage's bucket.
+    let publish_command = |prefix: &str| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_ontosite"));
+        command
+            .arg("publish")
+            .arg(&site)
+            .arg(format!("s3://{}/{prefix}", garage.bucket))
+            .args(["--endpoint", &garage.endpoint, "--region", "garage"])
+            .env("AWS_ACCESS_KEY_ID", &garage.key_id)
+            .env("AWS_SECRET_ACCESS_KEY", &garage.secret);
+        command
+    };
     // Bodies signed (a SHA-256 of each, as publish does over plain HTTP,
     // Garage's here) or not (`UNSIGNED-PAYLOAD`, as over HTTPS).
     let publish = |what: &str, unsigned: bool| {
         settle(&garage);
-        let (seconds, said) = timed(
-            Command::new(env!("CARGO_BIN_EXE_ontosite"))
-                .arg("publish")
-                .arg(&site)
-                .arg("s3://ontology/ontosite")
-                .args(["--endpoint", &garage.endpoint, "--region", "garage"])
-                .env("AWS_ACCESS_KEY_ID", &garage.key_id)
-                .env("AWS_SECRET_ACCESS_KEY", &garage.secret)
-                .env("AWS_UNSIGNED_PAYLOAD", unsigned.to_string()),
-        );
+        let (seconds, said) =
+            timed(publish_command("ontosite").env("AWS_UNSIGNED_PAYLOAD", unsigned.to_string()));
         let signing = if unsigned { "unsigned" } else { "signed" };
         println!(
             "| ontosite publish: {what}, {signing} | {seconds:.2} | {} |",
@@ -129,7 +133,7 @@ fn main() {
             Command::new("aws")
                 .args(["s3", "sync", "--only-show-errors"])
                 .arg(&site)
-                .arg("s3://ontology/sync")
+                .arg(format!("s3://{}/sync", garage.bucket))
                 .args(["--endpoint-url", &garage.endpoint, "--region", "garage"])
                 .env("AWS_ACCESS_KEY_ID", &garage.key_id)
                 .env("AWS_SECRET_ACCESS_KEY", &garage.secret),
@@ -143,21 +147,7 @@ fn main() {
     // `aws s3 sync` then meets as it would any bucket.
     let sync_first = match std::env::var("ONTOSITE_BENCH_SYNC").as_deref() {
         Ok("fresh") => {
-            let filled = Command::new(env!("CARGO_BIN_EXE_ontosite"))
-                .arg("publish")
-                .arg(&site)
-                .arg("s3://ontology/sync")
-                .args([
-                    "--quiet",
-                    "--endpoint",
-                    &garage.endpoint,
-                    "--region",
-                    "garage",
-                ])
-                .env("AWS_ACCESS_KEY_ID", &garage.key_id)
-                .env("AWS_SECRET_ACCESS_KEY", &garage.secret)
-                .status()
-                .unwrap();
+            let filled = publish_command("sync").arg("--quiet").status().unwrap();
             assert!(filled.success());
             println!("| (the sync's prefix filled by ontosite publish, untimed) | | |");
             None

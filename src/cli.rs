@@ -87,8 +87,8 @@ pub struct PublishArgs {
     pub target: String,
 
     /// The store's S3 endpoint, for stores other than AWS (R2, Garage,
-    /// MinIO, B2, GCS).
-    #[arg(long, env = "AWS_ENDPOINT_URL", value_name = "URL")]
+    /// MinIO, B2, GCS); else AWS_ENDPOINT_URL_S3, else AWS_ENDPOINT_URL.
+    #[arg(long, value_name = "URL")]
     pub endpoint: Option<String>,
 
     /// The bucket's region.

@@ -103,14 +103,15 @@ pub fn publish(
             source,
         })?;
     let plan = runtime.block_on(async {
-        let store = store::open(&config.target, &config.endpoint).await?;
+        let endpoint = config.endpoint.resolved();
+        let store = store::open(&config.target, &endpoint).await?;
         // The record is written only over the version read here: a
         // publish to the same prefix that wrote it meanwhile stops this one.
         let (previous, version) = record::read(&store, &config.target).await?;
         let previous = previous.unwrap_or_default();
         let plan = Plan::of(&objects, &previous);
         if config.apply_cors && !config.dry_run {
-            store::apply_cors(&store, &config.target, &config.endpoint).await?;
+            store::apply_cors(&store, &config.target, &endpoint).await?;
         }
         if config.dry_run || plan.is_empty() {
             return Ok(plan);

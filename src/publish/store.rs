@@ -79,13 +79,35 @@ impl Target {
 /// Where the store is, for stores other than AWS's own.
 #[derive(Debug, Clone, Default)]
 pub struct Endpoint {
-    /// The S3 API's URL (Cloudflare R2, Garage, MinIO, Backblaze B2):
-    /// `AWS_ENDPOINT_URL` otherwise, else AWS.
+    /// The S3 API's URL (Cloudflare R2, Garage, MinIO, Backblaze B2);
+    /// none for AWS's own, or for one the environment names until
+    /// `resolved` reads it.
     pub url: Option<String>,
     pub region: Option<String>,
     /// Requests name the bucket in the path, not the host name, as most
     /// stores other than AWS want; the default where `url` is given.
     pub path_style: Option<bool>,
+}
+
+impl Endpoint {
+    /// The endpoint every request of a publish goes to, objects and
+    /// `PutBucketCors` alike, so that both reach one store: the one given,
+    /// else the environment's as the AWS SDKs rank them (`endpoint_url`).
+    pub fn resolved(&self) -> Endpoint {
+        Endpoint {
+            url: endpoint_url(self.url.as_deref(), &AmazonS3Builder::from_env()),
+            ..self.clone()
+        }
+    }
+
+    /// Whether requests go over plain HTTP, where bodies are signed: a
+    /// store on the local network. AWS's own is HTTPS.
+    fn plain_http(&self) -> bool {
+        self.url
+            .as_deref()
+            .and_then(|url| url::Url::parse(url).ok())
+            .is_some_and(|url| url.scheme() == "http")
+    }
 }
 
 /// The bucket, with credentials as the AWS tools find them: the key in
@@ -103,8 +125,8 @@ pub async fn open(target: &Target, endpoint: &Endpoint) -> Result<AmazonS3, Publ
         builder = builder.with_credentials(std::sync::Arc::new(tools));
     }
     let endpoint = &endpoint;
-    let (url, plain_http) = endpoint_url(endpoint.url.as_deref(), &builder);
-    if let Some(url) = &url {
+    let plain_http = endpoint.plain_http();
+    if let Some(url) = &endpoint.url {
         // Credentials belong in the environment, where no message shows
         // them.
         if url::Url::parse(url).is_ok_and(|u| !u.username().is_empty() || u.password().is_some()) {
@@ -122,7 +144,7 @@ pub async fn open(target: &Target, endpoint: &Endpoint) -> Result<AmazonS3, Publ
     if let Some(region) = &endpoint.region {
         builder = builder.with_region(region);
     }
-    let path_style = endpoint.path_style.unwrap_or(url.is_some());
+    let path_style = endpoint.path_style.unwrap_or(endpoint.url.is_some());
     // Over TLS, which checks every byte in transit, requests are signed
     // without a SHA-256 of each body (`UNSIGNED-PAYLOAD`, as the AWS SDKs
     // send streamed uploads): hashing every body twice, here and at the
@@ -148,20 +170,15 @@ pub async fn open(target: &Target, endpoint: &Endpoint) -> Result<AmazonS3, Publ
     })
 }
 
-/// The endpoint requests go to, none for AWS's own, and whether it is
-/// plain HTTP: `given` (--endpoint, or AWS_ENDPOINT_URL), else one the
-/// environment names for S3 alone (AWS_ENDPOINT_URL_S3, AWS_ENDPOINT),
-/// which the client would otherwise take unseen by the choices made here.
-fn endpoint_url(given: Option<&str>, builder: &AmazonS3Builder) -> (Option<String>, bool) {
-    let url = given
+/// The endpoint requests go to, none for AWS's own: `given`
+/// (--endpoint), else the environment's, the S3 one first as in the AWS
+/// SDKs (`AWS_ENDPOINT_URL_S3`, then `AWS_ENDPOINT_URL` or
+/// `AWS_ENDPOINT`), any case, as the client itself would read them.
+fn endpoint_url(given: Option<&str>, builder: &AmazonS3Builder) -> Option<String> {
+    given
         .map(str::to_owned)
         .or_else(|| builder.get_config_value(&AmazonS3ConfigKey::S3Endpoint))
-        .or_else(|| builder.get_config_value(&AmazonS3ConfigKey::Endpoint));
-    let plain_http = url
-        .as_deref()
-        .and_then(|url| url::Url::parse(url).ok())
-        .is_some_and(|url| url.scheme() == "http");
-    (url, plain_http)
+        .or_else(|| builder.get_config_value(&AmazonS3ConfigKey::Endpoint))
 }
 
 /// The headers a host would send with the file, as far as an object
@@ -627,19 +644,31 @@ mod tests {
     #[test]
     fn the_endpoint_says_whether_bodies_are_signed() {
         let plain = AmazonS3Builder::new();
-        assert_eq!(endpoint_url(None, &plain), (None, false));
-        let given = |url| endpoint_url(Some(url), &plain).1;
-        assert!(given("http://127.0.0.1:3900"));
-        assert!(given("HTTP://127.0.0.1:3900"));
-        assert!(!given("https://account.r2.cloudflarestorage.com"));
-        assert!(!given("not a url"));
+        assert_eq!(endpoint_url(None, &plain), None);
+        assert!(!Endpoint::default().plain_http());
+        let given = |url: &str| Endpoint {
+            url: Some(url.to_owned()),
+            ..Endpoint::default()
+        };
+        assert!(given("http://127.0.0.1:3900").plain_http());
+        assert!(given("HTTP://127.0.0.1:3900").plain_http());
+        assert!(!given("https://account.r2.cloudflarestorage.com").plain_http());
+        assert!(!given("not a url").plain_http());
         for key in [AmazonS3ConfigKey::S3Endpoint, AmazonS3ConfigKey::Endpoint] {
             let named = AmazonS3Builder::new().with_config(key, "http://store.local:9000");
             let found = endpoint_url(None, &named);
-            assert_eq!(found, (Some("http://store.local:9000".to_owned()), true));
+            assert_eq!(found.as_deref(), Some("http://store.local:9000"));
             let flag = endpoint_url(Some("https://store.example"), &named);
-            assert_eq!(flag, (Some("https://store.example".to_owned()), false));
+            assert_eq!(flag.as_deref(), Some("https://store.example"));
         }
+        // The S3 endpoint wins over the generic one, as in the AWS SDKs.
+        let both = AmazonS3Builder::new()
+            .with_config(AmazonS3ConfigKey::Endpoint, "https://generic.example")
+            .with_config(AmazonS3ConfigKey::S3Endpoint, "http://s3.example");
+        assert_eq!(
+            endpoint_url(None, &both).as_deref(),
+            Some("http://s3.example")
+        );
     }
 
     #[test]

@@ -111,7 +111,15 @@ impl Host {
                     );
                 }
                 Err(why) => {
-                    let status = host.child.try_wait().ok().flatten();
+                    // Its output closes a moment before it can be reaped.
+                    let mut status = None;
+                    for _ in 0..20 {
+                        status = host.child.try_wait().ok().flatten();
+                        if status.is_some() {
+                            break;
+                        }
+                        std::thread::sleep(Duration::from_millis(50));
+                    }
                     let why = match status {
                         Some(status) => format!("it exited ({status})"),
                         None => format!("{why}"),
