@@ -195,8 +195,8 @@ pub struct BuildArgs {
 
     /// Templates that replace the built-in pages by name: layout.html,
     /// index.html, entity.html, vocab.html, tree.html, browse.html,
-    /// list.html, releases.html, removed.html, change-log.html, site.css,
-    /// site.js.
+    /// list.html, releases.html, removed.html, change-log.html, hash.html,
+    /// site.css, site.js.
     #[arg(long, value_name = "DIR")]
     pub templates: Option<PathBuf>,
 

@@ -49,6 +49,7 @@
 
   tryIt();
   copyButtons();
+  followHash();
   var input = document.getElementById("q");
   var status = document.getElementById("search-status");
   var list = document.getElementById("results");
@@ -240,6 +241,29 @@
         });
       });
     });
+  }
+
+  // A hash document (/pato, where every pato#… IRI arrives): the term its
+  // fragment names opens its own page, in place of this one in history.
+  // The fragment as written, else decoded (`#a%20b`), among the terms
+  // only: the layout's own ids (`main`) are not terms.
+  function followHash() {
+    var terms = document.querySelector("[data-follow-hash]");
+    if (!terms || location.hash.length < 2) return;
+    var written = location.hash.slice(1);
+    var names = [written];
+    try {
+      names.push(decodeURIComponent(written));
+    } catch (error) {
+      // Not percent-encoding: the fragment as written alone.
+    }
+    for (var i = 0; i < names.length; i++) {
+      var term = terms.querySelector('li[id="' + CSS.escape(names[i]) + '"] > a[href]');
+      if (term) {
+        location.replace(term.href);
+        return;
+      }
+    }
   }
 
   // A Copy button beside each IRI and curl line: one click, then paste.

@@ -47,6 +47,9 @@ pub struct Context<'a> {
     /// Each term's history across the releases, by IRI (the current
     /// site's only).
     pub(super) history: std::collections::HashMap<String, Vec<super::release::Changed>>,
+    /// The documents at which IRIs with a fragment arrive (`/pato` for
+    /// `pato#attribute_slim`), of the entities and the removed terms.
+    pub(super) hash_documents: Vec<HashDocument>,
 }
 
 /// Where each part of the RDF list and the dump starts, as the index of
@@ -86,7 +89,7 @@ impl<'a> Context<'a> {
                 *extra_terms.entry(key.as_str()).or_default() |= is_structured(value);
             }
         }
-        Context {
+        let mut context = Context {
             ontology,
             extra_terms,
             entity_triples: std::sync::OnceLock::new(),
@@ -103,7 +106,25 @@ impl<'a> Context<'a> {
             kept_release: false,
             removed: Vec::new(),
             history: Default::default(),
-        }
+            hash_documents: Vec::new(),
+        };
+        context.group_hash_documents();
+        context
+    }
+
+    /// Takes out the hash documents and their aliases, so that the other
+    /// aliases can be worked out without them.
+    pub(super) fn forget_hash_documents(&mut self) {
+        let earlier = std::mem::take(&mut self.hash_documents);
+        self.aliases.remove_hash_documents(earlier.iter());
+    }
+
+    /// Works out the hash documents again, with the terms and aliases as
+    /// they are now, and the aliases of their paths.
+    pub(super) fn group_hash_documents(&mut self) {
+        self.forget_hash_documents();
+        self.hash_documents = hash_documents_of(self);
+        self.aliases.add_hash_documents(self.hash_documents.iter());
     }
 
     /// How many parts `parted` is in, where it is in parts.
@@ -192,6 +213,36 @@ fn aliases_of(ontology: &Ontology) -> negotiation::Aliases {
         |slug| slugs.contains(slug),
     );
     aliases
+}
+
+/// A term of a hash document: an entity of the site, or a term an earlier
+/// release had (`Context::removed`), by its place in either list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Member {
+    Entity(usize),
+    Removed(usize),
+}
+
+pub type HashDocument = crate::site::hashes::HashDocument<Member>;
+
+/// The hash documents of the site's entities and removed terms: a name
+/// an entity, a removed term or an alias holds is theirs.
+fn hash_documents_of(site: &Context) -> Vec<HashDocument> {
+    let ontology = site.ontology;
+    let entities = ontology.entities.iter().enumerate();
+    let removed = site.removed.iter().enumerate();
+    let terms = entities
+        .filter_map(|(i, e)| Some((e.iri.as_deref()?, Member::Entity(i))))
+        .chain(removed.map(|(i, r)| (r.term.iri.as_str(), Member::Removed(i))));
+    let slugs: std::collections::HashSet<&str> = ontology
+        .entities
+        .iter()
+        .map(|e| e.slug.as_str())
+        .chain(site.removed.iter().map(|r| r.term.slug.as_str()))
+        .collect();
+    crate::site::hashes::group(&ontology.meta.resolved_namespace(), terms, |name| {
+        slugs.contains(name) || site.aliases.contains(name)
+    })
 }
 
 fn is_structured(value: &serde_json::Value) -> bool {

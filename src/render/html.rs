@@ -594,6 +594,21 @@ pub fn removed(
     render_template(site, "removed.html", "", context, out)
 }
 
+/// The page of a hash document: an anchor per term, at its fragment.
+pub fn hash_document(
+    site: &Rendering,
+    document: &super::context::HashDocument,
+    out: &mut Vec<u8>,
+) -> Result<(), RenderError> {
+    let terms = super::hashes::listed(site, document);
+    let context = context! {
+        iri => document.iri.clone(),
+        slug => document.slug.to_string(),
+        terms => template_value(&serde_json::to_value(&terms)?),
+    };
+    render_template(site, "hash.html", "", context, out)
+}
+
 /// `ui/site.js`: the search client as a classic script (a page opened from
 /// disk cannot load ES modules), then the page script.
 pub fn script(site: &Rendering, out: &mut Vec<u8>) {

@@ -13,6 +13,7 @@ mod context;
 mod counted;
 mod entity;
 mod error;
+mod hashes;
 mod html;
 mod info;
 mod json;
@@ -158,6 +159,8 @@ pub enum Document<'a> {
     ChangeLog(releases::LogFormat),
     /// A term earlier releases had, by its number, in one format.
     Removed(usize, &'static EntityFormat),
+    /// The document of hash IRIs, by its number, in one format.
+    Hash(usize, &'static EntityFormat),
 }
 
 impl Document<'_> {
@@ -241,6 +244,7 @@ impl Document<'_> {
             Document::Removed(i, format) => {
                 format!("{}.{}", site.removed[*i].term.slug, format.extension)
             }
+            Document::Hash(i, format) => format.file_of(&site.hash_documents[*i].slug),
         }
     }
 
@@ -386,6 +390,12 @@ impl Document<'_> {
                 }
                 representation => releases::removed(site, &site.removed[*i], representation, out)?,
             },
+            Document::Hash(i, format) => {
+                let document = &site.hash_documents[*i];
+                if !hashes::data(site, document, format.representation, out)? {
+                    html::hash_document(site, document, out)?;
+                }
+            }
             // The one document copied, not rendered: the source file as
             // the publisher wrote it, byte for byte.
             Document::Source(download) => {
@@ -540,6 +550,10 @@ pub fn documents<'a>(site: &Rendering<'a>) -> impl ParallelIterator<Item = Docum
         .chain(
             (0..site.removed.len())
                 .flat_map(|i| ENTITY_FORMATS.iter().map(move |f| Document::Removed(i, f))),
+        )
+        .chain(
+            (0..site.hash_documents.len())
+                .flat_map(|i| ENTITY_FORMATS.iter().map(move |f| Document::Hash(i, f))),
         )
         .collect();
     // Where the RDF documents are in parts, the parts in place of the

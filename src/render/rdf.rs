@@ -46,6 +46,19 @@ impl Syntax {
             Syntax::JsonLd => "jsonld",
         }
     }
+
+    /// The syntax of an RDF representation of an entity's; none for the
+    /// others. (An entity of the input has its own compact JSON-LD,
+    /// `jsonld.rs`; a document of several terms is expanded.)
+    pub fn of(representation: crate::site::formats::Representation) -> Option<Syntax> {
+        use crate::site::formats::Representation;
+        match representation {
+            Representation::Turtle => Some(Syntax::Turtle),
+            Representation::NTriples => Some(Syntax::NTriples),
+            Representation::JsonLd => Some(Syntax::JsonLd),
+            Representation::Json | Representation::Html => None,
+        }
+    }
 }
 
 /// A named node from an IRI the site built: from the base URL, the

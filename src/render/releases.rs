@@ -74,21 +74,12 @@ pub fn removed(
     representation: Representation,
     out: &mut Vec<u8>,
 ) -> Result<(), RenderError> {
-    let release = site.release.as_ref();
-    let site_root = release.map_or_else(|| site.url(""), |r| r.site.clone());
-    let last_seen = |extension: &str| {
-        format!(
-            "{site_root}{}{}.{extension}",
-            files::release(&removed.last_release),
-            removed.term.slug
-        )
-    };
     match representation {
         Representation::Json => {
             let mut document = serde_json::to_value(removed)?;
             if let Value::Object(map) = &mut document {
                 map.insert("removed".into(), true.into());
-                map.insert("lastSeen".into(), last_seen("json").into());
+                map.insert("lastSeen".into(), last_seen(site, removed, "json").into());
             }
             serde_json::to_writer(out, &document)?;
         }
@@ -96,59 +87,76 @@ pub fn removed(
             // The page's own renderer (`html::removed`) is called instead.
         }
         Representation::JsonLd | Representation::Turtle | Representation::NTriples => {
-            let subject = iri(removed.term.iri.clone())?;
-            let mut triples = vec![
-                triple(
-                    &subject,
-                    &format!("{}label", rdf::RDFS),
-                    Literal::new_simple_literal(&removed.term.name),
-                )?,
-                triple(
-                    &subject,
-                    &format!("{}deprecated", rdf::OWL),
-                    Literal::new_typed_literal("true", xsd::BOOLEAN),
-                )?,
-                triple(
-                    &subject,
-                    &format!("{}comment", rdf::RDFS),
-                    Literal::new_simple_literal(format!(
-                        "Removed in release {}; last in release {}.",
-                        removed.removed_in, removed.last_release
-                    )),
-                )?,
-                triple(
-                    &subject,
-                    &format!("{}seeAlso", rdf::RDFS),
-                    iri(last_seen("html"))?,
-                )?,
-            ];
-            if let Some(description) = &removed.description {
-                triples.push(triple(
-                    &subject,
-                    &format!("{DCTERMS}description"),
-                    Literal::new_simple_literal(description),
-                )?);
+            if let Some(syntax) = rdf::Syntax::of(representation) {
+                rdf::write(site, syntax, &removed_triples(site, removed)?, out)?;
             }
-            for by in &removed.replaced_by {
-                if let Ok(by) = iri(by.clone()) {
-                    // OBO's `term replaced by`, as the OBO-to-OWL mapping
-                    // states `replaced_by`.
-                    triples.push(triple(
-                        &subject,
-                        "http://purl.obolibrary.org/obo/IAO_0100001",
-                        by,
-                    )?);
-                }
-            }
-            let syntax = match representation {
-                Representation::JsonLd => rdf::Syntax::JsonLd,
-                Representation::Turtle => rdf::Syntax::Turtle,
-                _ => rdf::Syntax::NTriples,
-            };
-            rdf::write(site, syntax, &triples, out)?;
         }
     }
     Ok(())
+}
+
+/// The URL of a removed term's document in the last release that had it.
+fn last_seen(site: &Context, removed: &Removed, extension: &str) -> String {
+    let site_root = match site.release.as_ref() {
+        Some(release) => release.site.clone(),
+        None => site.url(""),
+    };
+    format!(
+        "{site_root}{}{}.{extension}",
+        files::release(&removed.last_release),
+        removed.term.slug
+    )
+}
+
+/// What a removed term's RDF documents state: its name, that it is
+/// deprecated and since when it is gone, where it was last, its last
+/// description and its replacements.
+pub fn removed_triples(site: &Context, removed: &Removed) -> Result<Vec<Triple>, RenderError> {
+    let subject = iri(removed.term.iri.clone())?;
+    let mut triples = vec![
+        triple(
+            &subject,
+            &format!("{}label", rdf::RDFS),
+            Literal::new_simple_literal(&removed.term.name),
+        )?,
+        triple(
+            &subject,
+            &format!("{}deprecated", rdf::OWL),
+            Literal::new_typed_literal("true", xsd::BOOLEAN),
+        )?,
+        triple(
+            &subject,
+            &format!("{}comment", rdf::RDFS),
+            Literal::new_simple_literal(format!(
+                "Removed in release {}; last in release {}.",
+                removed.removed_in, removed.last_release
+            )),
+        )?,
+        triple(
+            &subject,
+            &format!("{}seeAlso", rdf::RDFS),
+            iri(last_seen(site, removed, "html"))?,
+        )?,
+    ];
+    if let Some(description) = &removed.description {
+        triples.push(triple(
+            &subject,
+            &format!("{DCTERMS}description"),
+            Literal::new_simple_literal(description),
+        )?);
+    }
+    for by in &removed.replaced_by {
+        if let Ok(by) = iri(by.clone()) {
+            // OBO's `term replaced by`, as the OBO-to-OWL mapping
+            // states `replaced_by`.
+            triples.push(triple(
+                &subject,
+                "http://purl.obolibrary.org/obo/IAO_0100001",
+                by,
+            )?);
+        }
+    }
+    Ok(triples)
 }
 
 /// The list's formats, as files.

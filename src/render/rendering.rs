@@ -99,6 +99,8 @@ impl Rendering<'_> {
                     && crate::site::reserved::names_entity(&r.term.slug)
             })
             .collect();
+        // The removed terms' IRIs go before the hash documents' paths.
+        self.context.forget_hash_documents();
         let namespace = self.context.ontology.meta.resolved_namespace();
         self.context
             .aliases
@@ -109,6 +111,7 @@ impl Rendering<'_> {
                     .map(|r| (r.term.iri.as_str(), r.term.slug.as_str())),
             ));
         self.context.removed = removed;
+        self.context.group_hash_documents();
     }
 
     /// About how large the N-Triples dump's head (the data set's

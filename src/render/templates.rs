@@ -6,7 +6,7 @@ use minijinja::Environment;
 use std::collections::BTreeMap;
 
 /// Every template, by the name a user's override must have.
-pub const TEMPLATES: [(&str, &str); 12] = [
+pub const TEMPLATES: [(&str, &str); 13] = [
     ("layout.html", include_str!("../../templates/layout.html")),
     ("index.html", include_str!("../../templates/index.html")),
     ("entity.html", include_str!("../../templates/entity.html")),
@@ -19,6 +19,7 @@ pub const TEMPLATES: [(&str, &str); 12] = [
         include_str!("../../templates/releases.html"),
     ),
     ("removed.html", include_str!("../../templates/removed.html")),
+    ("hash.html", include_str!("../../templates/hash.html")),
     (
         "change-log.html",
         include_str!("../../templates/change-log.html"),

@@ -9,6 +9,7 @@ pub mod answers;
 pub mod bundles;
 pub mod files;
 pub mod formats;
+pub mod hashes;
 pub mod negotiation;
 pub mod pages;
 pub mod parts;

@@ -123,27 +123,21 @@ pub fn resources() -> &'static [Resource] {
 /// for the entity. Every document of such an IRI is a `303 See Other`
 /// away, the page too, at `/{slug}`.
 ///
-/// Only rests a URL path carries unchanged are taken: ASCII letters,
-/// digits, `-_~!$&'()*+,;=:@` and inner `/`; no `.` (it would shadow a
-/// file, `/index.json`), no leading `_` (the hosts' own files). Others
-/// (`#` in a hash namespace, non-ASCII) do not resolve through the site.
+/// Only rests a URL path carries unchanged are taken (`hashes::carried`);
+/// others (non-ASCII) do not resolve through the site. An IRI with a
+/// fragment arrives at its hash document (`hashes`), whose path may be an
+/// alias too (`/Mondo` for `mondo`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Aliases(BTreeMap<String, String>);
 
 impl Aliases {
     /// The aliases of the entities `(IRI, slug)` in `namespace`.
     pub fn of<'a>(namespace: &str, entities: impl Iterator<Item = (&'a str, &'a str)>) -> Aliases {
-        let carried = |c: char| c.is_ascii_alphanumeric() || "-_~!$&'()*+,;=:@/".contains(c);
         Aliases(
             entities
                 .filter_map(|(iri, slug)| {
                     let rest = iri.strip_prefix(namespace)?;
-                    let whole = !rest.is_empty()
-                        && rest != slug
-                        && rest.chars().all(carried)
-                        && !rest.starts_with(['_', '/'])
-                        && !rest.ends_with('/')
-                        && !rest.contains("//");
+                    let whole = rest != slug && super::hashes::carried(rest);
                     whole.then(|| (format!("/{rest}"), slug.to_owned()))
                 })
                 .collect(),
@@ -159,6 +153,37 @@ impl Aliases {
 
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
+    }
+
+    /// Whether `path` stands for an entity.
+    pub fn contains(&self, path: &str) -> bool {
+        self.0.contains_key(path)
+    }
+
+    /// Adds the paths of hash documents (`hashes`) other than `/{slug}`.
+    pub fn add_hash_documents<'a, T: 'a>(
+        &mut self,
+        documents: impl Iterator<Item = &'a super::hashes::HashDocument<T>>,
+    ) {
+        for document in documents {
+            if document.path != format!("/{}", document.slug) {
+                self.0
+                    .entry(document.path.clone())
+                    .or_insert_with(|| document.slug.to_string());
+            }
+        }
+    }
+
+    /// Takes out the paths `add_hash_documents` added for `documents`.
+    pub fn remove_hash_documents<'a, T: 'a>(
+        &mut self,
+        documents: impl Iterator<Item = &'a super::hashes::HashDocument<T>>,
+    ) {
+        for document in documents {
+            if self.0.get(&document.path).map(String::as_str) == Some(document.slug.as_str()) {
+                self.0.remove(&document.path);
+            }
+        }
     }
 
     /// Adds `other`'s paths that this holds none of.
@@ -408,6 +433,35 @@ mod tests {
         assert_eq!(resource_at("/abc", &none).unwrap().slug, Some("abc"));
         let vocab = resource_at("/vocab", &none).unwrap().resource;
         assert_eq!(vocab.path, "/vocab");
+    }
+
+    /// A hash document's path other than `/{slug}` is an alias while the
+    /// document is there, and only its own is taken out with it.
+    #[test]
+    fn hash_document_paths_come_and_go_with_their_documents() {
+        let ns = "https://onto.test/";
+        let held = Aliases::of(ns, [("https://onto.test/Place", "place")].into_iter());
+        let document = |path: &str, slug: &str| super::super::hashes::HashDocument::<()> {
+            path: path.to_owned(),
+            slug: crate::model::Slug::parse(slug).unwrap(),
+            iri: format!("https://onto.test{path}"),
+            terms: Vec::new(),
+        };
+        let documents = [
+            document("/ns/prov", "nsprov"),
+            document("/core", "core"),
+            document("/Place", "place2"),
+        ];
+        let mut aliases = held.clone();
+        aliases.add_hash_documents(documents.iter());
+        let found = resource_at("/ns/prov", &aliases).unwrap();
+        assert_eq!((found.slug, found.alias), (Some("nsprov"), true));
+        let found = resource_at("/core", &aliases).unwrap();
+        assert_eq!((found.slug, found.alias), (Some("core"), false));
+        // A path held already keeps its holder.
+        assert_eq!(resource_at("/Place", &aliases).unwrap().slug, Some("place"));
+        aliases.remove_hash_documents(documents.iter());
+        assert_eq!(aliases, held);
     }
 
     #[test]

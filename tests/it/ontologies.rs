@@ -532,6 +532,106 @@ fn iris_in_the_site_namespace_resolve_through_it() {
     assert_site_follows_its_openapi(&site);
 }
 
+/// The fixture whose terms' IRIs have a fragment (`{base}/core#Person`),
+/// built in `dir`.
+pub fn hash_site(dir: &Path) -> PathBuf {
+    let input = input_with(
+        dir,
+        &fixture("hash/core.ttl"),
+        r#"{"name": "Core", "baseUrl": "https://onto.test"}"#,
+    );
+    built(dir, &input)
+}
+
+/// A request never carries an IRI's fragment: `{base}/core#Person` arrives
+/// as `/core`, which answers as an entity's IRI does, with a document of
+/// every `core#` term. A client that follows its nose (pyoxigraph)
+/// reaches every term and gathers exactly the dump.
+#[test]
+fn hash_iris_resolve_through_the_document_before_their_fragment() {
+    needs!(PYOXIGRAPH);
+    let dir = tempfile::tempdir().unwrap();
+    let site = hash_site(dir.path());
+    let server = Server::dir(&site);
+    let see = |accept: &str| {
+        let response = client()
+            .get(format!("{}core", server.url))
+            .header("Accept", accept)
+            .send()
+            .unwrap();
+        let location = response
+            .headers()
+            .get("location")
+            .map(|l| l.to_str().unwrap().to_owned());
+        (response.status().as_u16(), location)
+    };
+    assert_eq!(see("text/turtle"), (303, Some("/core.ttl".into())));
+    assert_eq!(see("application/n-triples"), (303, Some("/core.nt".into())));
+    assert_eq!(see("application/json"), (303, Some("/core.json".into())));
+    assert_eq!(see("text/html").0, 200);
+    let listed = read_json(&site.join("core.json"));
+    assert_eq!(listed["iri"], "https://onto.test/core");
+    let fragments: Vec<&str> = listed["terms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["fragment"].as_str().unwrap())
+        .collect();
+    assert_eq!(fragments, ["Agent", "Person", "knows"]);
+    assert_eq!(listed["terms"][1]["iri"], "https://onto.test/core#Person");
+    assert_eq!(listed["terms"][1]["url"], "https://onto.test/person.json");
+    let page = std::fs::read_to_string(site.join("core.html")).unwrap();
+    for (fragment, slug) in [("Agent", "agent"), ("Person", "person"), ("knows", "knows")] {
+        assert!(
+            page.contains(&format!(r#"<li id="{fragment}"><a href="{slug}.html">"#)),
+            "{fragment}: {page}"
+        );
+    }
+    // `/`, the list, the vocabulary, `/core`, `/Place` and the pages the
+    // four terms are the primary topics of, each through a 303.
+    crate::dereference::assert_crawl_from(NAMESPACE_BASE, &site, &server.url, "serve", 9);
+    assert_documents_state_the_source(&fixture("hash/core.ttl"), &site, "https://onto.test", 4);
+}
+
+/// In a browser, a link to a hash IRI opens its term's page, from a
+/// server and from disk; a fragment no term has stays on the document.
+#[test]
+fn a_browser_follows_a_hash_iri_to_its_term() {
+    needs!(CHROMIUM);
+    let dir = tempfile::tempdir().unwrap();
+    let site = hash_site(dir.path());
+    let server = Server::dir(&site);
+    let from_disk = url::Url::from_file_path(site.join("core.html")).unwrap();
+    let urls = [
+        format!("{}core#Person", server.url),
+        format!("{from_disk}#knows"),
+        format!("{}core#Nobody", server.url),
+    ];
+    let chromium = chromium();
+    let mut args = vec![std::ffi::OsStr::new("--chromium"), chromium.as_ref()];
+    args.extend(urls.iter().map(std::ffi::OsStr::new));
+    let report = node_json(&root().join("tests/browser/hash.mjs"), &args);
+    let landed = |i: usize| report[i]["landed"].as_str().unwrap().to_owned();
+    assert!(
+        landed(0).starts_with(&format!("{}person", server.url)),
+        "{report}"
+    );
+    assert_eq!(
+        report[0]["heading"].as_str().map(str::trim),
+        Some("Person"),
+        "{report}"
+    );
+    assert_eq!(
+        landed(1),
+        from_disk.join("knows.html").unwrap().as_str(),
+        "{report}"
+    );
+    assert_eq!(landed(2), urls[2], "{report}");
+    for seen in report.as_array().unwrap() {
+        assert_eq!(seen["errors"], serde_json::json!([]), "{report}");
+    }
+}
+
 #[test]
 fn an_owl_ontology_keeps_hash_iris_restrictions_and_axioms() {
     needs!(OPENAPI_VALIDATOR, PYOXIGRAPH);

@@ -233,30 +233,40 @@ fn pato_releases_publish_side_by_side_and_change_as_obonet_sees_them() {
     }
     // Every term a release removed still resolves at its IRI, to
     // documents that say since when it is gone.
-    let mut removed = 0;
+    let (mut removed, mut removed_hash) = (0, 0);
     for pair in RELEASES.windows(2) {
         let log = read_json(&out.join(format!("releases/{}/change-log.json", pair[1])));
         for term in log["changes"]["removed"].as_array().unwrap() {
             let iri = term["iri"].as_str().unwrap();
-            // A request never carries a fragment: `pato#dc-contributor`
-            // arrives as `/pato` (docs/releases.md).
-            if iri.contains('#') {
-                continue;
-            }
-            removed += 1;
             let path = iri
                 .strip_prefix("http://purl.obolibrary.org/obo/")
                 .unwrap_or_else(|| panic!("{iri} outside the namespace"));
-            let seen = client()
-                .get(format!("{}{path}", server.url))
-                .header("Accept", "application/json")
-                .send()
-                .unwrap();
-            assert_eq!(seen.status(), 303, "{iri}");
-            let location = seen.headers()["location"].to_str().unwrap().to_owned();
-            let document = server.get(&location);
-            assert_eq!(document.status(), 200, "{iri} at {location}");
-            let document: Value = serde_json::from_slice(&document.bytes().unwrap()).unwrap();
+            let json_at = |path: &str| {
+                let seen = client()
+                    .get(format!("{}{path}", server.url))
+                    .header("Accept", "application/json")
+                    .send()
+                    .unwrap();
+                assert_eq!(seen.status(), 303, "{iri}");
+                let location = seen.headers()["location"].to_str().unwrap().to_owned();
+                let document = server.get(&location);
+                assert_eq!(document.status(), 200, "{iri} at {location}");
+                let document: Value = serde_json::from_slice(&document.bytes().unwrap()).unwrap();
+                (location, document)
+            };
+            // A request never carries a fragment: `pato#dc-contributor`
+            // arrives as `/pato`, whose document lists it as removed.
+            if let Some((path, _)) = path.split_once('#') {
+                removed_hash += 1;
+                let (_, document) = json_at(path);
+                let terms = document["terms"].as_array().unwrap();
+                let listed = terms.iter().find(|t| t["iri"] == iri);
+                let listed = listed.unwrap_or_else(|| panic!("{iri} not in /{path}: {document}"));
+                assert_eq!(listed["removedIn"], pair[1], "{listed}");
+                continue;
+            }
+            removed += 1;
+            let (location, document) = json_at(path);
             assert_eq!(document["removed"], true, "{document}");
             assert_eq!(document["iri"], iri);
             assert_eq!(document["removedIn"], pair[1]);
@@ -269,7 +279,28 @@ fn pato_releases_publish_side_by_side_and_change_as_obonet_sees_them() {
             );
         }
     }
-    assert!(removed > 0, "no release removed a term");
+    assert!(removed > 0 && removed_hash > 0, "{removed}, {removed_hash}");
+    // Every current `pato#…` term is in `/pato`'s document, and nothing
+    // else is but the removed ones.
+    let hashed: Vec<String> = read_json(&out.join("index.json"))["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["id"].as_str().unwrap().to_owned())
+        .filter(|iri| iri.starts_with("http://purl.obolibrary.org/obo/pato#"))
+        .collect();
+    let document = read_json(&out.join("pato.json"));
+    let current: Vec<&str> = document["terms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t.get("removedIn").is_none())
+        .map(|t| t["iri"].as_str().unwrap())
+        .collect();
+    let mut expected: Vec<&str> = hashed.iter().map(String::as_str).collect();
+    expected.sort_by_key(|iri| iri.split_once('#').unwrap().1);
+    assert!(expected.len() >= 30, "{expected:?}");
+    assert_eq!(current, expected);
     // Not in the current release's lists.
     let index = read_json(&out.join("index.json"));
     assert!(!index.to_string().contains("\"removed\":true"));

@@ -823,11 +823,12 @@ fn releases_and_removed_terms_resolve_on_every_host() {
     let site = crate::releases::two_pato_releases(dir.path());
     let server = Server::dir(&site);
     // A term the current release removed, one it has, a version IRI, a
-    // release's root, the list.
+    // release's root, the list, the document of `pato#…` IRIs.
     let paths = [
         "/IAO_0000700",
         "/iao0000700",
         "/PATO_0000001",
+        "/pato",
         "/releases/2024-11-11/",
         "/releases/2024-11-11/pato0000001",
         "/releases/",
@@ -845,6 +846,8 @@ fn releases_and_removed_terms_resolve_on_every_host() {
         "/releases/index.json",
         "/releases/2024-11-11/api.json",
         "/releases/2025-05-14/change-log.json",
+        "/pato.json",
+        "/pato.ttl",
     ]
     .map(str::to_owned)
     .to_vec();
