@@ -115,7 +115,7 @@ fn run_publish(args: &PublishArgs, quiet: bool) -> Result<(), Error> {
             plan.uploads().count(),
             human_bytes(report.uploaded_bytes()),
             config.target.url(""),
-            plan.kept.len(),
+            plan.kept,
             if args.dry_run {
                 "would remove"
             } else {

@@ -202,6 +202,11 @@ pub struct RecordReader {
     /// A head: its first line may name the run and the layers.
     is_head: bool,
     read: Head,
+    /// The entries read, in the order read: put into `read` at the end in
+    /// one pass, which for entries in path order (as every record and the
+    /// build's list are written) is a line's comparison each, not a
+    /// search of the map per line.
+    entries: Vec<(String, Option<Object>)>,
 }
 
 impl RecordReader {
@@ -233,6 +238,19 @@ impl RecordReader {
     pub fn finish(mut self) -> Result<Head, String> {
         let line = std::mem::take(&mut self.partial);
         self.line(&line)?;
+        // Where a path is read twice, its last entry stands, as a map
+        // filled a line at a time would have it. (A stable sort keeps
+        // each path's entries in the order read.)
+        let mut entries = self.entries;
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut last: Vec<(String, Option<Object>)> = Vec::with_capacity(entries.len());
+        for entry in entries {
+            match last.last_mut() {
+                Some(previous) if previous.0 == entry.0 => *previous = entry,
+                _ => last.push(entry),
+            }
+        }
+        self.read.entries = last.into_iter().collect();
         Ok(self.read)
     }
 
@@ -267,7 +285,7 @@ impl RecordReader {
         if !super::plan::is_site_path(&path) {
             return Err(at(format!("`{path}` is no path of a site")));
         }
-        self.read.entries.insert(path, object);
+        self.entries.push((path, object));
         Ok(())
     }
 }
@@ -523,6 +541,21 @@ mod tests {
         objects
             .chain(gone.iter().map(|path| (path.to_string(), None)))
             .collect()
+    }
+
+    /// A path read twice, out of order: its last line stands, a `gone`
+    /// over an object too.
+    #[test]
+    fn a_path_read_twice_is_as_its_last_line_says() {
+        let mut text = Vec::new();
+        write_entry(&mut text, "b.json", Some(&object("b.json", "1")));
+        write_entry(&mut text, "a.json", Some(&object("a.json", "1")));
+        write_entry(&mut text, "b.json", None);
+        write_entry(&mut text, "a.json", Some(&object("a.json", "2")));
+        let mut reader = RecordReader::layer();
+        reader.feed(&text).unwrap();
+        let read = reader.finish().unwrap();
+        assert_eq!(read.entries, entries(&[object("a.json", "2")], &["b.json"]));
     }
 
     #[test]
