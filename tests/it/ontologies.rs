@@ -409,12 +409,26 @@ pub const NAMESPACE_BASE: &str = "https://onto.test/";
 
 /// The fixture whose IRIs are in the site's namespace, built in `dir`.
 pub fn namespace_site(dir: &Path) -> PathBuf {
-    let input = input_with(
+    let manifest = r#"{"name": "People", "baseUrl": "https://onto.test"}"#;
+    built(
         dir,
-        &fixture("namespace/onto.ttl"),
-        r#"{"name": "People", "baseUrl": "https://onto.test"}"#,
-    );
-    built(dir, &input)
+        &input_with(dir, &fixture("namespace/onto.ttl"), manifest),
+    )
+}
+
+/// Where `serve` sends a request for `path` that accepts `accept`: its
+/// status and `Location`.
+fn see(server: &Server, path: &str, accept: &str) -> (u16, Option<String>) {
+    let response = client()
+        .get(format!("{}{}", server.url, path.trim_start_matches('/')))
+        .header("Accept", accept)
+        .send()
+        .unwrap();
+    let location = response
+        .headers()
+        .get("location")
+        .map(|l| l.to_str().unwrap().to_owned());
+    (response.status().as_u16(), location)
 }
 
 /// Where the ontology's namespace is the base URL, its IRIs resolve
@@ -446,18 +460,7 @@ fn iris_in_the_site_namespace_resolve_through_it() {
     assert_eq!(slug_of("https://onto.test/Text"), "text2");
     assert_eq!(slug_of("https://onto.test/data_1501"), "data1501");
     let server = Server::dir(&site);
-    let see = |path: &str, accept: &str| {
-        let response = client()
-            .get(format!("{}{}", server.url, path.trim_start_matches('/')))
-            .header("Accept", accept)
-            .send()
-            .unwrap();
-        let location = response
-            .headers()
-            .get("location")
-            .map(|l| l.to_str().unwrap().to_owned());
-        (response.status().as_u16(), location)
-    };
+    let see = |path: &str, accept: &str| see(&server, path, accept);
     assert_eq!(
         see("/Person", "text/turtle"),
         (303, Some("/person.ttl".into()))
@@ -535,12 +538,8 @@ fn iris_in_the_site_namespace_resolve_through_it() {
 /// The fixture whose terms' IRIs have a fragment (`{base}/core#Person`),
 /// built in `dir`.
 pub fn hash_site(dir: &Path) -> PathBuf {
-    let input = input_with(
-        dir,
-        &fixture("hash/core.ttl"),
-        r#"{"name": "Core", "baseUrl": "https://onto.test"}"#,
-    );
-    built(dir, &input)
+    let manifest = r#"{"name": "Core", "baseUrl": "https://onto.test"}"#;
+    built(dir, &input_with(dir, &fixture("hash/core.ttl"), manifest))
 }
 
 /// A request never carries an IRI's fragment: `{base}/core#Person` arrives
@@ -553,18 +552,7 @@ fn hash_iris_resolve_through_the_document_before_their_fragment() {
     let dir = tempfile::tempdir().unwrap();
     let site = hash_site(dir.path());
     let server = Server::dir(&site);
-    let see = |accept: &str| {
-        let response = client()
-            .get(format!("{}core", server.url))
-            .header("Accept", accept)
-            .send()
-            .unwrap();
-        let location = response
-            .headers()
-            .get("location")
-            .map(|l| l.to_str().unwrap().to_owned());
-        (response.status().as_u16(), location)
-    };
+    let see = |accept: &str| see(&server, "/core", accept);
     assert_eq!(see("text/turtle"), (303, Some("/core.ttl".into())));
     assert_eq!(see("application/n-triples"), (303, Some("/core.nt".into())));
     assert_eq!(see("application/json"), (303, Some("/core.json".into())));
