@@ -128,7 +128,7 @@ pub fn operations(site: &Rendering) -> Result<Vec<Operation>, RenderError> {
     let mut operations = Vec::new();
     for endpoint in endpoints() {
         // The operation as `openapi.json` states it.
-        let operation = openapi::operation(endpoint);
+        let operation = openapi::operation(endpoint, site);
         let relative = endpoint.path.trim_start_matches('/');
         let example_path = match (endpoint.serves, first) {
             (Serves::Search, _) => format!("{relative}?q={query}"),

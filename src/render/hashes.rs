@@ -22,6 +22,8 @@ pub struct Listed<'a> {
     /// The release it is gone since, for a removed term.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub removed_in: Option<&'a str>,
+    /// Its JSON document (a removed term's, its tombstone).
+    pub url: String,
 }
 
 /// Each term of `document`, in fragment order.
@@ -39,6 +41,7 @@ pub fn listed<'a>(site: &'a Context, document: &'a HashDocument) -> Vec<Listed<'
                     name: &entity.name,
                     slug: entity.slug.as_str(),
                     removed_in: None,
+                    url: site.url(&format!("{}.json", entity.slug.as_str())),
                 }
             }
             Member::Removed(i) => {
@@ -50,6 +53,7 @@ pub fn listed<'a>(site: &'a Context, document: &'a HashDocument) -> Vec<Listed<'
                     name: &removed.term.name,
                     slug: &removed.term.slug,
                     removed_in: Some(&removed.removed_in),
+                    url: site.url(&format!("{}.json", removed.term.slug)),
                 }
             }
         })
@@ -68,14 +72,7 @@ pub fn data(
         return Ok(false);
     }
     let Some(syntax) = rdf::Syntax::of(representation) else {
-        let terms: Vec<_> = listed(site, document)
-            .into_iter()
-            .map(|term| {
-                let mut value = serde_json::to_value(&term)?;
-                value["url"] = site.url(&format!("{}.json", term.slug)).into();
-                Ok(value)
-            })
-            .collect::<Result<_, serde_json::Error>>()?;
+        let terms = listed(site, document);
         serde_json::to_writer(out, &json!({ "iri": document.iri, "terms": terms }))?;
         return Ok(true);
     };

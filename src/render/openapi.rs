@@ -7,7 +7,7 @@
 use super::context::Context;
 use crate::search::query::{DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, MAX_TERMS};
 use crate::search::text::{NAME_CHARS, SUMMARY_CHARS};
-use crate::site::formats::ENTITY_FORMATS;
+use crate::site::formats::{ENTITY_FORMATS, Representation};
 use crate::site::negotiation;
 use crate::site::pages::PAGE_ENTITIES;
 use crate::site::routes::{Endpoint, Serves, endpoints, media};
@@ -26,7 +26,114 @@ fn schemas(site: &Context) -> Value {
     if site.has_terms {
         add_term_schemas(&mut schemas);
     }
+    add_entity_file_schemas(site, &mut schemas);
+    if site.release.is_some() {
+        schemas["Info"]["properties"]["release"] = json!({
+            "type": "object",
+            "description": "The release this site publishes, and the list of every release the site keeps.",
+            "required": ["version", "releases"],
+            "properties": {
+                "version": { "type": "string" },
+                "releases": { "type": "string", "format": "uri", "description": "The list of releases, JSON (/releases/index.json)." }
+            },
+            "additionalProperties": false
+        });
+    }
     schemas
+}
+
+/// What else a site answers at `/{slug}.json`, named like an entity's
+/// document (a term an earlier release had, the document where IRIs with
+/// a fragment arrive), with the schema of each; none on most sites.
+fn other_entity_files(site: &Context) -> Vec<(&'static str, Value)> {
+    let uri = json!({ "type": "string", "format": "uri" });
+    let text = json!({ "type": "string" });
+    let mut others = Vec::new();
+    if !site.removed.is_empty() {
+        others.push(("RemovedTerm", json!({
+            "type": "object",
+            "description": "A term an earlier release had and this one has not: its IRI still resolves, to this. The release it is gone since, the last one that had it, its last description and what replaces it.",
+            "required": ["iri", "id", "name", "slug", "removedIn", "lastRelease", "removed", "lastSeen"],
+            "properties": {
+                "iri": uri,
+                "id": text,
+                "name": text,
+                "slug": text,
+                "removedIn": { "type": "string", "description": "The release it is gone since." },
+                "lastRelease": { "type": "string", "description": "The last release that has it." },
+                "description": text,
+                "replacedBy": { "type": "array", "description": "The terms that replace it, by IRI or ID as the release states them.", "items": text },
+                "removed": { "type": "boolean", "const": true },
+                "lastSeen": { "type": "string", "format": "uri", "description": "Its JSON document in the last release that has it." }
+            },
+            "additionalProperties": false
+        })));
+    }
+    if !site.hash_documents.is_empty() {
+        others.push(("HashDocument", json!({
+            "type": "object",
+            "description": "Where IRIs with a fragment ({namespace}{rest}#…) arrive, at /{rest}: the IRI before the fragment and each term it holds.",
+            "required": ["iri", "terms"],
+            "properties": {
+                "iri": uri,
+                "terms": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["fragment", "iri", "id", "name", "slug", "url"],
+                        "properties": {
+                            "fragment": text,
+                            "iri": uri,
+                            "id": text,
+                            "name": text,
+                            "slug": text,
+                            "url": { "type": "string", "format": "uri", "description": "The term's JSON document." },
+                            "removedIn": { "type": "string", "description": "The release it is gone since, for a term an earlier release had." }
+                        },
+                        "additionalProperties": false
+                    }
+                }
+            },
+            "additionalProperties": false
+        })));
+    }
+    others
+}
+
+/// The schemas of [`other_entity_files`], and `EntityFile`, one of them
+/// or an entity, where a site has any: a generated client reads every
+/// answer of `/{slug}.json` then, not only an entity.
+fn add_entity_file_schemas(site: &Context, schemas: &mut Value) {
+    let others = other_entity_files(site);
+    if others.is_empty() {
+        return;
+    }
+    let mut variants = vec![json!({ "$ref": "#/components/schemas/Entity" })];
+    for (name, schema) in others {
+        variants.push(json!({ "$ref": format!("#/components/schemas/{name}") }));
+        schemas[name] = schema;
+    }
+    schemas[ENTITY_FILE] = json!({
+        "description": "What /{slug}.json answers: an entity, or another document named like one.",
+        "oneOf": variants
+    });
+}
+
+/// The schema of every answer of `/{slug}.json` where it is more than an
+/// entity ([`add_entity_file_schemas`]).
+const ENTITY_FILE: &str = "EntityFile";
+
+/// The name of the schema of what `endpoint` answers on `site`.
+fn schema_name(endpoint: &Endpoint, site: &Context) -> Option<&'static str> {
+    match endpoint.serves {
+        Serves::EntityFiles(format)
+            if format.representation == Representation::Json
+                && !other_entity_files(site).is_empty() =>
+        {
+            Some(ENTITY_FILE)
+        }
+        _ => endpoint.schema,
+    }
 }
 
 /// What a site of an ontology source's terms adds: each entity's IRI,
@@ -612,8 +719,8 @@ impl Operation {
 }
 
 /// The operation of `endpoint`.
-pub(super) fn operation(endpoint: &Endpoint) -> Operation {
-    let schema = match endpoint.schema {
+pub(super) fn operation(endpoint: &Endpoint, site: &Context) -> Operation {
+    let schema = match schema_name(endpoint, site) {
         Some(name) => json!({ "$ref": format!("#/components/schemas/{name}") }),
         None => opaque_schema(endpoint),
     };
@@ -761,7 +868,10 @@ pub fn document(site: &Context) -> Value {
     let meta = &site.ontology.meta;
     let mut paths = Map::new();
     for endpoint in endpoints() {
-        paths.insert(endpoint.path.to_owned(), operation(endpoint).path_item());
+        paths.insert(
+            endpoint.path.to_owned(),
+            operation(endpoint, site).path_item(),
+        );
     }
     let mut info = Map::new();
     info.insert("title".into(), json!(meta.name));

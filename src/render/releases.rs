@@ -66,6 +66,18 @@ pub fn history<'c>(
     history
 }
 
+/// A removed term's JSON document: what the release knows of it, that it
+/// is removed (a client tells it from an entity by that), and its
+/// document in the last release that had it.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RemovedDocument<'a> {
+    #[serde(flatten)]
+    term: &'a Removed,
+    removed: bool,
+    last_seen: String,
+}
+
 /// A removed term's document in `format` (`{slug}.{extension}`, where its
 /// IRI arrives), without the newline its file ends with.
 pub fn removed(
@@ -75,14 +87,14 @@ pub fn removed(
     out: &mut Vec<u8>,
 ) -> Result<(), RenderError> {
     match representation {
-        Representation::Json => {
-            let mut document = serde_json::to_value(removed)?;
-            if let Value::Object(map) = &mut document {
-                map.insert("removed".into(), true.into());
-                map.insert("lastSeen".into(), last_seen(site, removed, "json").into());
-            }
-            serde_json::to_writer(out, &document)?;
-        }
+        Representation::Json => serde_json::to_writer(
+            out,
+            &RemovedDocument {
+                term: removed,
+                removed: true,
+                last_seen: last_seen(site, removed, "json"),
+            },
+        )?,
         Representation::Html => {
             // The page's own renderer (`html::removed`) is called instead.
         }

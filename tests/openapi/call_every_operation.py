@@ -5,7 +5,7 @@
 PACKAGE_DIR holds the generated package PACKAGE; every function
 `sync_detailed` under PACKAGE.api is called against BASE_URL, with SLUG for
 `slug`, 1 for `page` and QUERY for `q`. Prints JSON: for each operation,
-its status, whether the client parsed the answer, the answer's
+its status, whether the client parsed the answer and as what type, the answer's
 Content-Type and its length in bytes.
 """
 
@@ -35,6 +35,7 @@ for group in pkgutil.iter_modules(api.__path__):
             report[operation.name] = {
                 "status": int(response.status_code),
                 "parsed": response.parsed is not None,
+                "parsedType": type(response.parsed).__name__,
                 "contentType": response.headers.get("content-type"),
                 "bytes": len(response.content),
             }
