@@ -4,6 +4,7 @@
 //! order that keeps what readers see whole.
 
 use crate::site::{bundles, files, routes};
+use itertools::{EitherOrBoth, Itertools};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -69,13 +70,13 @@ fn hashed(
         Some((objects, listed)) => (Some(listed), objects),
         None => (None, BTreeMap::new()),
     };
-    let mut built = built.into_iter().peekable();
     let found: Vec<(String, PathBuf, Option<Object>)> = found
         .into_iter()
-        .map(|(path, file)| {
-            while built.next_if(|(listed, _)| *listed < path).is_some() {}
-            let entry = built.next_if(|(listed, _)| *listed == path);
-            (path, file, entry.map(|(_, object)| object))
+        .merge_join_by(built, |(path, _), (listed, _)| path.cmp(listed))
+        .filter_map(|pair| match pair {
+            EitherOrBoth::Both((path, file), (_, object)) => Some((path, file, Some(object))),
+            EitherOrBoth::Left((path, file)) => Some((path, file, None)),
+            EitherOrBoth::Right(_) => None,
         })
         .collect();
     // Each file's status asked on both cores, not in the walk: at half a
@@ -154,24 +155,24 @@ impl Plan {
     pub fn of(objects: &[Object], published: &Published) -> Plan {
         debug_assert!(objects.windows(2).all(|w| w[0].path < w[1].path));
         let mut plan = Plan::default();
-        let mut recorded = published.objects.iter().peekable();
-        for object in objects {
-            while let Some((gone, _)) = recorded.next_if(|(path, _)| **path < object.path) {
-                plan.removed.push(gone.clone());
+        let recorded = &published.objects;
+        for pair in objects
+            .iter()
+            .merge_join_by(recorded, |object, (path, _)| object.path.cmp(path))
+        {
+            match pair {
+                EitherOrBoth::Right((gone, _)) => plan.removed.push(gone.clone()),
+                EitherOrBoth::Both(object, (_, recorded)) if recorded == object => plan.kept += 1,
+                EitherOrBoth::Both(object, _) | EitherOrBoth::Left(object) => {
+                    match Step::of(&object.path) {
+                        Step::Loaded => &mut plan.first,
+                        Step::Document => &mut plan.next,
+                        Step::Listing => &mut plan.last,
+                    }
+                    .push(object.clone())
+                }
             }
-            let same = recorded.next_if(|(path, _)| **path == object.path);
-            if same.is_some_and(|(_, recorded)| recorded == object) {
-                plan.kept += 1;
-                continue;
-            }
-            match Step::of(&object.path) {
-                Step::Loaded => &mut plan.first,
-                Step::Document => &mut plan.next,
-                Step::Listing => &mut plan.last,
-            }
-            .push(object.clone());
         }
-        plan.removed.extend(recorded.map(|(gone, _)| gone.clone()));
         plan
     }
 

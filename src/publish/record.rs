@@ -243,14 +243,14 @@ impl RecordReader {
         // each path's entries in the order read.)
         let mut entries = self.entries;
         entries.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut last: Vec<(String, Option<Object>)> = Vec::with_capacity(entries.len());
-        for entry in entries {
-            match last.last_mut() {
-                Some(previous) if previous.0 == entry.0 => *previous = entry,
-                _ => last.push(entry),
+        entries.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                std::mem::swap(later, kept);
             }
-        }
-        self.read.entries = last.into_iter().collect();
+            same
+        });
+        self.read.entries = entries.into_iter().collect();
         Ok(self.read)
     }
 

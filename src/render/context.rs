@@ -25,8 +25,13 @@ pub struct Context<'a> {
     /// Whether the site publishes the terms of an ontology source.
     pub(crate) has_terms: bool,
     /// The paths at which entities' own IRIs in the site's namespace
-    /// arrive, where those are not `/{slug}`.
+    /// (and removed terms') arrive, where those are not `/{slug}`.
     pub(crate) aliases: negotiation::Aliases,
+    /// `aliases` and the paths of the hash documents that are not
+    /// `/{slug}`: what the hosts and `serve` are given. Made only by
+    /// [`Context::group_hash_documents`], so that `aliases` never holds a
+    /// hash document's path and regrouping takes nothing back out.
+    pub(super) published_aliases: negotiation::Aliases,
     /// Whether the input names some entity of `input/entities/` by its own
     /// IRI, which the context and schemas then describe.
     pub(crate) own_iris: bool,
@@ -96,6 +101,7 @@ impl<'a> Context<'a> {
             relations: relations::Relations::of(ontology),
             has_terms: ontology.entities.iter().any(|e| e.term.is_some()),
             aliases: aliases_of(ontology),
+            published_aliases: Default::default(),
             own_iris: ontology
                 .entities
                 .iter()
@@ -112,19 +118,13 @@ impl<'a> Context<'a> {
         context
     }
 
-    /// Takes out the hash documents and their aliases, so that the other
-    /// aliases can be worked out without them.
-    pub(super) fn forget_hash_documents(&mut self) {
-        let earlier = std::mem::take(&mut self.hash_documents);
-        self.aliases.remove_hash_documents(earlier.iter());
-    }
-
-    /// Works out the hash documents again, with the terms and aliases as
-    /// they are now, and the aliases of their paths.
+    /// Works out the hash documents, with the terms and aliases as they
+    /// are now, and the aliases published with their paths.
     pub(super) fn group_hash_documents(&mut self) {
-        self.forget_hash_documents();
         self.hash_documents = hash_documents_of(self);
-        self.aliases.add_hash_documents(self.hash_documents.iter());
+        let mut published = self.aliases.clone();
+        published.add_hash_documents(self.hash_documents.iter());
+        self.published_aliases = published;
     }
 
     /// How many parts `parted` is in, where it is in parts.

@@ -325,7 +325,7 @@ impl Document<'_> {
                 };
                 let input = HostInput {
                     downloads: &site.ontology.meta.downloads,
-                    aliases: &site.aliases,
+                    aliases: &site.published_aliases,
                     bundles: site.bundle_count(),
                     joined: &joined,
                     see_other: &releases::version_iri_paths(site),
@@ -333,7 +333,7 @@ impl Document<'_> {
                 };
                 (file.write)(&input, out)?
             }
-            Document::Aliases => serde_json::to_writer(&mut *out, &site.aliases)?,
+            Document::Aliases => serde_json::to_writer(&mut *out, &site.published_aliases)?,
             Document::Home | Document::HomeAlias => html::home(site, out)?,
             Document::Stylesheet => {
                 out.extend_from_slice(site.templates.asset("site.css").trim_end().as_bytes())
@@ -621,6 +621,37 @@ mod tests {
         Ontology {
             meta: OntologyMeta::for_test("Action", "http://schema.org/Action"),
             entities: vec![entity("AcmeCreate"), entity("ZetaCreate")],
+        }
+    }
+
+    /// A removed term's IRI and a hash document's path both stay
+    /// published however often the hash documents are worked out again:
+    /// the entities' aliases never hold a hash document's path.
+    #[test]
+    fn removed_terms_and_hash_documents_keep_their_paths() {
+        let mut ontology = ontology();
+        ontology.entities[0].iri = Some("https://t.test/Core#Acme".into());
+        let mut site = Rendering::new(&ontology).unwrap();
+        let removed = || release::Removed {
+            term: crate::changes::Named {
+                iri: "https://t.test/Old".into(),
+                id: "Old".into(),
+                name: "Old".into(),
+                slug: "old".into(),
+            },
+            removed_in: "2".into(),
+            last_release: "1".into(),
+            description: None,
+            replaced_by: Vec::new(),
+        };
+        for _ in 0..2 {
+            site.set_removed(vec![removed()]);
+            let published = &site.published_aliases;
+            for (path, slug) in [("/Core", "core"), ("/Old", "old")] {
+                let found = crate::site::negotiation::resource_at(path, published);
+                assert_eq!(found.and_then(|found| found.slug), Some(slug), "{path}");
+            }
+            assert!(!site.aliases.contains("/Core") && site.aliases.contains("/Old"));
         }
     }
 

@@ -99,8 +99,6 @@ impl Rendering<'_> {
                     && crate::site::reserved::names_entity(&r.term.slug)
             })
             .collect();
-        // The removed terms' IRIs go before the hash documents' paths.
-        self.context.forget_hash_documents();
         let namespace = self.context.ontology.meta.resolved_namespace();
         self.context
             .aliases
