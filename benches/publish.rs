@@ -213,7 +213,10 @@ fn build(input: &Path, site: &Path) {
         .arg(input)
         .arg("--out")
         .arg(site);
-    if let Ok(host) = std::env::var("ONTOSITE_BENCH_HOST") {
+    if let Some(host) = std::env::var("ONTOSITE_BENCH_HOST")
+        .ok()
+        .filter(|h| !h.is_empty())
+    {
         command.args(["--host", &host]);
     }
     let status = command.status().unwrap();

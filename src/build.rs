@@ -382,7 +382,8 @@ fn layout(
 
 /// Lays the site out for its host before anything is rendered: the
 /// entities' documents as [`layout`] chooses; where the host takes no
-/// file as large as the RDF list or dump would be, those in parts
+/// file as large as the RDF list or dump would be (or asks for parts of
+/// a size, `Plan::part_bytes`), those in parts
 /// (planned from every unit's exact size, where a sample says the dump
 /// comes near the limit); and where it runs code, the big JSON lists
 /// larger than it takes left for its handler to answer from their pages.
@@ -394,14 +395,24 @@ fn lay_out(
     site: &mut Rendering,
 ) -> Result<(), Error> {
     let mut layout = layout(config, host, site)?;
-    let most = host.and_then(|plan| {
+    // Only in the bundled layout do the hosts send the wholes' paths to
+    // the handler: with `--layout files` the lists stay whole, and a list
+    // past the limit is refused with it named.
+    let handler_joins =
+        host.is_some_and(|plan| plan.runs_code) && config.layout != Some(Layout::Files);
+    let limit = host.and_then(|plan| {
         Fit::of(plan, &Measured::default(), &config.limit_overrides)
             .figures
             .iter()
             .find(|figure| figure.limit.measure == hosts::Measure::FileBytes)
             .map(|figure| figure.limit.most)
     });
-    if let (Some(plan), Some(most)) = (host, most) {
+    // Parts smaller than the limit, where the host asks for them and its
+    // handler joins them: a publish then sends the parts a change touched.
+    let part = host
+        .and_then(|plan| plan.part_bytes)
+        .filter(|_| handler_joins);
+    if let Some(most) = limit.into_iter().chain(part).min() {
         let rendering = |path: &str| {
             let path = path.to_owned();
             move |source| Error::Render { path, source }
@@ -416,10 +427,6 @@ fn lay_out(
             && site
                 .cut_into_parts(most)
                 .map_err(rendering(crate::site::files::DUMP_NT))?;
-        // Only in the bundled layout do the hosts send the wholes' paths
-        // to the handler: with `--layout files` the lists stay whole, and
-        // a list past the limit is refused with it named.
-        let handler_joins = plan.runs_code && config.layout != Some(Layout::Files);
         if handler_joins {
             joins |= !site
                 .join_lists(most)

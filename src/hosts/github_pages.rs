@@ -10,6 +10,7 @@ pub const PLANS: &[Plan] = &[Plan {
     name: "github-pages",
     title: "GitHub Pages",
     runs_code: false,
+    part_bytes: None,
     unlisted: &[],
     limits: &[
         Limit {

@@ -54,6 +54,7 @@ pub const PLANS: &[Plan] = &[Plan {
     name: "object-storage",
     title: "object storage (S3 API)",
     runs_code: false,
+    part_bytes: None,
     unlisted: &[],
     limits: &[Limit {
         measure: Measure::FileBytes,

@@ -26,7 +26,7 @@ pub struct Context<'a> {
     pub(crate) has_terms: bool,
     /// The paths at which entities' own IRIs in the site's namespace
     /// (and removed terms') arrive, where those are not `/{slug}`.
-    pub(crate) aliases: negotiation::Aliases,
+    pub(super) aliases: negotiation::Aliases,
     /// `aliases` and the paths of the hash documents that are not
     /// `/{slug}`: what the hosts and `serve` are given. Made only by
     /// [`Context::group_hash_documents`], so that `aliases` never holds a

@@ -80,6 +80,17 @@ pub fn data(
     // the others that point at it.
     let mut seen = std::collections::HashSet::new();
     let mut triples = Vec::new();
+    // Where the document's IRI is the ontology's own (`https://w3id.org/x`
+    // for terms `x#…`), what the ontology says of itself comes first: its
+    // IRI dereferenced promises its header.
+    let header = site.ontology.meta.header.as_ref();
+    let header = header.filter(|header| header.iri.trim_end_matches('#') == document.iri);
+    for triple in header.iter().flat_map(|header| &header.statements) {
+        let triple = std::borrow::Cow::Borrowed(triple);
+        if seen.insert(triple.clone()) {
+            triples.push(triple);
+        }
+    }
     for (_, member) in &document.terms {
         let stated = match *member {
             Member::Entity(i) => rdf::document_triples(site, &site.ontology.entities[i])?,

@@ -344,3 +344,53 @@ fn with_a_file_per_document_the_big_lists_stay_whole_and_are_refused_past_the_li
     );
     assert!(!site.exists(), "a refused site was written");
 }
+
+/// The R2 Worker joins parts, so a site whose dump is past 16 MiB (20,000
+/// entities here) is built for R2 in parts of at most that and bundled,
+/// by default: a
+/// publish after a change then sends the parts it touched, not the whole
+/// dumps (docs/hosts.md). `serve` answers `/dump.nt` joined, the parts'
+/// lines in order. With `--layout files` every document stays whole.
+#[test]
+fn r2_sites_come_in_parts_the_worker_joins() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = generated_input(dir.path(), "input", 20_000, "Words");
+    let site = dir.path().join("r2");
+    let output = build_command(&input, &site, &["--host", "cloudflare-r2"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(!site.join("dump.nt").exists());
+    assert!(site.join("entity-bundles/index.json").is_file());
+    let mut joined = Vec::new();
+    for k in 1.. {
+        let Ok(part) = std::fs::read(site.join(format!("dump-parts/{k}.nt"))) else {
+            assert!(k > 1, "no parts");
+            break;
+        };
+        assert!(
+            part.len() as u64 <= 16 << 20,
+            "part {k}: {} bytes",
+            part.len()
+        );
+        joined.extend(part);
+    }
+    let server = crate::serve::Server::dir(&site);
+    let whole =
+        reqwest::blocking::get(format!("{}/dump.nt", server.url.trim_end_matches('/'))).unwrap();
+    assert_eq!(whole.status(), 200);
+    assert!(whole.bytes().unwrap() == joined);
+
+    let files = dir.path().join("files");
+    let output = build_command(
+        &input,
+        &files,
+        &["--host", "cloudflare-r2", "--layout", "files"],
+    )
+    .output()
+    .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(!files.join("dump-parts").exists());
+    let dump = std::fs::read(files.join("dump.nt")).unwrap();
+    assert!(dump.len() > 16 << 20, "{} bytes", dump.len());
+}

@@ -581,6 +581,43 @@ fn hash_iris_resolve_through_the_document_before_their_fragment() {
     assert_documents_state_the_source(&fixture("hash/core.ttl"), &site, "https://onto.test", 4);
 }
 
+/// Where the ontology's own IRI is the one its terms' hash IRIs share
+/// (`https://onto.test/core`, terms `core#…`), its hash document states
+/// the ontology's header too: dereferencing the ontology's IRI gives what
+/// the ontology says of itself. Elsewhere (the fixture above, whose
+/// ontology is `https://onto.test/`) it states its terms' only.
+#[test]
+fn the_ontology_s_own_hash_document_states_its_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("core.ttl");
+    let header = "<https://onto.test/core> a owl:Ontology ;\n    rdfs:label \"Core terms\"@en .\n";
+    let fixture = std::fs::read_to_string(fixture("hash/core.ttl")).unwrap();
+    let start = fixture.find("<https://onto.test/> a owl:Ontology").unwrap();
+    let end = start + fixture[start..].find(" .\n").unwrap() + 3;
+    std::fs::write(
+        &source,
+        format!("{}{header}{}", &fixture[..start], &fixture[end..]),
+    )
+    .unwrap();
+    let manifest = r#"{"name": "Core", "baseUrl": "https://onto.test"}"#;
+    let site = built(dir.path(), &input_with(dir.path(), &source, manifest));
+    let stated = std::fs::read_to_string(site.join("core.nt")).unwrap();
+    for triple in [
+        "<https://onto.test/core> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://www.w3.org/2002/07/owl#Ontology> .",
+        "<https://onto.test/core> <http://www.w3.org/2000/01/rdf-schema#label> \"Core terms\"@en .",
+        "<https://onto.test/core#Person> <http://www.w3.org/2000/01/rdf-schema#label> \"Person\"@en .",
+    ] {
+        assert!(
+            stated.lines().any(|line| line == triple),
+            "{triple} not in:\n{stated}"
+        );
+    }
+    let other = tempfile::tempdir().unwrap();
+    let fixture_site = hash_site(other.path());
+    let stated = std::fs::read_to_string(fixture_site.join("core.nt")).unwrap();
+    assert!(!stated.contains("Ontology>"), "{stated}");
+}
+
 /// In a browser, a link to a hash IRI opens its term's page, from a
 /// server and from disk; a fragment no term has stays on the document.
 #[test]

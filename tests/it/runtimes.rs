@@ -708,6 +708,9 @@ fn the_r2_worker_joins_the_parts_of_a_published_bucket() {
         ]
         .map(String::from),
     );
+    for path in &paths {
+        assert_eq!(answer(&host.url, path).status, 200, "{path}");
+    }
     assert_same_as_serve(&host, &server, "the R2 worker (parts)", &paths);
     assert_negotiates_as_serve(&host, &server, "the R2 worker (parts)");
 }
