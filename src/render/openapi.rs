@@ -10,7 +10,7 @@ use crate::search::text::{NAME_CHARS, SUMMARY_CHARS};
 use crate::site::formats::{ENTITY_FORMATS, Representation};
 use crate::site::negotiation;
 use crate::site::pages::PAGE_ENTITIES;
-use crate::site::routes::{Endpoint, Serves, endpoints, media};
+use crate::site::routes::{Endpoint, RELEASE_ENDPOINTS, Serves, endpoints, media};
 use serde_json::{Map, Value, json};
 
 /// The schemas, by the name the tests validate documents against.
@@ -27,6 +27,7 @@ fn schemas(site: &Context) -> Value {
         add_term_schemas(&mut schemas);
     }
     add_entity_file_schemas(site, &mut schemas);
+    add_release_schemas(site, &mut schemas);
     if site.release.is_some() {
         schemas["Info"]["properties"]["release"] = json!({
             "type": "object",
@@ -40,6 +41,122 @@ fn schemas(site: &Context) -> Value {
         });
     }
     schemas
+}
+
+/// The endpoints of [`RELEASE_ENDPOINTS`] this site has: the release
+/// list on the current site of one that keeps releases, the change log on
+/// a release with one before it.
+fn release_endpoints(site: &Context) -> impl Iterator<Item = &'static Endpoint> {
+    let has_list = !site.releases.is_empty();
+    let has_log = site.release.as_ref().is_some_and(|r| r.since.is_some());
+    RELEASE_ENDPOINTS
+        .iter()
+        .filter(move |endpoint| match endpoint.schema {
+            Some("ReleaseList") => has_list,
+            Some("ChangeLog") => has_log,
+            _ => false,
+        })
+}
+
+/// The schemas of the release list and the change log, where the site has
+/// them ([`release_endpoints`]), as `render::releases` writes them.
+fn add_release_schemas(site: &Context, schemas: &mut Value) {
+    let documents: Vec<&str> = release_endpoints(site).filter_map(|e| e.schema).collect();
+    if documents.is_empty() {
+        return;
+    }
+    let text = json!({ "type": "string" });
+    let uri = json!({ "type": "string", "format": "uri" });
+    let kinds = crate::changes::KINDS;
+    schemas["ChangeCounts"] = json!({
+        "type": "object",
+        "description": "How many changes of each kind a release made.",
+        "required": kinds,
+        "properties": kinds.iter().map(|k| ((*k).to_owned(), json!({ "type": "integer", "minimum": 0 }))).collect::<Map<_, _>>(),
+        "additionalProperties": false
+    });
+    if documents.contains(&"ReleaseList") {
+        schemas["ReleaseList"] = json!({
+            "type": "object",
+            "description": "Every release the site keeps, newest first.",
+            "required": ["current", "url", "releases"],
+            "properties": {
+                "current": { "type": "string", "description": "The version the site's root publishes." },
+                "url": uri,
+                "releases": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["version", "url", "entities", "sources"],
+                        "properties": {
+                            "version": text,
+                            "date": text,
+                            "versionIri": uri,
+                            "url": { "type": "string", "format": "uri", "description": "The release's root, where its own API answers." },
+                            "entities": { "type": "integer", "minimum": 0 },
+                            "previous": { "type": "string", "description": "The release before it." },
+                            "changes": { "$ref": "#/components/schemas/ChangeCounts" },
+                            "changeLog": { "type": "string", "format": "uri", "description": "Its change log, JSON." },
+                            "sources": { "type": "string", "description": "The BLAKE3 of the release's input, hexadecimal." }
+                        },
+                        "additionalProperties": false
+                    }
+                }
+            },
+            "additionalProperties": false
+        });
+    }
+    if documents.contains(&"ChangeLog") {
+        // A change names its term as `changes::Named` does, with what it
+        // says of it besides.
+        let changed = |extra: Value| {
+            let mut properties = json!({
+                "iri": uri,
+                "id": text,
+                "name": text,
+                "slug": { "type": "string", "description": "Its slug in the release the change is about: the earlier one for a term removed." }
+            });
+            let mut required = vec![json!("iri"), json!("id"), json!("name"), json!("slug")];
+            if let (Value::Object(properties), Value::Object(extra)) = (&mut properties, extra) {
+                required.extend(extra.keys().map(|key| json!(key)));
+                properties.extend(extra);
+            }
+            json!({ "type": "array", "items": { "type": "object", "required": required, "properties": properties, "additionalProperties": false } })
+        };
+        let texts = json!({ "type": "array", "items": { "type": "string" } });
+        let named = changed(json!({}));
+        let retexted = changed(json!({ "before": text, "after": text }));
+        let regrouped = changed(json!({ "added": texts, "removed": texts }));
+        schemas["ChangeLog"] = json!({
+            "type": "object",
+            "description": "What a release changed since the one before it (docs/changes.md).",
+            "required": ["version", "previous", "previousUrl", "releases", "counts", "changes"],
+            "properties": {
+                "version": text,
+                "previous": text,
+                "previousUrl": uri,
+                "releases": uri,
+                "counts": { "$ref": "#/components/schemas/ChangeCounts" },
+                "changes": {
+                    "type": "object",
+                    "required": kinds,
+                    "properties": {
+                        "added": named,
+                        "removed": named,
+                        "deprecated": changed(json!({ "replacedBy": texts })),
+                        "undeprecated": named,
+                        "relabelled": retexted,
+                        "redefined": retexted,
+                        "reparented": regrouped,
+                        "synonyms": regrouped,
+                        "moved": changed(json!({ "to": text }))
+                    },
+                    "additionalProperties": false
+                }
+            },
+            "additionalProperties": false
+        });
+    }
 }
 
 /// What else a site answers at `/{slug}.json`, named like an entity's
@@ -867,7 +984,7 @@ pub fn render(site: &Context, out: &mut Vec<u8>) -> Result<(), serde_json::Error
 pub fn document(site: &Context) -> Value {
     let meta = &site.ontology.meta;
     let mut paths = Map::new();
-    for endpoint in endpoints() {
+    for endpoint in endpoints().iter().chain(release_endpoints(site)) {
         paths.insert(
             endpoint.path.to_owned(),
             operation(endpoint, site).path_item(),

@@ -196,6 +196,19 @@ pub fn assert_site_follows_its_openapi(site: &std::path::Path) -> usize {
     ] {
         assert_valid(&schema(&openapi, name), &read_json(&site.join(file)), file);
     }
+    // A site's release list and change log, where `openapi.json` says it
+    // has them, and only there.
+    for (path, name) in [
+        ("/releases/index.json", "ReleaseList"),
+        ("/change-log.json", "ChangeLog"),
+    ] {
+        let file = site.join(path.trim_start_matches('/'));
+        let described = openapi["paths"][path].is_object();
+        assert_eq!(described, file.exists(), "{path} in {}", site.display());
+        if described {
+            assert_valid(&schema(&openapi, name), &read_json(&file), path);
+        }
+    }
     let entity = schema(&openapi, "Entity");
     for item in read_json(&site.join("index.json"))["items"]
         .as_array()
@@ -518,6 +531,15 @@ fn removed_terms_and_hash_documents_follow_openapi_json() {
         let call = &report["get_slug_json"];
         assert_eq!(call["status"], 200, "{slug}: {call}");
         assert_eq!(call["parsedType"], parsed, "{slug}: {report}");
+        // The release list and the change log, each as its own type.
+        for (operation, parsed) in [
+            ("get_releases_index_json", "ReleaseList"),
+            ("get_change_log_json", "ChangeLog"),
+        ] {
+            let call = &report[operation];
+            assert_eq!(call["status"], 200, "{operation}: {report}");
+            assert_eq!(call["parsedType"], parsed, "{operation}: {call}");
+        }
     }
 }
 

@@ -672,6 +672,21 @@ const WHOLES: [&str; 7] = [
     "index.jsonld",
 ];
 
+/// The shipped site built into `dir/dist` for `host` with its limit per
+/// file lowered to 650 kB: none of [`WHOLES`] is written whole.
+fn parted_shipped_site(dir: &Path, host: &str) -> PathBuf {
+    let site = dir.join("dist");
+    let output = build_command(&shipped_input(), &site, &["--host", host])
+        .env("ONTOSITE_HOST_LIMITS", "file-bytes=650000")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    for whole in WHOLES {
+        assert!(!site.join(whole).exists(), "{whole} was written whole");
+    }
+    site
+}
+
 /// The shipped site built for R2 with its big documents in parts (the
 /// limit lowered to 650 kB, as a publisher lowers it so that a change
 /// sends one part of the dump, not all of it), published to a real S3
@@ -681,15 +696,7 @@ const WHOLES: [&str; 7] = [
 fn the_r2_worker_joins_the_parts_of_a_published_bucket() {
     needs!(WORKERD, crate::publish::GARAGE);
     let dir = tempfile::tempdir().unwrap();
-    let site = dir.path().join("dist");
-    let output = build_command(&shipped_input(), &site, &["--host", "cloudflare-r2"])
-        .env("ONTOSITE_HOST_LIMITS", "file-bytes=650000")
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", stderr(&output));
-    for whole in WHOLES {
-        assert!(!site.join(whole).exists(), "{whole} was written whole");
-    }
+    let site = parted_shipped_site(dir.path(), "cloudflare-r2");
     let garage = crate::publish::start();
     let output = crate::publish::publish(&garage, &site, "parts", &[]);
     assert!(output.status.success(), "{}", stderr(&output));
@@ -725,16 +732,8 @@ fn the_r2_worker_joins_the_parts_of_a_published_bucket() {
 fn whole_documents_answer_from_their_parts_on_every_host() {
     needs!(WORKERD, DENO);
     let dir = tempfile::tempdir().unwrap();
-    let site = dir.path().join("dist");
-    let output = build_command(&shipped_input(), &site, &["--host", "cloudflare"])
-        .env("ONTOSITE_HOST_LIMITS", "file-bytes=650000")
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", stderr(&output));
+    let site = parted_shipped_site(dir.path(), "cloudflare");
     let wholes = WHOLES;
-    for whole in wholes {
-        assert!(!site.join(whole).exists(), "{whole} was written whole");
-    }
     let joined = |parted: &str, extension: &str| {
         let mut whole = Vec::new();
         for k in 1.. {
