@@ -11,8 +11,9 @@
 //! (`ONTOSITE_BENCH_SYNC=0` leaves it out; `=fresh` leaves out its first
 //! upload, the prefix filled by publish). `ONTOSITE_BENCH_HOST` builds the
 //! site for that host (`--host`), with `ONTOSITE_HOST_LIMITS` as the build
-//! reads it: `cloudflare-r2` with `file-bytes=8388608` publishes the big
-//! documents in parts of 8 MiB, which the R2 Worker joins.
+//! reads it, and `ONTOSITE_BENCH_PART_SIZE` passes `--part-size`:
+//! `cloudflare-r2` with `16777216` publishes the big documents in parts
+//! of 16 MiB, which the R2 Worker joins.
 
 mod common;
 
@@ -46,7 +47,10 @@ fn main() {
     println!("machine: {}", machine());
     let host = std::env::var("ONTOSITE_BENCH_HOST").unwrap_or_else(|_| "none".into());
     let limits = std::env::var("ONTOSITE_HOST_LIMITS").unwrap_or_else(|_| "none".into());
-    println!("{entities} entities, {files} files; --host {host}, ONTOSITE_HOST_LIMITS {limits}");
+    let parts = std::env::var("ONTOSITE_BENCH_PART_SIZE").unwrap_or_else(|_| "none".into());
+    println!(
+        "{entities} entities, {files} files; --host {host}, --part-size {parts}, ONTOSITE_HOST_LIMITS {limits}"
+    );
     println!("| run | seconds | said |");
     println!("|---|---:|---|");
     // `ontosite publish` of the site to `prefix` of Garage's bucket.
@@ -218,6 +222,12 @@ fn build(input: &Path, site: &Path) {
         .filter(|h| !h.is_empty())
     {
         command.args(["--host", &host]);
+    }
+    if let Some(size) = std::env::var("ONTOSITE_BENCH_PART_SIZE")
+        .ok()
+        .filter(|s| !s.is_empty())
+    {
+        command.args(["--part-size", &size]);
     }
     let status = command.status().unwrap();
     assert!(status.success());

@@ -382,8 +382,8 @@ fn layout(
 
 /// Lays the site out for its host before anything is rendered: the
 /// entities' documents as [`layout`] chooses; where the host takes no
-/// file as large as the RDF list or dump would be (or asks for parts of
-/// a size, `Plan::part_bytes`), those in parts
+/// file as large as the RDF list or dump would be (or `--part-size` asks
+/// for smaller parts), those in parts
 /// (planned from every unit's exact size, where a sample says the dump
 /// comes near the limit); and where it runs code, the big JSON lists
 /// larger than it takes left for its handler to answer from their pages.
@@ -407,12 +407,25 @@ fn lay_out(
             .find(|figure| figure.limit.measure == hosts::Measure::FileBytes)
             .map(|figure| figure.limit.most)
     });
-    // Parts smaller than the limit, where the host asks for them and its
-    // handler joins them: a publish then sends the parts a change touched.
-    let part = host
-        .and_then(|plan| plan.part_bytes)
-        .filter(|_| handler_joins);
-    if let Some(most) = limit.into_iter().chain(part).min() {
+    // Parts smaller than the limit, where the publisher asks for them
+    // (`--part-size`): a publish then sends the parts a change touched.
+    if let Some(part) = config.part_bytes {
+        let refusal = if !handler_joins {
+            Some(
+                "no handler would join the parts: the host runs no code, none is named, or --layout files keeps every document a file",
+            )
+        } else if part < 1 << 20 {
+            Some(
+                "parts smaller than 1 MiB would each be an object, and the handler's table one entry each",
+            )
+        } else {
+            None
+        };
+        if let Some(why) = refusal {
+            return Err(Error::Config(crate::config::ConfigError::PartSize(why)));
+        }
+    }
+    if let Some(most) = limit.into_iter().chain(config.part_bytes).min() {
         let rendering = |path: &str| {
             let path = path.to_owned();
             move |source| Error::Render { path, source }
@@ -708,7 +721,13 @@ pub fn fingerprint(config: &BuildConfig) -> Option<String> {
         HostCheck::AsInputSays => "as the input says",
         HostCheck::Off => "none",
     };
-    hasher.update(format!("{host} {:?} {:?}\0", config.layout, config.limit_overrides).as_bytes());
+    hasher.update(
+        format!(
+            "{host} {:?} {:?} {:?}\0",
+            config.layout, config.limit_overrides, config.part_bytes
+        )
+        .as_bytes(),
+    );
     let out = std::path::absolute(&config.out).ok();
     for (name, dir) in [
         ("input", Some(&config.input)),

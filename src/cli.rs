@@ -156,6 +156,16 @@ pub struct InputArgs {
     /// files would pass its limits.
     #[arg(long, value_name = "LAYOUT")]
     pub layout: Option<String>,
+
+    /// Cut the site-wide documents (the dumps, the RDF list, /all and the
+    /// JSON lists) into parts of at most this many bytes (1 MiB or more),
+    /// which the host's handler joins, though the host would take them
+    /// whole: a publish after a change then sends the parts it touched,
+    /// not the whole dumps. Needs a host that runs code and the bundled
+    /// layout; the wholes are then answered joined, without ranges or
+    /// entity tags (docs/hosts.md).
+    #[arg(long, value_name = "BYTES")]
+    pub part_size: Option<u64>,
 }
 
 #[derive(Debug, Args)]

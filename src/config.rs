@@ -31,6 +31,9 @@ pub struct BuildConfig {
     /// Figures in place of the host's own (`ONTOSITE_HOST_LIMITS`), so that
     /// a test can pass a limit with a small site.
     pub limit_overrides: Vec<Limit>,
+    /// Parts of the site-wide documents of at most this many bytes, below
+    /// the host's limit (`--part-size`), where its handler joins them.
+    pub part_bytes: Option<u64>,
     /// A site published earlier (`--previous`), whose releases are taken
     /// as they are where the input keeps the same sources; without it,
     /// the site in `out`.
@@ -81,6 +84,10 @@ pub enum ConfigError {
         "--layout bundled: {0} runs no code, so no handler would answer the bundled documents\n  help: leave --layout out (files), or deploy to a host that runs code"
     )]
     BundledWithoutCode(&'static str),
+    #[error(
+        "--part-size: {0}\n  help: build for a host that runs code and joins the parts (--host cloudflare, cloudflare-paid, cloudflare-r2 or netlify), without --layout files, with parts of 1048576 bytes (1 MiB) or more; or leave --part-size out (docs/hosts.md)"
+    )]
+    PartSize(&'static str),
     #[error(
         "ONTOSITE_HOST_LIMITS: {0}\n  help: give name=figure pairs separated by commas, such as files=100,file-bytes=5000 (docs/testing.md), or unset it"
     )]

@@ -69,6 +69,7 @@ fn build_config(
         limit_overrides: config::limit_overrides(
             std::env::var("ONTOSITE_HOST_LIMITS").ok().as_deref(),
         )?,
+        part_bytes: input.part_size,
         previous,
     })
 }
@@ -235,6 +236,7 @@ fn run_serve(args: &ServeArgs, quiet: bool) -> Result<(), Error> {
                 siblings: Vec::new(),
                 host: None,
                 layout: None,
+                part_size: None,
             },
             dir.clone(),
             args.templates.clone(),

@@ -29,10 +29,6 @@ pub const PLANS: &[Plan] = &[Plan {
     name: "cloudflare-r2",
     title: "Cloudflare R2 with a Worker",
     runs_code: true,
-    // The Worker joins the parts: one entity changed at 100,000 sends
-    // 33 MB (the parts and pages it is in), not the 266 MB of the whole
-    // dumps and lists (docs/benchmarks.md).
-    part_bytes: Some(16 * MIB),
     unlisted: &[],
     limits: &[
         Limit {

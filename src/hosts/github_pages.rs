@@ -10,7 +10,6 @@ pub const PLANS: &[Plan] = &[Plan {
     name: "github-pages",
     title: "GitHub Pages",
     runs_code: false,
-    part_bytes: None,
     unlisted: &[],
     limits: &[
         Limit {

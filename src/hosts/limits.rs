@@ -101,12 +101,6 @@ pub struct Plan {
     /// publishing them, which its file counts leave out.
     pub unlisted: &'static [&'static str],
     pub limits: &'static [Limit],
-    /// Where set, a handler that joins parts gets the site-wide documents
-    /// (the dumps, the RDF list, `/all` and the JSON lists) in parts of
-    /// at most this many bytes, though the host would take them whole:
-    /// an object store is written an object at a time, and a publish
-    /// after a change then sends the parts it touched, not the dumps.
-    pub part_bytes: Option<u64>,
 }
 
 const KIB: u64 = 1024;
@@ -558,7 +552,6 @@ mod tests {
     use super::*;
 
     const SMALL: Plan = Plan {
-        part_bytes: None,
         name: "small",
         title: "Small",
         runs_code: true,

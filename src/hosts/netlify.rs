@@ -49,7 +49,6 @@ pub const PLANS: &[Plan] = &[Plan {
     name: "netlify",
     title: "Netlify",
     runs_code: true,
-    part_bytes: None,
     unlisted: &[],
     limits: &[
         Limit {

@@ -54,7 +54,6 @@ pub const PLANS: &[Plan] = &[Plan {
     name: "object-storage",
     title: "object storage (S3 API)",
     runs_code: false,
-    part_bytes: None,
     unlisted: &[],
     limits: &[Limit {
         measure: Measure::FileBytes,

@@ -83,7 +83,8 @@ fn unit_size(site: &Context, parted: Parted, unit: usize) -> Result<u64, RenderE
 
 /// Where parts start, for units of `sizes` and parts of at most `most`
 /// bytes: as many units a part as fit, at least one (a unit larger than
-/// `most` is a part alone, which the build's measure then refuses).
+/// `most` is a part alone, which the build's measure refuses where `most`
+/// is the host's limit; under `--part-size` the host takes it).
 fn cut(sizes: &[u64], most: u64) -> Vec<usize> {
     let mut starts = vec![0];
     let mut filled = 0u64;

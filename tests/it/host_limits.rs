@@ -345,27 +345,28 @@ fn with_a_file_per_document_the_big_lists_stay_whole_and_are_refused_past_the_li
     assert!(!site.exists(), "a refused site was written");
 }
 
-/// The R2 Worker joins parts, so a site whose dump is past 16 MiB (20,000
-/// entities here) is built for R2 in parts of at most that and bundled,
-/// by default: a
-/// publish after a change then sends the parts it touched, not the whole
-/// dumps (docs/hosts.md). `serve` answers `/dump.nt` joined, the parts'
-/// lines in order. With `--layout files` every document stays whole.
+/// `--part-size 16777216` for R2, whose Worker joins parts: a site whose
+/// dump is past 16 MiB (20,000 entities here) is built with its site-wide
+/// documents in parts of at most that, and bundled, so that a publish
+/// after a change sends the parts it touched, not the whole dumps
+/// (docs/hosts.md). `serve` answers `/dump.nt` joined, the parts' lines in
+/// order, every statement of the dump a build without parts writes. Without
+/// `--part-size` the dumps stay whole; with it, a host that runs no code,
+/// `--layout files` or parts under 1 MiB are refused.
 #[test]
-fn r2_sites_come_in_parts_the_worker_joins() {
+fn a_part_size_cuts_the_big_documents_for_a_handler_that_joins_them() {
     let dir = tempfile::tempdir().unwrap();
     let input = generated_input(dir.path(), "input", 20_000, "Words");
     let site = dir.path().join("r2");
-    let output = build_command(&input, &site, &["--host", "cloudflare-r2"])
-        .output()
-        .unwrap();
+    let parted = ["--host", "cloudflare-r2", "--part-size", "16777216"];
+    let output = build_command(&input, &site, &parted).output().unwrap();
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(!site.join("dump.nt").exists());
     assert!(site.join("entity-bundles/index.json").is_file());
     let mut joined = Vec::new();
     for k in 1.. {
         let Ok(part) = std::fs::read(site.join(format!("dump-parts/{k}.nt"))) else {
-            assert!(k > 1, "no parts");
+            assert!(k > 2, "fewer than two parts");
             break;
         };
         assert!(
@@ -381,16 +382,59 @@ fn r2_sites_come_in_parts_the_worker_joins() {
     assert_eq!(whole.status(), 200);
     assert!(whole.bytes().unwrap() == joined);
 
-    let files = dir.path().join("files");
-    let output = build_command(
-        &input,
-        &files,
-        &["--host", "cloudflare-r2", "--layout", "files"],
-    )
-    .output()
-    .unwrap();
+    let plain = dir.path().join("plain");
+    let output = build_command(&input, &plain, &["--host", "cloudflare-r2"])
+        .output()
+        .unwrap();
     assert!(output.status.success(), "{}", stderr(&output));
-    assert!(!files.join("dump-parts").exists());
-    let dump = std::fs::read(files.join("dump.nt")).unwrap();
+    assert!(!plain.join("dump-parts").exists());
+    let dump = std::fs::read(plain.join("dump.nt")).unwrap();
     assert!(dump.len() > 16 << 20, "{} bytes", dump.len());
+    // The same statements but the data set's description and its
+    // downloads (the parted site's are the parts).
+    let statements = |dump: &[u8]| -> std::collections::BTreeSet<String> {
+        String::from_utf8_lossy(dump)
+            .lines()
+            .filter(|line| !line.starts_with("<https://many.example/> "))
+            .filter(|line| !line.starts_with("<https://many.example/dump"))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert!(
+        statements(&dump) == statements(&joined),
+        "the parts joined do not state what the whole dump states"
+    );
+
+    for (args, said) in [
+        (
+            &["--host", "github-pages", "--part-size", "16777216"][..],
+            "no handler would join",
+        ),
+        (&["--part-size", "16777216"][..], "no handler would join"),
+        (
+            &[
+                "--host",
+                "cloudflare-r2",
+                "--layout",
+                "files",
+                "--part-size",
+                "16777216",
+            ][..],
+            "no handler would join",
+        ),
+        (
+            &["--host", "cloudflare-r2", "--part-size", "1000"][..],
+            "smaller than 1 MiB",
+        ),
+    ] {
+        let out = dir.path().join("refused");
+        let output = build_command(&input, &out, args).output().unwrap();
+        assert!(!output.status.success(), "{args:?}");
+        let message = stderr(&output);
+        assert!(
+            message.contains("--part-size") && message.contains(said),
+            "{args:?}: {message}"
+        );
+        assert!(!out.exists(), "{args:?}");
+    }
 }
