@@ -9,7 +9,7 @@ use super::{entity, info, openapi};
 use crate::model::{Entity, Ontology};
 use crate::search::{Corpus, Query, Searcher};
 use crate::site::files;
-use crate::site::routes::{Serves, endpoints, media};
+use crate::site::routes::{Serves, media};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -126,7 +126,7 @@ pub fn operations(site: &Rendering) -> Result<Vec<Operation>, RenderError> {
     let first = site.ontology.entities.first();
     let query = info::example_query(site.ontology);
     let mut operations = Vec::new();
-    for endpoint in endpoints() {
+    for endpoint in openapi::site_endpoints(site) {
         // The operation as `openapi.json` states it.
         let operation = openapi::operation(endpoint, site);
         let relative = endpoint.path.trim_start_matches('/');

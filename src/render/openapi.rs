@@ -43,6 +43,13 @@ fn schemas(site: &Context) -> Value {
     schemas
 }
 
+/// Every endpoint `openapi.json` describes on this site, in its order:
+/// the route table's, then those of releases it has. The front page lists
+/// the same.
+pub(super) fn site_endpoints(site: &Context) -> impl Iterator<Item = &'static Endpoint> {
+    endpoints().iter().chain(release_endpoints(site))
+}
+
 /// The endpoints of [`RELEASE_ENDPOINTS`] this site has: the release
 /// list on the current site of one that keeps releases, the change log on
 /// a release with one before it.
@@ -984,7 +991,7 @@ pub fn render(site: &Context, out: &mut Vec<u8>) -> Result<(), serde_json::Error
 pub fn document(site: &Context) -> Value {
     let meta = &site.ontology.meta;
     let mut paths = Map::new();
-    for endpoint in endpoints().iter().chain(release_endpoints(site)) {
+    for endpoint in site_endpoints(site) {
         paths.insert(
             endpoint.path.to_owned(),
             operation(endpoint, site).path_item(),
