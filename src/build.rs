@@ -89,6 +89,7 @@ pub struct CheckReport {
 pub fn check(config: &BuildConfig, progress: &dyn Progress) -> Result<CheckReport, Error> {
     progress.phase(phase::READING, None);
     let ontology = read(config)?;
+    refuse_part_size(config, host(config, &ontology))?;
     let releases = releases::load(config, &ontology)?;
     let count = releases.len();
     let fit = check_host(config, &ontology, releases, progress)?;
@@ -221,6 +222,7 @@ pub fn build_keeping_previous(
     }
     progress.phase(phase::READING, None);
     let ontology = read(config)?;
+    refuse_part_size(config, host(config, &ontology))?;
     // --force writes every file anew; otherwise unchanged ones are linked.
     // The output is locked before its releases are read: another build
     // could otherwise replace them between the look and the linking.
@@ -395,11 +397,7 @@ fn lay_out(
     site: &mut Rendering,
 ) -> Result<(), Error> {
     let mut layout = layout(config, host, site)?;
-    // Only in the bundled layout do the hosts send the wholes' paths to
-    // the handler: with `--layout files` the lists stay whole, and a list
-    // past the limit is refused with it named.
-    let handler_joins =
-        host.is_some_and(|plan| plan.runs_code) && config.layout != Some(Layout::Files);
+    let handler_joins = handler_joins(config, host);
     let limit = host.and_then(|plan| {
         Fit::of(plan, &Measured::default(), &config.limit_overrides)
             .figures
@@ -408,23 +406,8 @@ fn lay_out(
             .map(|figure| figure.limit.most)
     });
     // Parts smaller than the limit, where the publisher asks for them
-    // (`--part-size`): a publish then sends the parts a change touched.
-    if let Some(part) = config.part_bytes {
-        let refusal = if !handler_joins {
-            Some(
-                "no handler would join the parts: the host runs no code, none is named, or --layout files keeps every document a file",
-            )
-        } else if part < 1 << 20 {
-            Some(
-                "parts smaller than 1 MiB would each be an object, and the handler's table one entry each",
-            )
-        } else {
-            None
-        };
-        if let Some(why) = refusal {
-            return Err(Error::Config(crate::config::ConfigError::PartSize(why)));
-        }
-    }
+    // (`--part-size`, refused already where no handler joins them): a
+    // publish then sends the parts a change touched.
     if let Some(most) = limit.into_iter().chain(config.part_bytes).min() {
         let rendering = |path: &str| {
             let path = path.to_owned();
@@ -452,6 +435,37 @@ fn lay_out(
     }
     site.set_layout(layout);
     Ok(())
+}
+
+/// Whether the host's handler answers the wholes joined from their parts:
+/// only in the bundled layout do the hosts send the wholes' paths to it
+/// (with `--layout files` the lists stay whole, and a list past the limit
+/// is refused with it named).
+fn handler_joins(config: &BuildConfig, host: Option<&'static Plan>) -> bool {
+    host.is_some_and(|plan| plan.runs_code) && config.layout != Some(Layout::Files)
+}
+
+/// Refuses `--part-size` where no handler would join the parts, or parts
+/// under 1 MiB: `check` and `build` alike, before anything is written.
+fn refuse_part_size(config: &BuildConfig, host: Option<&'static Plan>) -> Result<(), Error> {
+    let Some(part) = config.part_bytes else {
+        return Ok(());
+    };
+    let refusal = if !handler_joins(config, host) {
+        Some(
+            "no handler would join the parts: the host runs no code, none is named, or --layout files keeps every document a file",
+        )
+    } else if part < 1 << 20 {
+        Some(
+            "parts smaller than 1 MiB would each be an object, and the handler's table one entry each",
+        )
+    } else {
+        None
+    };
+    match refusal {
+        Some(why) => Err(Error::Config(crate::config::ConfigError::PartSize(why))),
+        None => Ok(()),
+    }
 }
 
 /// How the site stands against `host`, or without one, every plan.

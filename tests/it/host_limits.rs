@@ -427,14 +427,19 @@ fn a_part_size_cuts_the_big_documents_for_a_handler_that_joins_them() {
             "smaller than 1 MiB",
         ),
     ] {
-        let out = dir.path().join("refused");
-        let output = build_command(&input, &out, args).output().unwrap();
-        assert!(!output.status.success(), "{args:?}");
-        let message = stderr(&output);
-        assert!(
-            message.contains("--part-size") && message.contains(said),
-            "{args:?}: {message}"
-        );
-        assert!(!out.exists(), "{args:?}");
+        // Into the site built above, which stays as it was; `check`
+        // refuses the same.
+        let before = snapshot(&plain);
+        let output = build_command(&input, &plain, args).output().unwrap();
+        let checked = check(&input, args);
+        for output in [&output, &checked] {
+            assert!(!output.status.success(), "{args:?}");
+            let message = stderr(output);
+            assert!(
+                message.contains("--part-size") && message.contains(said),
+                "{args:?}: {message}"
+            );
+        }
+        assert!(snapshot(&plain) == before, "{args:?} changed the site");
     }
 }

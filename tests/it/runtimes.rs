@@ -688,8 +688,8 @@ fn parted_shipped_site(dir: &Path, host: &str) -> PathBuf {
 }
 
 /// The shipped site built for R2 with its big documents in parts (the
-/// limit lowered to 650 kB: the layout `--part-size` gives a large site,
-/// so that a change sends one part of the dump), published to a real S3
+/// limit lowered to 650 kB, as `--part-size` cuts a large site's into
+/// parts of 1 MiB and more), published to a real S3
 /// server and its objects in a local R2 bucket: the R2 Worker in workerd
 /// answers every whole, and the parts, as `serve` joins them.
 #[test]
