@@ -12,8 +12,10 @@
 //! upload, the prefix filled by publish). `ONTOSITE_BENCH_HOST` builds the
 //! site for that host (`--host`), with `ONTOSITE_HOST_LIMITS` as the build
 //! reads it, and `ONTOSITE_BENCH_PART_SIZE` passes `--part-size`:
-//! `cloudflare-r2` with `16777216` publishes the big documents in parts
-//! of 16 MiB, which the R2 Worker joins.
+//! `cloudflare-r2-paid` with `16777216` publishes the big documents in
+//! parts of 16 MiB, which the R2 Worker joins (on Workers Free,
+//! `cloudflare-r2`, the build refuses `/all` at 100k: 100 pieces, 50
+//! subrequests).
 
 mod common;
 

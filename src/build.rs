@@ -132,7 +132,7 @@ fn check_host(
     }
     let measured = Measured::of(
         sizes.iter().map(|(path, len)| (path.as_str(), *len)),
-        |path| host_file(&site, path),
+        |path| measured_file(&site, path),
     );
     let fits = vec![Fit::of(plan, &measured, &config.limit_overrides)];
     refuse_unfit(Some(plan), &fits, &measured, config)?;
@@ -273,7 +273,7 @@ pub fn build_keeping_previous(
         written
             .iter()
             .map(|file| (file.path.as_str(), file.len as u64)),
-        |path| host_file(&site, path),
+        |path| measured_file(&site, path),
     );
     // Refused before it replaces the previous site, never at upload.
     let hosts = fits(host, &measured, config);
@@ -504,12 +504,19 @@ fn refuse_unfit(
     .into())
 }
 
-/// A host file of the site, rendered again for its rules to be counted
-/// (they are a few small files).
-fn host_file(site: &Rendering, path: &str) -> Option<Vec<u8>> {
-    let file = hosts::files().find(|file| file.path == path)?;
+/// A file of the site the hosts' limits read, rendered again: a host
+/// file, for its rules to be counted, or the bundles' manifest, for the
+/// pieces of what the handler joins (a few small files).
+fn measured_file(site: &Rendering, path: &str) -> Option<Vec<u8>> {
+    let document = match hosts::files().find(|file| file.path == path) {
+        Some(file) => render::Document::Host(file),
+        None if path == crate::site::bundles::MANIFEST && site.layout() == Layout::Bundled => {
+            render::Document::BundleManifest
+        }
+        None => return None,
+    };
     let mut bytes = Vec::new();
-    render::Document::Host(file).render(site, &mut bytes).ok()?;
+    document.render(site, &mut bytes).ok()?;
     Some(bytes)
 }
 

@@ -24,13 +24,29 @@ pub const FILES: &[HostFile] = &[HostFile {
 
 /// R2 behind a Worker (`docs/hosts.md` cites each limit): an object of
 /// at most 5 TiB less 5 GiB, no count of objects, a Worker of at most
-/// 64 MiB on every Workers plan.
-pub const PLANS: &[Plan] = &[Plan {
-    name: "cloudflare-r2",
-    title: "Cloudflare R2 with a Worker",
-    runs_code: true,
-    unlisted: &[],
-    limits: &[
+/// 64 MiB on every Workers plan; the plans differ in the reads of the
+/// bucket (subrequests) one request may make: 50 on Workers Free, 10,000
+/// on Workers Paid, which bounds a whole the Worker joins from its parts.
+pub const PLANS: &[Plan] = &[
+    Plan {
+        name: "cloudflare-r2",
+        title: "Cloudflare R2 with a Worker (Workers Free)",
+        runs_code: true,
+        unlisted: &[],
+        limits: &with_subrequests(50),
+    },
+    Plan {
+        name: "cloudflare-r2-paid",
+        title: "Cloudflare R2 with a Worker (Workers Paid)",
+        runs_code: true,
+        unlisted: &[],
+        limits: &with_subrequests(10_000),
+    },
+];
+
+/// R2's limits, with the subrequests of the Worker's plan.
+const fn with_subrequests(most: u64) -> [Limit; 3] {
+    [
         Limit {
             measure: Measure::FileBytes,
             most: 5 * TIB - 5 * GIB,
@@ -42,5 +58,9 @@ pub const PLANS: &[Plan] = &[Plan {
             },
             most: 64 * MIB,
         },
-    ],
-}];
+        Limit {
+            measure: Measure::JoinedPieces,
+            most,
+        },
+    ]
+}

@@ -36,12 +36,17 @@ pub enum Measure {
         file: &'static str,
         compressed: bool,
     },
+    /// Pieces the handler reads to answer one whole it joins
+    /// (`site::parts`): each is a subrequest, which Cloudflare counts
+    /// per request, so a whole past the plan's count would end short
+    /// after its 200 is sent.
+    JoinedPieces,
 }
 
 impl Measure {
     /// Every measure, for `ONTOSITE_HOST_LIMITS` (a handler's by the one
     /// name of them all).
-    pub const ALL: [Measure; 9] = [
+    pub const ALL: [Measure; 10] = [
         Measure::Files,
         Measure::FilesPerDirectory,
         Measure::FileBytes,
@@ -54,6 +59,7 @@ impl Measure {
             file: "",
             compressed: false,
         },
+        Measure::JoinedPieces,
     ];
 
     /// Every measure's name, as a limit is named in messages and in
@@ -69,6 +75,15 @@ impl Measure {
             Measure::DynamicRedirects => "dynamic-redirects",
             Measure::RouteRules => "route-rules",
             Measure::HandlerBytes { .. } => "handler-bytes",
+            Measure::JoinedPieces => "joined-pieces",
+        }
+    }
+
+    /// What the host does with a site past this measure's limit.
+    fn outcome(self) -> &'static str {
+        match self {
+            Measure::JoinedPieces => "end a joined answer short after its 200",
+            _ => "refuse it at upload",
         }
     }
 
@@ -127,6 +142,10 @@ pub struct Measured {
     pub route_rules: u64,
     /// Each host file's size, as it is and gzip-compressed.
     pub host_files: BTreeMap<String, (u64, u64)>,
+    /// The whole the handler joins from the most pieces (its path, as
+    /// requested), and how many.
+    #[serde(default)]
+    pub most_joined: (String, u64),
 }
 
 /// The files besides the documents that every site holds: the output's
@@ -136,8 +155,8 @@ const OWN_FILES: u64 = 3;
 
 impl Measured {
     /// Measures a site from every file's path and size, and the contents
-    /// of the host files (`read` gives a host file's bytes, `None` where
-    /// the site has no such file).
+    /// of the host files and the bundles' manifest (`read` gives such a
+    /// file's bytes, `None` where the site has no such file).
     pub fn of<'a>(
         files: impl IntoIterator<Item = (&'a str, u64)>,
         read: impl Fn(&str) -> Option<Vec<u8>>,
@@ -182,6 +201,9 @@ impl Measured {
                 measured.host_files.insert(file.path.to_owned(), sizes);
             }
         }
+        if let Some(manifest) = read(crate::site::bundles::MANIFEST) {
+            measured.most_joined = most_joined(&manifest);
+        }
         measured
     }
 
@@ -214,8 +236,27 @@ impl Measured {
                     Some(file.to_owned()),
                 )
             }
+            Measure::JoinedPieces => (self.most_joined.1, Some(self.most_joined.0.clone())),
         }
     }
+}
+
+/// The whole in the bundles' manifest joined from the most pieces, as
+/// `/{path}`, and their count; none where nothing is joined. The build
+/// wrote the manifest; one it cannot read joins nothing a handler would
+/// find either.
+fn most_joined(manifest: &[u8]) -> (String, u64) {
+    let Ok(manifest) = serde_json::from_slice::<crate::site::bundles::Manifest>(manifest) else {
+        return Default::default();
+    };
+    manifest
+        .joined
+        .iter()
+        .map(|(path, join)| (format!("/{path}"), join.pieces.len() as u64))
+        // The first of the most, in path order.
+        .fold(Default::default(), |most: (String, u64), next| {
+            if next.1 > most.1 { next } else { most }
+        })
 }
 
 /// `_headers`' rules: each line that starts a rule with its path.
@@ -295,6 +336,7 @@ impl Figure {
                 true => format!("for `{file}`, compressed"),
                 false => format!("for `{file}`"),
             },
+            Measure::JoinedPieces => "reads to join one whole".to_owned(),
         };
         format!("{figure} of {most} {of}{}", self.whose())
     }
@@ -472,6 +514,9 @@ impl fmt::Display for Figure {
                 "`{at}` is {figure}{}; it takes a handler of at most {most}",
                 if compressed { " compressed" } else { "" }
             ),
+            Measure::JoinedPieces => format!(
+                "`{at}` is joined from {figure} pieces, a read each; its handler may make at most {most} reads (subrequests) to answer one request"
+            ),
         };
         write!(f, "{sentence}{}", self.whose())
     }
@@ -522,9 +567,18 @@ pub struct DoesNotFit {
 
 impl DoesNotFit {
     fn message(&self) -> String {
+        let mut outcomes: Vec<&str> = Vec::new();
+        for passed in &self.passed {
+            let outcome = passed.limit.measure.outcome();
+            if !outcomes.contains(&outcome) {
+                outcomes.push(outcome);
+            }
+        }
         let mut message = format!(
-            "the site does not fit {} (--host {}), which would refuse it at upload:",
-            self.plan.title, self.plan.name
+            "the site does not fit {} (--host {}), which would {}:",
+            self.plan.title,
+            self.plan.name,
+            outcomes.join(" and ")
         );
         for passed in &self.passed {
             message.push_str(&format!("\n  - {passed}"));
@@ -596,6 +650,10 @@ mod tests {
                 },
                 most: 40,
             },
+            Limit {
+                measure: Measure::JoinedPieces,
+                most: 2,
+            },
         ],
     };
 
@@ -605,6 +663,17 @@ mod tests {
             "_redirects" => "/old /new 301\n/a/* /b/:splat 200\n# /c /d\n/:x/y /z 200\n",
             "_routes.json" => r#"{"version": 1, "include": ["/*"], "exclude": ["/a", "/b"]}"#,
             "_worker.js" => "x",
+            // Two wholes of three pieces: the first in path order is named.
+            "entity-bundles/index.json" => {
+                let piece = r#"{"path": "p", "skip": 0, "trim": 0}"#;
+                let join = format!(
+                    r#"{{"type": "t", "head": "", "separator": "", "tail": "", "pieces": [{piece}, {piece}, {piece}]}}"#
+                );
+                let manifest = format!(
+                    r#"{{"version": 2, "count": 1, "formats": [], "joined": {{"all": {join}, "dump.nt": {join}}}}}"#
+                );
+                return Some(manifest.into_bytes());
+            }
             _ => return None,
         };
         Some(text.as_bytes().to_vec())
@@ -653,7 +722,8 @@ mod tests {
                 "site-bytes",
                 "header-rules",
                 "dynamic-redirects",
-                "route-rules"
+                "route-rules",
+                "joined-pieces"
             ]
         );
         let shown: Vec<String> = passed.iter().map(ToString::to_string).collect();
@@ -669,6 +739,11 @@ mod tests {
             "`c.json` is 600 B; it takes at most 100 B per file"
         );
         assert_eq!(shown[3], "1.1 KiB in all; it takes at most 1000 B per site");
+        assert_eq!(
+            shown[7],
+            "`/all` is joined from 3 pieces, a read each; its handler may make at most 2 reads (subrequests) to answer one request"
+        );
+        assert_eq!(passed[7].usage(), "3 of 2 reads to join one whole");
         // An override in place of the plan's own figure.
         let raised = parse_overrides("files=10, file-bytes=1000").unwrap();
         let fit = Fit::of(&SMALL, &measured, &raised);

@@ -65,7 +65,7 @@ fn build_prints_its_summary_and_the_hosts_it_fits_unless_quiet() {
     assert_eq!(
         text.lines().nth(1),
         Some(
-            "hosts: the site fits netlify, cloudflare, cloudflare-paid, cloudflare-r2, github-pages, object-storage (build --host NAME checks it before replacing the previous site)"
+            "hosts: the site fits netlify, cloudflare, cloudflare-paid, cloudflare-r2, cloudflare-r2-paid, github-pages, object-storage (build --host NAME checks it before replacing the previous site)"
         ),
         "{text}"
     );

@@ -49,7 +49,7 @@ fn a_site_past_cloudflare_free_s_file_count_is_refused_and_the_previous_site_sta
     let hosts = summary.lines().nth(1).unwrap_or_default();
     assert!(
         hosts.starts_with(
-            "hosts: the site fits netlify, cloudflare-paid, cloudflare-r2, github-pages, object-storage; not cloudflare ("
+            "hosts: the site fits netlify, cloudflare-paid, cloudflare-r2, cloudflare-r2-paid, github-pages, object-storage; not cloudflare ("
         ),
         "{hosts}"
     );
@@ -258,7 +258,7 @@ fn the_host_named_in_ontology_json_is_checked_and_a_flag_overrides_it() {
     );
     assert!(
         message.contains(
-            "give one of netlify, cloudflare, cloudflare-paid, cloudflare-r2, github-pages, object-storage"
+            "give one of netlify, cloudflare, cloudflare-paid, cloudflare-r2, cloudflare-r2-paid, github-pages, object-storage"
         ),
         "{message}"
     );
@@ -442,4 +442,75 @@ fn a_part_size_cuts_the_big_documents_for_a_handler_that_joins_them() {
         }
         assert!(snapshot(&plain) == before, "{args:?} changed the site");
     }
+}
+
+/// A whole the Worker joins is read from the bucket a piece at a time,
+/// and Cloudflare counts each read as a subrequest, at most 50 a request
+/// on Workers Free: past the plan's count the Worker would end the whole
+/// short after its 200. `build` and `check` refuse it there, naming the
+/// whole and its pieces, and the previous site stays. The shipped set in
+/// parts of 1 MiB joins a few pieces, which fit both R2 plans; the test
+/// lowers the count to one under them.
+#[test]
+fn a_whole_joined_from_more_pieces_than_the_worker_may_read_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    let parted = ["--host", "cloudflare-r2", "--part-size", "1048576"];
+    let output = build_command(&shipped_input(), &site, &parted)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    // The pieces of each whole, as the written manifest joins them.
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(site.join("entity-bundles/index.json")).unwrap())
+            .unwrap();
+    let pieces: Vec<(String, usize)> = manifest["joined"]
+        .as_object()
+        .expect("the manifest joins wholes")
+        .iter()
+        .map(|(path, join)| (format!("/{path}"), join["pieces"].as_array().unwrap().len()))
+        .collect();
+    let most = pieces.iter().map(|(_, n)| *n).max().unwrap();
+    assert!(most > 1, "{pieces:?}");
+
+    let before = snapshot(&site);
+    let limits = format!("joined-pieces={}", most - 1);
+    for host in ["cloudflare-r2", "cloudflare-r2-paid"] {
+        let args = ["--host", host, "--part-size", "1048576"];
+        let built = build_with_limits(&shipped_input(), &site, &limits, &args);
+        let checked = ontosite()
+            .arg("check")
+            .args(args)
+            .arg("--input")
+            .arg(shipped_input())
+            .env("ONTOSITE_HOST_LIMITS", &limits)
+            .output()
+            .unwrap();
+        for output in [&built, &checked] {
+            assert!(!output.status.success(), "{host}");
+            let said = stderr(output);
+            let whole = pieces
+                .iter()
+                .filter(|(_, n)| *n == most)
+                .any(|(path, _)| said.contains(&format!("`{path}` is joined from {most} pieces")));
+            assert!(whole, "{host}: {said}");
+            assert!(
+                said.contains(&format!("at most {} reads (subrequests)", most - 1)),
+                "{host}: {said}"
+            );
+            assert!(
+                said.contains("which would end a joined answer short after its 200:"),
+                "{host}: {said}"
+            );
+        }
+        assert!(
+            snapshot(&site) == before,
+            "{host}: the refusal changed the site"
+        );
+    }
+    let paid = ["--host", "cloudflare-r2-paid", "--part-size", "1048576"];
+    let output = build_command(&shipped_input(), &site, &paid)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
 }
