@@ -10,8 +10,20 @@ use crate::search::text::{NAME_CHARS, SUMMARY_CHARS};
 use crate::site::formats::{ENTITY_FORMATS, Representation};
 use crate::site::negotiation;
 use crate::site::pages::PAGE_ENTITIES;
-use crate::site::routes::{Endpoint, RELEASE_ENDPOINTS, Serves, endpoints, media};
+use crate::site::routes::{
+    CHANGE_LOG_ENDPOINT, Endpoint, RELEASE_LIST_ENDPOINT, Serves, endpoints, media,
+};
 use serde_json::{Map, Value, json};
+
+/// A string that is an IRI or URL.
+fn uri() -> Value {
+    json!({ "type": "string", "format": "uri" })
+}
+
+/// A string, with nothing more said of it.
+fn text() -> Value {
+    json!({ "type": "string" })
+}
 
 /// The schemas, by the name the tests validate documents against.
 fn schemas(site: &Context) -> Value {
@@ -50,30 +62,43 @@ pub(super) fn site_endpoints(site: &Context) -> impl Iterator<Item = &'static En
     endpoints().iter().chain(release_endpoints(site))
 }
 
-/// The endpoints of [`RELEASE_ENDPOINTS`] this site has: the release
-/// list on the current site of one that keeps releases, the change log on
-/// a release with one before it.
+/// Which of the release documents a site has: the release list on the
+/// current site of one that keeps releases, the change log on a release
+/// with one before it.
+struct ReleaseDocuments {
+    list: bool,
+    change_log: bool,
+}
+
+impl ReleaseDocuments {
+    fn of(site: &Context) -> ReleaseDocuments {
+        ReleaseDocuments {
+            list: !site.releases.is_empty(),
+            change_log: site.release.as_ref().is_some_and(|r| r.since.is_some()),
+        }
+    }
+}
+
+/// The endpoints of the release documents this site has
+/// ([`ReleaseDocuments`]).
 fn release_endpoints(site: &Context) -> impl Iterator<Item = &'static Endpoint> {
-    let has_list = !site.releases.is_empty();
-    let has_log = site.release.as_ref().is_some_and(|r| r.since.is_some());
-    RELEASE_ENDPOINTS
-        .iter()
-        .filter(move |endpoint| match endpoint.schema {
-            Some("ReleaseList") => has_list,
-            Some("ChangeLog") => has_log,
-            _ => false,
-        })
+    let has = ReleaseDocuments::of(site);
+    [
+        (&RELEASE_LIST_ENDPOINT, has.list),
+        (&CHANGE_LOG_ENDPOINT, has.change_log),
+    ]
+    .into_iter()
+    .filter_map(|(endpoint, has)| has.then_some(endpoint))
 }
 
 /// The schemas of the release list and the change log, where the site has
-/// them ([`release_endpoints`]), as `render::releases` writes them.
+/// them ([`ReleaseDocuments`]), as `render::releases` writes them.
 fn add_release_schemas(site: &Context, schemas: &mut Value) {
-    let documents: Vec<&str> = release_endpoints(site).filter_map(|e| e.schema).collect();
-    if documents.is_empty() {
+    let has = ReleaseDocuments::of(site);
+    if !has.list && !has.change_log {
         return;
     }
-    let text = json!({ "type": "string" });
-    let uri = json!({ "type": "string", "format": "uri" });
+    let (uri, text) = (uri(), text());
     let kinds = crate::changes::KINDS;
     schemas["ChangeCounts"] = json!({
         "type": "object",
@@ -82,7 +107,7 @@ fn add_release_schemas(site: &Context, schemas: &mut Value) {
         "properties": kinds.iter().map(|k| ((*k).to_owned(), json!({ "type": "integer", "minimum": 0 }))).collect::<Map<_, _>>(),
         "additionalProperties": false
     });
-    if documents.contains(&"ReleaseList") {
+    if has.list {
         schemas["ReleaseList"] = json!({
             "type": "object",
             "description": "Every release the site keeps, newest first.",
@@ -113,18 +138,14 @@ fn add_release_schemas(site: &Context, schemas: &mut Value) {
             "additionalProperties": false
         });
     }
-    if documents.contains(&"ChangeLog") {
+    if has.change_log {
         // A change names its term as `changes::Named` does, with what it
         // says of it besides.
         let changed = |extra: Value| {
-            let mut properties = json!({
-                "iri": uri,
-                "id": text,
-                "name": text,
-                "slug": { "type": "string", "description": "Its slug in the release the change is about: the earlier one for a term removed." }
-            });
-            let mut required = vec![json!("iri"), json!("id"), json!("name"), json!("slug")];
-            if let (Value::Object(properties), Value::Object(extra)) = (&mut properties, extra) {
+            let slug = json!({ "type": "string", "description": "Its slug in the release the change is about: the earlier one for a term removed." });
+            let mut properties = named_properties(slug);
+            let mut required: Vec<Value> = NAMED.iter().map(|key| json!(key)).collect();
+            if let Value::Object(extra) = extra {
                 required.extend(extra.keys().map(|key| json!(key)));
                 properties.extend(extra);
             }
@@ -166,30 +187,54 @@ fn add_release_schemas(site: &Context, schemas: &mut Value) {
     }
 }
 
+/// What names a term in the release documents (`changes::Named`), each
+/// required.
+const NAMED: [&str; 4] = ["iri", "id", "name", "slug"];
+
+/// The schemas of [`NAMED`]'s properties, the slug's as given.
+fn named_properties(slug: Value) -> Map<String, Value> {
+    let mut properties = Map::new();
+    properties.insert("iri".to_owned(), uri());
+    properties.insert("id".to_owned(), text());
+    properties.insert("name".to_owned(), text());
+    properties.insert("slug".to_owned(), slug);
+    properties
+}
+
+/// Whether a site answers anything but entities at `/{slug}.json`
+/// ([`other_entity_files`]).
+fn has_other_entity_files(site: &Context) -> bool {
+    !site.removed.is_empty() || !site.hash_documents.is_empty()
+}
+
 /// What else a site answers at `/{slug}.json`, named like an entity's
 /// document (a term an earlier release had, the document where IRIs with
 /// a fragment arrive), with the schema of each; none on most sites.
 fn other_entity_files(site: &Context) -> Vec<(&'static str, Value)> {
-    let uri = json!({ "type": "string", "format": "uri" });
-    let text = json!({ "type": "string" });
+    if !has_other_entity_files(site) {
+        return Vec::new();
+    }
+    let (uri, text) = (uri(), text());
     let mut others = Vec::new();
     if !site.removed.is_empty() {
+        let mut properties = named_properties(text.clone());
+        if let Value::Object(rest) = json!({
+            "removedIn": { "type": "string", "description": "The release it is gone since." },
+            "lastRelease": { "type": "string", "description": "The last release that has it." },
+            "description": text,
+            "replacedBy": { "type": "array", "description": "The terms that replace it, by IRI or ID as the release states them.", "items": text },
+            "removed": { "type": "boolean", "const": true },
+            "lastSeen": { "type": "string", "format": "uri", "description": "Its JSON document in the last release that has it." }
+        }) {
+            properties.extend(rest);
+        }
+        let mut required = NAMED.to_vec();
+        required.extend(["removedIn", "lastRelease", "removed", "lastSeen"]);
         others.push(("RemovedTerm", json!({
             "type": "object",
             "description": "A term an earlier release had and this one has not: its IRI still resolves, to this. The release it is gone since, the last one that had it, its last description and what replaces it.",
-            "required": ["iri", "id", "name", "slug", "removedIn", "lastRelease", "removed", "lastSeen"],
-            "properties": {
-                "iri": uri,
-                "id": text,
-                "name": text,
-                "slug": text,
-                "removedIn": { "type": "string", "description": "The release it is gone since." },
-                "lastRelease": { "type": "string", "description": "The last release that has it." },
-                "description": text,
-                "replacedBy": { "type": "array", "description": "The terms that replace it, by IRI or ID as the release states them.", "items": text },
-                "removed": { "type": "boolean", "const": true },
-                "lastSeen": { "type": "string", "format": "uri", "description": "Its JSON document in the last release that has it." }
-            },
+            "required": required,
+            "properties": properties,
             "additionalProperties": false
         })));
     }
@@ -251,8 +296,7 @@ const ENTITY_FILE: &str = "EntityFile";
 fn schema_name(endpoint: &Endpoint, site: &Context) -> Option<&'static str> {
     match endpoint.serves {
         Serves::EntityFiles(format)
-            if format.representation == Representation::Json
-                && !other_entity_files(site).is_empty() =>
+            if format.representation == Representation::Json && has_other_entity_files(site) =>
         {
             Some(ENTITY_FILE)
         }
@@ -264,7 +308,7 @@ fn schema_name(endpoint: &Endpoint, site: &Context) -> Option<&'static str> {
 /// types, texts by language and links among the terms; the ontology's own
 /// header and source files in the information document.
 fn add_term_schemas(schemas: &mut Value) {
-    let uri = json!({ "type": "string", "format": "uri" });
+    let uri = uri();
     schemas["Text"] = json!({
         "type": "object",
         "description": "A text, with its BCP 47 language tag where the source gives one.",
@@ -292,7 +336,7 @@ fn add_term_schemas(schemas: &mut Value) {
 /// An entity of a term site: its IRI, types, texts by language and links
 /// among the terms, and nothing else.
 fn add_term_entity(entity: &mut Value) {
-    let uri = json!({ "type": "string", "format": "uri" });
+    let uri = uri();
     let texts = |what: &str| json!({ "type": "array", "description": what, "items": { "$ref": "#/components/schemas/Text" } });
     let terms = |what: &str| json!({ "type": "array", "description": what, "items": { "$ref": "#/components/schemas/TermRef" } });
     entity["description"] = json!(
@@ -363,7 +407,7 @@ fn add_term_entity(entity: &mut Value) {
 /// The information document of a term site: the ontology's own header and
 /// its source files.
 fn add_ontology_header(info: &mut Value) {
-    let uri = json!({ "type": "string", "format": "uri" });
+    let uri = uri();
     info["ontology"] = json!({
         "type": "object",
         "description": "What the ontology source says of itself (owl:Ontology, skos:ConceptScheme).",
@@ -395,7 +439,6 @@ fn add_ontology_header(info: &mut Value) {
 fn common_schemas(site: &Context) -> Value {
     let shape = Shapes {
         entity_type: site.ontology.meta.entity_type.clone(),
-        uri: json!({ "type": "string", "format": "uri" }),
         slug: json!({ "type": "string", "pattern": slug_pattern() }),
         short_name: json!({ "type": "string", "minLength": 1, "maxLength": NAME_CHARS, "description": "Its name: all of it up to 200 characters, else the whole words that fit, then an ellipsis (the entity's own documents hold it whole)." }),
     };
@@ -403,7 +446,7 @@ fn common_schemas(site: &Context) -> Value {
     for part in [
         entry_schemas(&shape),
         list_schemas(&shape),
-        answer_schemas(&shape),
+        answer_schemas(),
     ] {
         if let Value::Object(part) = part {
             schemas.extend(part);
@@ -416,7 +459,6 @@ fn common_schemas(site: &Context) -> Value {
 /// The pieces several schemas share.
 struct Shapes {
     entity_type: String,
-    uri: Value,
     slug: Value,
     short_name: Value,
 }
@@ -429,7 +471,7 @@ fn entry_schemas(shape: &Shapes) -> Value {
             "type": "object",
             "description": "The absolute URLs of an entity's documents.",
             "required": ENTITY_FORMATS.iter().map(|f| f.extension).collect::<Vec<_>>(),
-            "properties": ENTITY_FORMATS.iter().map(|f| (f.extension.to_owned(), shape.uri.clone())).collect::<Map<_, _>>(),
+            "properties": ENTITY_FORMATS.iter().map(|f| (f.extension.to_owned(), uri())).collect::<Map<_, _>>(),
             "additionalProperties": false
         },
         "Entry": {
@@ -503,7 +545,7 @@ fn list_schemas(shape: &Shapes) -> Value {
         properties["page"] = json!({ "type": "integer", "minimum": 1 });
         properties["pages"] = json!({ "type": "integer", "minimum": 1 });
         for link in ["complete", "first", "previous", "next", "last"] {
-            properties[link] = shape.uri.clone();
+            properties[link] = uri();
         }
         list["required"] = json!([
             "type", "total", "page", "pages", "complete", "first", "last", "items"
@@ -528,7 +570,7 @@ fn list_schemas(shape: &Shapes) -> Value {
                     "items": {
                         "type": "object",
                         "required": ["complete", "first", "last"],
-                        "properties": { "complete": shape.uri.clone(), "first": shape.uri.clone(), "last": shape.uri.clone() },
+                        "properties": { "complete": uri(), "first": uri(), "last": uri() },
                         "additionalProperties": false
                     }
                 }
@@ -539,7 +581,7 @@ fn list_schemas(shape: &Shapes) -> Value {
 }
 
 /// A search answer and a problem document.
-fn answer_schemas(shape: &Shapes) -> Value {
+fn answer_schemas() -> Value {
     json!({
         "SearchAnswer": {
             "type": "object",
@@ -551,7 +593,7 @@ fn answer_schemas(shape: &Shapes) -> Value {
                 "limit": { "type": "integer", "minimum": 1, "maximum": MAX_LIMIT },
                 "offset": { "type": "integer", "minimum": 0, "maximum": MAX_OFFSET },
                 "items": { "type": "array", "items": { "$ref": "#/components/schemas/SearchItem" } },
-                "next": { "description": "The URL of the next page, or null on the last.", "oneOf": [shape.uri.clone(), { "type": "null" }] }
+                "next": { "description": "The URL of the next page, or null on the last.", "oneOf": [uri(), { "type": "null" }] }
             },
             "additionalProperties": false
         },
@@ -580,11 +622,11 @@ fn info_schema(shape: &Shapes) -> Value {
             "description": { "type": "string" },
             "type": { "const": shape.entity_type },
             "total": { "type": "integer", "minimum": 0 },
-            "baseUrl": shape.uri.clone(),
+            "baseUrl": uri(),
             "namespace": { "type": "string", "format": "uri", "description": "The namespace whose IRIs arrive at this site (w3id.org, purl.org), where it is not the base URL's own." },
             "version": { "type": "string" },
             "license": { "type": "string" },
-            "openapi": shape.uri.clone(),
+            "openapi": uri(),
             "pages": { "$ref": "#/components/schemas/Pages" },
             "dataset": {
                 "type": "object",
@@ -605,7 +647,7 @@ fn info_schema(shape: &Shapes) -> Value {
                         "path": { "type": "string", "pattern": "^/" },
                         "summary": { "type": "string" },
                         "url": { "type": "string" },
-                        "example": shape.uri.clone()
+                        "example": uri()
                     },
                     "additionalProperties": false
                 }
@@ -617,7 +659,7 @@ fn info_schema(shape: &Shapes) -> Value {
                     "required": ["name", "baseUrl"],
                     "properties": {
                         "name": { "type": "string" },
-                        "baseUrl": shape.uri.clone(),
+                        "baseUrl": uri(),
                         "description": { "type": "string" }
                     },
                     "additionalProperties": false

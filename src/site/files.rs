@@ -92,6 +92,10 @@ pub fn release_list(extension: &str) -> String {
     format!("{RELEASES}/index.{extension}")
 }
 
+/// The release list's JSON, an endpoint of the API: [`release_list`]'s
+/// `json`, as a constant for the route table.
+pub const RELEASE_LIST: &str = "releases/index.json";
+
 /// The published path of the ontology source file `name`.
 pub fn source_file(name: &str) -> String {
     format!("{SOURCE_FILES}/{name}")
@@ -143,3 +147,11 @@ pub const FOLDERS: &[&str] = &[
     SOURCE_FILES,
     RELEASES,
 ];
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_release_list_s_constant_is_its_json_file() {
+        assert_eq!(super::RELEASE_LIST, super::release_list("json"));
+    }
+}

@@ -113,27 +113,27 @@ pub fn endpoints() -> &'static [Endpoint] {
     &ENDPOINTS
 }
 
-/// The endpoints of a site that keeps releases (docs/releases.md), which
-/// `openapi.json` describes where the site has them: the list of every
-/// release, on the current site, and the change log, on each release but
-/// the first. Not in [`endpoints`]: most sites have neither, and the
-/// hosts serve both as the files they are.
-pub const RELEASE_ENDPOINTS: &[Endpoint] = &[
-    Endpoint {
-        path: "/releases/index.json",
-        summary: "Every release the site keeps, newest first: its version, date, version IRI, root, terms and counts of what changed",
-        serves: Serves::File("releases/index.json"),
-        content_type: None,
-        schema: Some("ReleaseList"),
-    },
-    Endpoint {
-        path: "/change-log.json",
-        summary: "What this release changed since the one before: terms added, removed, deprecated, un-deprecated, relabelled, redefined, with parents or synonyms changed, and moved",
-        serves: Serves::File(files::CHANGE_LOG),
-        content_type: None,
-        schema: Some("ChangeLog"),
-    },
-];
+/// The list of every release, on the current site of one that keeps
+/// releases (docs/releases.md), which `openapi.json` describes where the
+/// site has it. Not in [`endpoints`], nor the change log: most sites have
+/// neither, and the hosts serve both as the files they are.
+pub const RELEASE_LIST_ENDPOINT: Endpoint = Endpoint {
+    path: "/releases/index.json",
+    summary: "Every release the site keeps, newest first: its version, date, version IRI, root, terms and counts of what changed",
+    serves: Serves::File(files::RELEASE_LIST),
+    content_type: None,
+    schema: Some("ReleaseList"),
+};
+
+/// The change log, on each release but the first (see
+/// [`RELEASE_LIST_ENDPOINT`]).
+pub const CHANGE_LOG_ENDPOINT: Endpoint = Endpoint {
+    path: "/change-log.json",
+    summary: "What this release changed since the one before: terms added, removed, deprecated, un-deprecated, relabelled, redefined, with parents or synonyms changed, and moved",
+    serves: Serves::File(files::CHANGE_LOG),
+    content_type: None,
+    schema: Some("ChangeLog"),
+};
 
 const FIXED: &[Endpoint] = &[
     Endpoint {
