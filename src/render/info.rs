@@ -32,8 +32,9 @@ pub fn render(site: &Context, out: &mut Vec<u8>) -> Result<(), RenderError> {
 /// from the same value, so the two cannot disagree.
 pub fn document(site: &Context) -> Result<Value, RenderError> {
     let meta = &site.ontology.meta;
-    let endpoints: Vec<Value> = crate::site::routes::endpoints()
-        .iter()
+    // Those `openapi.json` describes: the release list and change log too
+    // where the site has them.
+    let endpoints: Vec<Value> = super::openapi::site_endpoints(site)
         .map(|endpoint| endpoint_entry(site, endpoint))
         .collect();
     let siblings: Vec<Value> = meta

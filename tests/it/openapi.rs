@@ -196,6 +196,27 @@ pub fn assert_site_follows_its_openapi(site: &std::path::Path) -> usize {
     ] {
         assert_valid(&schema(&openapi, name), &read_json(&site.join(file)), file);
     }
+    // The information document lists the paths `openapi.json` describes,
+    // in its order.
+    let info = read_json(&site.join("api.json"));
+    let listed: Vec<&str> = info["endpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|endpoint| endpoint["path"].as_str().unwrap())
+        .collect();
+    let described: Vec<&str> = openapi["paths"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        listed,
+        described,
+        "api.json's endpoints in {}",
+        site.display()
+    );
     // A site's release list and change log, where `openapi.json` says it
     // has them, and only there.
     for (path, name) in [
