@@ -583,6 +583,16 @@ impl DoesNotFit {
         for passed in &self.passed {
             message.push_str(&format!("\n  - {passed}"));
         }
+        if self
+            .passed
+            .iter()
+            .any(|passed| passed.limit.measure == Measure::JoinedPieces)
+        {
+            message.push_str(&format!(
+                "\n  help: a larger --part-size cuts the dumps into fewer parts (without it they stay whole); a JSON list is joined from its pages of {} entities, whatever the part size",
+                grouped(crate::site::pages::PAGE_ENTITIES as u64)
+            ));
+        }
         let elsewhere = match self.fitting.as_slice() {
             [] => "no host ontosite knows takes the site as it is".to_owned(),
             plans => format!(

@@ -502,6 +502,10 @@ fn a_whole_joined_from_more_pieces_than_the_worker_may_read_is_refused() {
                 said.contains("which would end a joined answer short after its 200:"),
                 "{host}: {said}"
             );
+            assert!(
+                said.contains("help: a larger --part-size cuts the dumps into fewer parts"),
+                "{host}: {said}"
+            );
         }
         assert!(
             snapshot(&site) == before,
