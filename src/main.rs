@@ -114,7 +114,7 @@ fn run_publish(args: &PublishArgs, quiet: bool) -> Result<(), Error> {
             "{} {} objects ({}) to {}, kept {}, {} {}, in {:.1}s",
             if args.dry_run { "would send" } else { "sent" },
             plan.uploads().count(),
-            human_bytes(report.uploaded_bytes()),
+            ontosite::hosts::limits::decimal_bytes(report.uploaded_bytes()),
             config.target.url(""),
             plan.kept,
             if args.dry_run {
@@ -290,7 +290,7 @@ fn summary(report: &BuildReport) -> String {
             "up to date: {}, {} files, {} in {} (the input is unchanged; nothing written, checked in {:.2}s)",
             entities(report.entities),
             report.files,
-            human_bytes(report.bytes),
+            ontosite::hosts::limits::decimal_bytes(report.bytes),
             report.out.display(),
             report.elapsed.as_secs_f64(),
         );
@@ -304,7 +304,7 @@ fn summary(report: &BuildReport) -> String {
         "built {}: {} files{kept}, {} in {:.2}s into {}",
         entities(report.entities),
         report.files,
-        human_bytes(report.bytes),
+        ontosite::hosts::limits::decimal_bytes(report.bytes),
         report.elapsed.as_secs_f64(),
         report.out.display()
     )
@@ -352,20 +352,5 @@ fn entities(count: usize) -> String {
     match count {
         1 => "1 entity".to_owned(),
         n => format!("{n} entities"),
-    }
-}
-
-fn human_bytes(bytes: u64) -> String {
-    const UNITS: [&str; 4] = ["B", "KB", "MB", "GB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1000.0 && unit < UNITS.len() - 1 {
-        value /= 1000.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{value:.1} {}", UNITS[unit])
     }
 }

@@ -441,12 +441,18 @@ fn shown_like(measure: Measure, figure: u64, like: u64) -> String {
     if !is_decimal(like, 1_000_000) {
         return bytes(figure);
     }
+    decimal_bytes(figure)
+}
+
+/// Bytes in decimal units, to a tenth ("1.4 GB", "266.2 MB", "12 B"): how
+/// the summaries of a build and a publish state what they wrote and sent.
+pub fn decimal_bytes(n: u64) -> String {
     for (unit, size) in [("GB", 1_000_000_000), ("MB", 1_000_000), ("kB", 1_000)] {
-        if figure >= size {
-            return format!("{:.1} {unit}", figure as f64 / size as f64);
+        if n >= size {
+            return format!("{:.1} {unit}", n as f64 / size as f64);
         }
     }
-    format!("{figure} B")
+    format!("{n} B")
 }
 
 /// Whether `n` is a whole number of the decimal unit `size` and no whole
