@@ -122,12 +122,12 @@ fn check_host(
         frozen,
         built,
     } = releases::arrange(&mut site, releases, &ontology.meta.base_url)?;
-    let mut sizes = with_current(config, &site, current, measure_documents)?;
+    let mut sizes = with_current(config, Some(plan), &site, current, measure_documents)?;
     for release in &frozen {
         sizes.extend(release.files.iter().map(|(_, o)| (o.path.clone(), o.bytes)));
     }
     for copy in built {
-        let site = release_site(config, &copy)?;
+        let site = release_site(config, Some(plan), &copy)?;
         sizes.extend(measure_documents(&[(&site, &copy.prefix)])?);
     }
     let measured = Measured::of(
@@ -241,7 +241,7 @@ pub fn build_keeping_previous(
     // with the root, in one parallel pass: each thread then mostly makes
     // files in a folder of its own, and creating files in one folder is
     // one at a time in the kernel.
-    let mut written = with_current(config, &site, current, |sites| {
+    let mut written = with_current(config, host, &site, current, |sites| {
         progress.phase(
             &format!("{} of {} entities", phase::WRITING, ontology.entities.len()),
             Some(
@@ -257,7 +257,7 @@ pub fn build_keeping_previous(
     // Earlier releases not published before, built from their sources,
     // one at a time, each let go once written.
     for copy in built {
-        let site = release_site(config, &copy)?;
+        let site = release_site(config, host, &copy)?;
         progress.phase(
             &format!("{} of release {}", phase::WRITING, copy.version),
             Some(render::documents(&site).count() as u64),
@@ -398,31 +398,15 @@ fn lay_out(
 ) -> Result<(), Error> {
     let mut layout = layout(config, host, site)?;
     let handler_joins = handler_joins(config, host);
-    let limit = host.and_then(|plan| {
-        Fit::of(plan, &Measured::default(), &config.limit_overrides)
-            .figures
-            .iter()
-            .find(|figure| figure.limit.measure == hosts::Measure::FileBytes)
-            .map(|figure| figure.limit.most)
-    });
     // Parts smaller than the limit, where the publisher asks for them
     // (`--part-size`, refused already where no handler joins them): a
     // publish then sends the parts a change touched.
-    if let Some(most) = limit.into_iter().chain(config.part_bytes).min() {
-        let rendering = |path: &str| {
-            let path = path.to_owned();
-            move |source| Error::Render { path, source }
-        };
-        let entities = site.ontology.entities.len();
-        let estimate = site
-            .estimated_dump_bytes((entities / 256).max(1))
-            .map_err(rendering(crate::site::files::DUMP_NT))?;
-        // The list is in the dump: where half the limit is far off, so are
-        // both.
-        let mut joins = estimate.whole(entities) > most / 2
-            && site
-                .cut_into_parts(most)
-                .map_err(rendering(crate::site::files::DUMP_NT))?;
+    if let Some(most) = file_limit(config, host)
+        .into_iter()
+        .chain(config.part_bytes)
+        .min()
+    {
+        let mut joins = cut_rdf_documents(site, most)?;
         if handler_joins {
             joins |= !site
                 .join_lists(most)
@@ -435,6 +419,39 @@ fn lay_out(
     }
     site.set_layout(layout);
     Ok(())
+}
+
+/// The most bytes of one file the host takes, where it says.
+fn file_limit(config: &BuildConfig, host: Option<&'static Plan>) -> Option<u64> {
+    host.and_then(|plan| {
+        Fit::of(plan, &Measured::default(), &config.limit_overrides)
+            .figures
+            .iter()
+            .find(|figure| figure.limit.measure == hosts::Measure::FileBytes)
+            .map(|figure| figure.limit.most)
+    })
+}
+
+/// Writes the RDF list and dump in parts of at most `most` bytes where
+/// they would be larger (planned from every unit's exact size, where a
+/// sample says the dump comes near it). Whether any is.
+fn cut_rdf_documents(site: &mut Rendering, most: u64) -> Result<bool, Error> {
+    let entities = site.ontology.entities.len();
+    let estimate = site
+        .estimated_dump_bytes((entities / 256).max(1))
+        .map_err(rendering(crate::site::files::DUMP_NT))?;
+    // The list is in the dump: where half the limit is far off, so are
+    // both.
+    Ok(estimate.whole(entities) > most / 2
+        && site
+            .cut_into_parts(most)
+            .map_err(rendering(crate::site::files::DUMP_NT))?)
+}
+
+/// A rendering error, named by the document it was rendering.
+fn rendering(path: &str) -> impl FnOnce(render::RenderError) -> Error {
+    let path = path.to_owned();
+    move |source| Error::Render { path, source }
 }
 
 /// Whether the host's handler answers the wholes joined from their parts:
@@ -578,10 +595,18 @@ struct WrittenFile {
 /// A release's copy, ready to render.
 fn release_site<'a>(
     config: &BuildConfig,
+    host: Option<&'static Plan>,
     copy: &'a releases::Copy,
 ) -> Result<Rendering<'a>, Error> {
     let mut site = prepare(config, &copy.ontology)?;
     site.set_release(copy.of.clone(), Vec::new(), true);
+    // In the files layout, as no handler answers under `/releases/`; its
+    // RDF documents in parts where the host takes no file that large, as
+    // a host without code has them (`--part-size` is for what changes,
+    // and a release never does).
+    if let Some(most) = file_limit(config, host) {
+        cut_rdf_documents(&mut site, most)?;
+    }
     Ok(site)
 }
 
@@ -589,13 +614,14 @@ fn release_site<'a>(
 /// folder where it is rendered; the copy is let go after.
 fn with_current<T>(
     config: &BuildConfig,
+    host: Option<&'static Plan>,
     root: &Rendering,
     current: Option<releases::Copy>,
     render: impl FnOnce(&[(&Rendering, &str)]) -> Result<T, Error>,
 ) -> Result<T, Error> {
     let site = current
         .as_ref()
-        .map(|copy| release_site(config, copy))
+        .map(|copy| release_site(config, host, copy))
         .transpose()?;
     let mut sites = vec![(root, "")];
     let prefix = current.as_ref().map(|copy| copy.prefix.as_str());

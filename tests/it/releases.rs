@@ -311,12 +311,17 @@ fn pato_releases_publish_side_by_side_and_change_as_obonet_sees_them() {
 
 /// An input of the tiny fixture as release `version`.
 fn tiny_release(dir: &Path, version: &str) -> PathBuf {
-    copy_tree(&tiny_input(), dir);
+    release_of(&tiny_input(), dir, version);
+    dir.to_owned()
+}
+
+/// The input `source` as release `version`, in `dir`.
+fn release_of(source: &Path, dir: &Path, version: &str) {
+    copy_tree(source, dir);
     let path = dir.join("ontology.json");
     let mut ontology = read_json(&path);
     ontology["version"] = version.into();
     std::fs::write(&path, serde_json::to_vec_pretty(&ontology).unwrap()).unwrap();
-    dir.to_owned()
 }
 
 /// The build fails, names `names` and leaves the site as it was; `check`
@@ -478,4 +483,76 @@ fn check_measures_every_release_as_the_build_does() {
     tiny_release(&alone, "2");
     let without = fits(&check(&alone, &host));
     assert_ne!(without, built);
+}
+
+/// A release's copy has no handler to join its wholes, so it is laid out
+/// as a site on a host without code: where the host takes no file as
+/// large as the copy's RDF list or dump (Cloudflare Pages' 25 MiB,
+/// lowered here to 1.5 MB, under the shipped set's 3.7 MB dump), those
+/// are in parts, and the site is built, not refused. Both copies, the
+/// current release's and one built from its kept sources; their parts
+/// state what a copy's whole dump states, and `check` measures the same.
+#[test]
+fn a_release_s_dump_past_the_host_s_file_limit_is_in_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input");
+    release_of(&shipped_input(), &input, "2");
+    release_of(&shipped_input(), &input.join("releases/1"), "1");
+    let limit: u64 = 1_500_000;
+    let args = ["--host", "cloudflare-paid"];
+    let limits = format!("file-bytes={limit}");
+    let out = dir.path().join("out");
+    let output = build_command(&input, &out, &args)
+        .env("ONTOSITE_HOST_LIMITS", &limits)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let checked = ontosite()
+        .arg("check")
+        .args(args)
+        .arg("--input")
+        .arg(&input)
+        .env("ONTOSITE_HOST_LIMITS", &limits)
+        .output()
+        .unwrap();
+    assert!(checked.status.success(), "{}", stderr(&checked));
+    // Every document (the output's own lists aside, which the hosts'
+    // limits do not measure).
+    for (path, bytes) in snapshot(&out) {
+        if !path.starts_with(".ontosite") {
+            assert!(bytes.len() as u64 <= limit, "{path}: {} bytes", bytes.len());
+        }
+    }
+    // The same input without the limit: each copy's dump whole.
+    let whole = dir.path().join("whole");
+    build_ok(&input, &whole);
+    let base = "https://actions.ontosite.example";
+    for version in ["1", "2"] {
+        let copy = out.join("releases").join(version);
+        assert!(!copy.join("dump.nt").exists(), "release {version}");
+        let mut joined = Vec::new();
+        for k in 1.. {
+            let Ok(part) = std::fs::read(copy.join(format!("dump-parts/{k}.nt"))) else {
+                assert!(k > 2, "release {version}: fewer than two parts");
+                break;
+            };
+            joined.extend(part);
+        }
+        let dump = std::fs::read(whole.join("releases").join(version).join("dump.nt")).unwrap();
+        // The same statements but the data set's description and its
+        // downloads (the parted copy's are the parts).
+        let described = format!("<{base}/releases/{version}/");
+        let statements = |dump: &[u8]| -> std::collections::BTreeSet<String> {
+            String::from_utf8_lossy(dump)
+                .lines()
+                .filter(|line| !line.starts_with(&format!("{described}> ")))
+                .filter(|line| !line.starts_with(&format!("{described}dump")))
+                .map(str::to_owned)
+                .collect()
+        };
+        assert!(
+            statements(&dump) == statements(&joined),
+            "release {version}: the parts do not state what the whole dump states"
+        );
+    }
 }
