@@ -143,7 +143,9 @@ pub struct InputArgs {
     pub siblings: Vec<String>,
 
     /// The host the site is deployed to: netlify, cloudflare (Pages Free),
-    /// cloudflare-paid, github-pages or object-storage (docs/hosts.md).
+    /// cloudflare-paid, cloudflare-r2 (R2 with a Worker on Workers Free),
+    /// cloudflare-r2-paid (on Workers Paid), github-pages or object-storage
+    /// (docs/hosts.md).
     /// The site is measured against its limits: `build` refuses, before it
     /// replaces the previous site, one the host would refuse, and `check`
     /// says so. Overrides "host" in ontology.json.

@@ -88,7 +88,7 @@ impl Published {
                 Err(_) => return Ok(None),
             },
         };
-        let path = root.join(files::release_list("json"));
+        let path = root.join(files::RELEASE_LIST);
         let list = std::fs::read_to_string(&path)
             .ok()
             .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())

@@ -25,8 +25,10 @@ pub const FILES: &[HostFile] = &[HostFile {
 /// R2 behind a Worker (`docs/hosts.md` cites each limit): an object of
 /// at most 5 TiB less 5 GiB, no count of objects, a Worker of at most
 /// 64 MiB on every Workers plan; the plans differ in the reads of the
-/// bucket (subrequests) one request may make: 50 on Workers Free, 10,000
-/// on Workers Paid, which bounds a whole the Worker joins from its parts.
+/// bucket one request may make, which bound a whole the Worker joins from
+/// its parts: 50 subrequests on Workers Free; on Workers Paid 10,000
+/// subrequests, but at most 1,000 operations on Cloudflare's storage
+/// (KV, R2) in one invocation, as KV's limits state it.
 pub const PLANS: &[Plan] = &[
     Plan {
         name: "cloudflare-r2",
@@ -40,7 +42,7 @@ pub const PLANS: &[Plan] = &[
         title: "Cloudflare R2 with a Worker (Workers Paid)",
         runs_code: true,
         unlisted: &[],
-        limits: &with_subrequests(10_000),
+        limits: &with_subrequests(1_000),
     },
 ];
 

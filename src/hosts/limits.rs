@@ -595,7 +595,7 @@ impl DoesNotFit {
             .any(|passed| passed.limit.measure == Measure::JoinedPieces)
         {
             message.push_str(&format!(
-                "\n  help: a larger --part-size cuts the dumps into fewer parts (without it they stay whole); a JSON list is joined from its pages of {} entities, whatever the part size",
+                "\n  help: a larger --part-size joins a whole from fewer pieces: a dump from fewer parts; a JSON list no larger than it stays whole, and a larger one is joined from its pages of {} entities",
                 grouped(crate::site::pages::PAGE_ENTITIES as u64)
             ));
         }

@@ -127,6 +127,18 @@ impl<'a> Context<'a> {
         self.published_aliases = published;
     }
 
+    /// Whether the site publishes the list of its releases: the current
+    /// site of one that keeps releases.
+    pub(super) fn has_release_list(&self) -> bool {
+        !self.releases.is_empty()
+    }
+
+    /// Whether the site publishes a change log: a release with one before
+    /// it.
+    pub(super) fn has_change_log(&self) -> bool {
+        self.release.as_ref().is_some_and(|r| r.since.is_some())
+    }
+
     /// How many parts `parted` is in, where it is in parts.
     pub fn parts(&self, parted: Parted) -> Option<u32> {
         let parts = u32::try_from(self.cuts.of(parted).len()).unwrap_or(u32::MAX);

@@ -67,7 +67,7 @@ pub fn document(site: &Context) -> Result<Value, RenderError> {
             "release".into(),
             json!({
                 "version": release.version,
-                "releases": format!("{}{}", release.site, files::release_list("json")),
+                "releases": format!("{}{}", release.site, files::RELEASE_LIST),
             }),
         );
     }

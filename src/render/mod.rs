@@ -535,13 +535,13 @@ pub fn documents<'a>(site: &Rendering<'a>) -> impl ParallelIterator<Item = Docum
     } else {
         crate::hosts::files().map(Document::Host).collect()
     };
-    let release_list = match site.releases.is_empty() {
-        true => &[][..],
-        false => &releases::ListFormat::EVERY[..],
+    let release_list = match site.has_release_list() {
+        true => &releases::ListFormat::EVERY[..],
+        false => &[][..],
     };
-    let change_log = match site.release.as_ref().and_then(|r| r.since.as_ref()) {
-        Some(_) => &releases::LogFormat::EVERY[..],
-        None => &[][..],
+    let change_log = match site.has_change_log() {
+        true => &releases::LogFormat::EVERY[..],
+        false => &[][..],
     };
     let hosts: Vec<Document> = hosts
         .into_iter()

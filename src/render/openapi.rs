@@ -62,40 +62,23 @@ pub(super) fn site_endpoints(site: &Context) -> impl Iterator<Item = &'static En
     endpoints().iter().chain(release_endpoints(site))
 }
 
-/// Which of the release documents a site has: the release list on the
-/// current site of one that keeps releases, the change log on a release
-/// with one before it.
-struct ReleaseDocuments {
-    list: bool,
-    change_log: bool,
-}
-
-impl ReleaseDocuments {
-    fn of(site: &Context) -> ReleaseDocuments {
-        ReleaseDocuments {
-            list: !site.releases.is_empty(),
-            change_log: site.release.as_ref().is_some_and(|r| r.since.is_some()),
-        }
-    }
-}
-
-/// The endpoints of the release documents this site has
-/// ([`ReleaseDocuments`]).
+/// The endpoints of the release documents this site has: the release
+/// list on the current site of one that keeps releases, the change log on
+/// a release with one before it.
 fn release_endpoints(site: &Context) -> impl Iterator<Item = &'static Endpoint> {
-    let has = ReleaseDocuments::of(site);
     [
-        (&RELEASE_LIST_ENDPOINT, has.list),
-        (&CHANGE_LOG_ENDPOINT, has.change_log),
+        (&RELEASE_LIST_ENDPOINT, site.has_release_list()),
+        (&CHANGE_LOG_ENDPOINT, site.has_change_log()),
     ]
     .into_iter()
     .filter_map(|(endpoint, has)| has.then_some(endpoint))
 }
 
 /// The schemas of the release list and the change log, where the site has
-/// them ([`ReleaseDocuments`]), as `render::releases` writes them.
+/// them ([`release_endpoints`]), as `render::releases` writes them.
 fn add_release_schemas(site: &Context, schemas: &mut Value) {
-    let has = ReleaseDocuments::of(site);
-    if !has.list && !has.change_log {
+    let (list, change_log) = (site.has_release_list(), site.has_change_log());
+    if !list && !change_log {
         return;
     }
     let (uri, text) = (uri(), text());
@@ -107,7 +90,7 @@ fn add_release_schemas(site: &Context, schemas: &mut Value) {
         "properties": kinds.iter().map(|k| ((*k).to_owned(), json!({ "type": "integer", "minimum": 0 }))).collect::<Map<_, _>>(),
         "additionalProperties": false
     });
-    if has.list {
+    if list {
         schemas["ReleaseList"] = json!({
             "type": "object",
             "description": "Every release the site keeps, newest first.",
@@ -138,7 +121,7 @@ fn add_release_schemas(site: &Context, schemas: &mut Value) {
             "additionalProperties": false
         });
     }
-    if has.change_log {
+    if change_log {
         // A change names its term as `changes::Named` does, with what it
         // says of it besides.
         let changed = |extra: Value| {

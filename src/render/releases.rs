@@ -248,7 +248,7 @@ pub fn list_json(site: &Context, out: &mut Vec<u8>) -> Result<(), RenderError> {
         out,
         &json!({
             "current": release.version,
-            "url": site.url(&files::release_list("json")),
+            "url": site.url(files::RELEASE_LIST),
             "releases": releases,
         }),
     )?;
@@ -345,7 +345,7 @@ pub fn log_json(site: &Context, out: &mut Vec<u8>) -> Result<(), RenderError> {
             "version": release.version,
             "previous": previous,
             "previousUrl": format!("{}{}", release.site, files::release(previous)),
-            "releases": format!("{}{}", release.site, files::release_list("json")),
+            "releases": format!("{}{}", release.site, files::RELEASE_LIST),
             "counts": changes.counts(),
             "changes": changes,
         }),

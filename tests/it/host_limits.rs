@@ -503,7 +503,7 @@ fn a_whole_joined_from_more_pieces_than_the_worker_may_read_is_refused() {
                 "{host}: {said}"
             );
             assert!(
-                said.contains("help: a larger --part-size cuts the dumps into fewer parts"),
+                said.contains("help: a larger --part-size joins a whole from fewer pieces"),
                 "{host}: {said}"
             );
         }

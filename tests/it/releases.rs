@@ -516,6 +516,14 @@ fn a_release_s_dump_past_the_host_s_file_limit_is_in_parts() {
         .output()
         .unwrap();
     assert!(checked.status.success(), "{}", stderr(&checked));
+    let fits = |output: &std::process::Output| {
+        String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .find(|line| line.starts_with("fits "))
+            .map(str::to_owned)
+    };
+    assert!(fits(&output).is_some(), "the build says how the site fits");
+    assert_eq!(fits(&checked), fits(&output), "check measures as the build");
     // Every document (the output's own lists aside, which the hosts'
     // limits do not measure).
     for (path, bytes) in snapshot(&out) {
