@@ -478,11 +478,7 @@ fn a_whole_joined_from_more_pieces_than_the_worker_may_read_is_refused() {
     for host in ["cloudflare-r2", "cloudflare-r2-paid"] {
         let args = ["--host", host, "--part-size", "1048576"];
         let built = build_with_limits(&shipped_input(), &site, &limits, &args);
-        let checked = ontosite()
-            .arg("check")
-            .args(args)
-            .arg("--input")
-            .arg(shipped_input())
+        let checked = check_command(&shipped_input(), &args)
             .env("ONTOSITE_HOST_LIMITS", &limits)
             .output()
             .unwrap();

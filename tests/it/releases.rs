@@ -507,11 +507,7 @@ fn a_release_s_dump_past_the_host_s_file_limit_is_in_parts() {
         .output()
         .unwrap();
     assert!(output.status.success(), "{}", stderr(&output));
-    let checked = ontosite()
-        .arg("check")
-        .args(args)
-        .arg("--input")
-        .arg(&input)
+    let checked = check_command(&input, &args)
         .env("ONTOSITE_HOST_LIMITS", &limits)
         .output()
         .unwrap();

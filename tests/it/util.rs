@@ -46,13 +46,16 @@ pub fn build_command(input: &Path, out: &Path, args: &[&str]) -> assert_cmd::Com
     command
 }
 
+/// `ontosite check ARGS --input INPUT`, to be run.
+pub fn check_command(input: &Path, args: &[&str]) -> assert_cmd::Command {
+    let mut command = ontosite();
+    command.arg("check").args(args).arg("--input").arg(input);
+    command
+}
+
 /// Runs `ontosite check ARGS --input INPUT` and returns its output.
 pub fn check(input: &Path, args: &[&str]) -> Output {
-    ontosite()
-        .arg("check")
-        .args(args)
-        .arg("--input")
-        .arg(input)
+    check_command(input, args)
         .output()
         .expect("running ontosite")
 }
