@@ -35,19 +35,20 @@ pub const PLANS: &[Plan] = &[
         title: "Cloudflare R2 with a Worker (Workers Free)",
         runs_code: true,
         unlisted: &[],
-        limits: &with_subrequests(50),
+        limits: &with_reads(50),
     },
     Plan {
         name: "cloudflare-r2-paid",
         title: "Cloudflare R2 with a Worker (Workers Paid)",
         runs_code: true,
         unlisted: &[],
-        limits: &with_subrequests(1_000),
+        limits: &with_reads(1_000),
     },
 ];
 
-/// R2's limits, with the subrequests of the Worker's plan.
-const fn with_subrequests(most: u64) -> [Limit; 3] {
+/// R2's limits, with the reads of the bucket the Worker's plan allows
+/// one request.
+const fn with_reads(most: u64) -> [Limit; 3] {
     [
         Limit {
             measure: Measure::FileBytes,

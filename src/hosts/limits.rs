@@ -37,9 +37,10 @@ pub enum Measure {
         compressed: bool,
     },
     /// Pieces the handler reads to answer one whole it joins
-    /// (`site::parts`): each is a subrequest, which Cloudflare counts
-    /// per request, so a whole past the plan's count would end short
-    /// after its 200 is sent.
+    /// (`site::parts`): each a read of the host's storage, which
+    /// Cloudflare limits per request (subrequests on Workers Free,
+    /// storage operations per invocation on Paid), so a whole past the
+    /// plan's count would end short after its 200 is sent.
     JoinedPieces,
 }
 
@@ -521,7 +522,7 @@ impl fmt::Display for Figure {
                 if compressed { " compressed" } else { "" }
             ),
             Measure::JoinedPieces => format!(
-                "`{at}` is joined from {figure} pieces, a read each; its handler may make at most {most} reads (subrequests) to answer one request"
+                "`{at}` is joined from {figure} pieces, a read each; its handler may make at most {most} reads to answer one request"
             ),
         };
         write!(f, "{sentence}{}", self.whose())
@@ -757,7 +758,7 @@ mod tests {
         assert_eq!(shown[3], "1.1 KiB in all; it takes at most 1000 B per site");
         assert_eq!(
             shown[7],
-            "`/all` is joined from 3 pieces, a read each; its handler may make at most 2 reads (subrequests) to answer one request"
+            "`/all` is joined from 3 pieces, a read each; its handler may make at most 2 reads to answer one request"
         );
         assert_eq!(passed[7].usage(), "3 of 2 reads to join one whole");
         // An override in place of the plan's own figure.

@@ -359,7 +359,7 @@ pub fn home(site: &Rendering, out: &mut Vec<u8>) -> Result<(), RenderError> {
         tree => site.relations.has_hierarchy(),
         release => site.release.as_ref().map(|release| context! {
             version => &release.version,
-            change_log => release.since.is_some(),
+            change_log => site.has_change_log(),
             previous => release.since.as_ref().map(|(previous, _)| previous),
         }),
     };

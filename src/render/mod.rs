@@ -329,7 +329,7 @@ impl Document<'_> {
                     bundles: site.bundle_count(),
                     joined: &joined,
                     see_other: &releases::version_iri_paths(site),
-                    releases: !site.releases.is_empty(),
+                    releases: site.has_release_list(),
                 };
                 (file.write)(&input, out)?
             }

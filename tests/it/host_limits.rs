@@ -491,7 +491,7 @@ fn a_whole_joined_from_more_pieces_than_the_worker_may_read_is_refused() {
                 .any(|(path, _)| said.contains(&format!("`{path}` is joined from {most} pieces")));
             assert!(whole, "{host}: {said}");
             assert!(
-                said.contains(&format!("at most {} reads (subrequests)", most - 1)),
+                said.contains(&format!("at most {} reads to answer one request", most - 1)),
                 "{host}: {said}"
             );
             assert!(
