@@ -376,12 +376,7 @@ fn tiny_fixture_reads_json_and_jsonl_at_any_depth_and_passes_fields_through() {
     let out = dir.path().join("site");
     build_ok(&tiny_input(), &out);
     let index = read_json(&out.join("index.json"));
-    let slugs: Vec<&str> = index["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["slug"].as_str().unwrap())
-        .collect();
+    let slugs: Vec<&str> = strings_of(&index["items"], "slug");
     // Explicit slug kept; derived ones from the ID; hidden folders skipped.
     assert_eq!(
         slugs,

@@ -255,12 +255,7 @@ fn pato_owl_builds_with_its_hierarchy_synonyms_and_obsolete_terms() {
         names(&size["parents"]),
         ["size", "increased object quality"]
     );
-    let synonyms: Vec<&str> = size["synonyms"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["value"].as_str().unwrap())
-        .collect();
+    let synonyms: Vec<&str> = strings_of(&size["synonyms"], "value");
     assert!(
         synonyms.contains(&"big") && synonyms.contains(&"large"),
         "{synonyms:?}"

@@ -56,12 +56,7 @@ fn openapi_json_is_valid_openapi_3_1_and_describes_every_endpoint() {
         "https://actions.ontosite.example/openapi.json"
     );
     let search = &openapi["paths"]["/search"]["get"];
-    let names: Vec<&str> = search["parameters"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["name"].as_str().unwrap())
-        .collect();
+    let names: Vec<&str> = strings_of(&search["parameters"], "name");
     assert_eq!(names, ["q", "limit", "offset"]);
     for status in ["200", "400"] {
         assert!(search["responses"][status].is_object(), "/search {status}");
@@ -199,12 +194,7 @@ pub fn assert_site_follows_its_openapi(site: &std::path::Path) -> usize {
     // The information document lists the paths `openapi.json` describes,
     // in its order.
     let info = read_json(&site.join("api.json"));
-    let listed: Vec<&str> = info["endpoints"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|endpoint| endpoint["path"].as_str().unwrap())
-        .collect();
+    let listed: Vec<&str> = strings_of(&info["endpoints"], "path");
     let described: Vec<&str> = openapi["paths"]
         .as_object()
         .unwrap()

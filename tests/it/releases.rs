@@ -114,12 +114,7 @@ fn pato_releases_publish_side_by_side_and_change_as_obonet_sees_them() {
     // The list: every release, the newest first, with its counts.
     let list = read_json(&out.join("releases/index.json"));
     assert_eq!(list["current"], RELEASES[3]);
-    let listed: Vec<&str> = list["releases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["version"].as_str().unwrap())
-        .collect();
+    let listed: Vec<&str> = strings_of(&list["releases"], "version");
     assert_eq!(listed, RELEASES.iter().rev().copied().collect::<Vec<_>>());
     // The data set's description names the current release and the list.
     let void = std::fs::read_to_string(out.join("void.ttl")).unwrap();

@@ -468,12 +468,7 @@ fn an_acronym_does_not_hide_the_word_after_it() {
         .filter(|e| e.extra["operation"] == "Create Item")
         .count();
     assert_eq!(answer["total"], creates, "{}", answer["total"]);
-    let ids: Vec<&str> = answer["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["id"].as_str().unwrap())
-        .collect();
+    let ids: Vec<&str> = strings_of(&answer["items"], "id");
     for id in ["ABBCreateItem", "NVIDIACreateItem", "CakePHPCreateItem"] {
         assert!(ids.contains(&id), "{id}");
     }

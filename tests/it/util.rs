@@ -303,3 +303,12 @@ macro_rules! needs {
     };
 }
 pub(crate) use needs;
+
+/// The string `field` of each object in the JSON array `list`, in order.
+pub fn strings_of<'a>(list: &'a serde_json::Value, field: &str) -> Vec<&'a str> {
+    list.as_array()
+        .expect("an array")
+        .iter()
+        .map(|item| item[field].as_str().expect("a string"))
+        .collect()
+}
