@@ -222,7 +222,8 @@ pub fn build_keeping_previous(
     }
     progress.phase(phase::READING, None);
     let ontology = read(config)?;
-    refuse_part_size(config, host(config, &ontology))?;
+    let host = host(config, &ontology);
+    refuse_part_size(config, host)?;
     // --force writes every file anew; otherwise unchanged ones are linked.
     // The output is locked before its releases are read: another build
     // could otherwise replace them between the look and the linking.
@@ -230,7 +231,6 @@ pub fn build_keeping_previous(
     let releases = releases::load(config, &ontology)?;
     progress.phase(phase::PREPARING, None);
     let mut site = prepare(config, &ontology)?;
-    let host = host(config, &ontology);
     lay_out(config, host, &mut site)?;
     let releases::Arranged {
         current,
