@@ -112,12 +112,14 @@ function fnv1a(text) {
 }
 
 /**
- * An entity's document from its bundle, where the site bundles them
- * (src/site/bundles.rs, `table.bundles`): the bytes its file would hold,
- * typed as the host types the file, with an entity tag of the bundle's and
- * the slug's (a matching `If-None-Match` gets a 304); null where
- * `pathname` names no bundled document, or the method reads nothing.
- * `fetchAsset(path)` reads a file of the site.
+ * An entity's document from its bundle, where the folder it is in bundles
+ * them (src/site/bundles.rs, `table.bundles.folders`: the root, `/`, and
+ * the releases' copies, `/releases/{version}/`): the bytes its file would
+ * hold, typed as the host types the file, with an entity tag of the
+ * bundle's and the slug's (a matching `If-None-Match` gets a 304); in a
+ * copy, its page at its path without `.html` too (the root's is
+ * negotiated); null where `pathname` names no bundled document, or the
+ * method reads nothing. `fetchAsset(path)` reads a file of the site.
  */
 export async function bundled(request, pathname, table, headers, fetchAsset) {
   const bundles = table.bundles;
@@ -128,17 +130,22 @@ export async function bundled(request, pathname, table, headers, fetchAsset) {
   } catch {
     return null;
   }
-  const match = /^\/([^/]+)\.([a-z]+)$/.exec(decoded);
+  const cut = decoded.lastIndexOf("/") + 1;
+  const folder = decoded.slice(0, cut);
+  if (!Object.hasOwn(bundles.folders, folder)) return null;
+  const match = /^([^/.]+)(?:\.([a-z]+))?$/.exec(decoded.slice(cut));
   if (match === null) return null;
-  const [, slug, extension] = match;
-  if (!Object.hasOwn(bundles.types, extension) || !new RegExp(table.slugPattern).test(slug)) return null;
-  const response = await fetchAsset(`/${bundles.dir}/${extension}/${fnv1a(slug) % bundles.count}.json`);
+  const slug = match[1];
+  const extension = match[2] ?? (folder === "/" ? null : "html");
+  if (extension === null || !Object.hasOwn(bundles.types, extension) || !new RegExp(table.slugPattern).test(slug)) return null;
+  const answeredIn = bundles.folders[folder];
+  const response = await fetchAsset(`${folder}${bundles.dir}/${extension}/${fnv1a(slug) % answeredIn.count}.json`);
   if (!response.ok) return null;
   const documents = await response.json();
   if (!Object.hasOwn(documents, slug)) return null;
   const bundleTag = (response.headers.get("ETag") ?? "").replace(/^W\//, "").replaceAll('"', "");
   const tag = `W/"${bundleTag}-${slug}"`;
-  const answered = { ...headers, "Content-Type": bundles.types[extension], ETag: tag };
+  const answered = { ...headers, ...cached(answeredIn), "Content-Type": bundles.types[extension], ETag: tag };
   const asked = request.headers.get("If-None-Match");
   if (asked !== null && asked.split(",").some((t) => t.trim() === tag || t.trim() === "*")) {
     return new Response(null, { status: 304, headers: answered });
@@ -167,7 +174,7 @@ export async function joined(request, pathname, table, headers, fetchAsset) {
   };
   const first = join.pieces.length === 0 ? null : await fetchPiece(join.pieces[0]);
   if (first === null) return null;
-  const answered = { ...headers, "Content-Type": join.type };
+  const answered = { ...headers, ...cached(join), "Content-Type": join.type };
   if (request.method === "HEAD") {
     await first.body.cancel();
     return new Response(null, { status: 200, headers: answered });
@@ -204,6 +211,14 @@ export async function joined(request, pathname, table, headers, fetchAsset) {
   };
   join_().catch((error) => writer.abort(error));
   return new Response(readable, { status: 200, headers: answered });
+}
+
+/**
+ * The `Cache-Control` a table entry sets where it is not the site's
+ * hour (a kept release's, `cache`), as headers to spread.
+ */
+export function cached(entry) {
+  return entry.cache === undefined ? {} : { "Cache-Control": entry.cache };
 }
 
 /** Whether the request's method reads what it names: GET or HEAD. */

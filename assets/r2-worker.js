@@ -15,7 +15,7 @@
 // The build writes it into the site as one self-contained module, like the
 // other hosts' handlers, so it exports nothing but its default handler.
 import { RESPONSE_HEADERS, openIndex, respond } from "./search.js";
-import { answerAt, isUnpublished } from "./negotiate.js";
+import { answerAt, cached, isUnpublished } from "./negotiate.js";
 import { NEGOTIATION } from "./negotiation.js";
 
 /** The search index, per prefix, with the tag of the manifest it was opened from. */
@@ -216,9 +216,8 @@ async function staticAnswer(site, request, path) {
   const bare = (p) => (p.length > 1 ? p.replace(/\/+$/, "") : p);
   const moved = (NEGOTIATION.seeOther ?? []).find((rule) => bare(rule.path) === bare(path));
   if (moved !== undefined) {
-    const headers = { ...RESPONSE_HEADERS, Location: moved.to };
     // Under /releases/{version}/, frozen as every answer there.
-    if (moved.cache !== undefined) headers["Cache-Control"] = moved.cache;
+    const headers = { ...RESPONSE_HEADERS, ...cached(moved), Location: moved.to };
     return new Response(null, { status: 303, headers });
   }
   const plain = rewriteOf(path, false);

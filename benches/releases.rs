@@ -9,6 +9,10 @@
 //!
 //! then, once, C: the ten from a clean checkout with no published site.
 //!
+//! `ONTOSITE_BENCH_HOST` (`--host`) and `ONTOSITE_BENCH_LAYOUT`
+//! (`--layout`) build every run for that host and layout: bundled, the
+//! releases' copies are bundled too (docs/releases.md).
+//!
 //! The runs are not deleted until the end: on an ext4 without a journal
 //! (this machine's) the kernel skips every inode freed in the last minute
 //! or more when it makes a file, one look-up each, so a build just after
@@ -33,6 +37,11 @@ fn main() {
     std::fs::create_dir_all(&work).unwrap();
     let entities = common::entities(10_000);
     println!("machine: {}", machine());
+    for variable in ["ONTOSITE_BENCH_HOST", "ONTOSITE_BENCH_LAYOUT"] {
+        if let Ok(value) = std::env::var(variable) {
+            println!("{variable}={value}");
+        }
+    }
     let base = synthetic(&work, entities);
     // input-1: the last release alone; input-9 and input-10: the first
     // nine and all ten, the last of each in the input itself.
@@ -127,6 +136,14 @@ fn build(binary: &Path, input: &Path, out: &Path, previous: Option<&Path>) {
         .arg(out);
     if let Some(previous) = previous {
         command.arg("--previous").arg(previous);
+    }
+    for (variable, option) in [
+        ("ONTOSITE_BENCH_HOST", "--host"),
+        ("ONTOSITE_BENCH_LAYOUT", "--layout"),
+    ] {
+        if let Ok(value) = std::env::var(variable) {
+            command.args([option, &value]);
+        }
     }
     assert!(command.status().unwrap().success());
 }

@@ -122,14 +122,23 @@ fn check_host(
         frozen,
         built,
     } = releases::arrange(&mut site, releases, &ontology.meta.base_url)?;
-    let mut sizes = with_current(config, Some(plan), &site, current, measure_documents)?;
+    let (mut sizes, mut copies) = with_current(config, Some(plan), &site, current, |sites| {
+        measure_documents(sites, Pass::Documents)
+    })?;
     for release in &frozen {
         sizes.extend(release.files.iter().map(|(_, o)| (o.path.clone(), o.bytes)));
+        release.add_bundled(&mut copies);
     }
     for copy in built {
-        let site = release_site(config, Some(plan), &copy)?;
-        sizes.extend(measure_documents(&[(&site, &copy.prefix)])?);
+        let copy_site = release_site(config, Some(plan), site.layout(), &copy)?;
+        sizes.extend(measure_documents(
+            &[(&copy_site, &copy.prefix)],
+            Pass::Documents,
+        )?);
+        add_bundled(&mut copies, &copy_site, &copy.prefix)?;
     }
+    site.set_copies_bundled(copies);
+    sizes.extend(measure_documents(&[(&site, "")], Pass::HostFiles)?);
     let measured = Measured::of(
         sizes.iter().map(|(path, len)| (path.as_str(), *len)),
         |path| measured_file(&site, path),
@@ -139,12 +148,35 @@ fn check_host(
     Ok(fits.into_iter().next())
 }
 
-/// Renders every document of `sites` (each with the folder it goes in)
-/// and counts its bytes, keeping none: each path with its length.
-fn measure_documents(sites: &[(&Rendering, &str)]) -> Result<Vec<(String, u64)>, Error> {
+/// Which of a site's documents a pass renders: the root's host files
+/// come last, once every release's copy is laid out, since its handlers
+/// answer in the copies that bundle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    Documents,
+    HostFiles,
+}
+
+impl Pass {
+    /// The documents of `site` this pass renders.
+    fn of<'a>(
+        self,
+        site: &Rendering<'a>,
+    ) -> impl ParallelIterator<Item = render::Document<'a>> + 'a {
+        render::documents(site).filter(move |d| d.is_host() == (self == Pass::HostFiles))
+    }
+}
+
+/// Renders the documents of `sites` in `pass` (each site with the folder
+/// it goes in) and counts their bytes, keeping none: each path with its
+/// length.
+fn measure_documents(
+    sites: &[(&Rendering, &str)],
+    pass: Pass,
+) -> Result<Vec<(String, u64)>, Error> {
     sites
         .par_iter()
-        .flat_map(|&(site, prefix)| render::documents(site).map(move |d| (site, prefix, d)))
+        .flat_map(|&(site, prefix)| pass.of(site).map(move |d| (site, prefix, d)))
         .map_init(Vec::new, |buffer, (site, prefix, document)| {
             let path = format!("{prefix}{}", document.path(site));
             let failed = |source| Error::Render {
@@ -241,34 +273,47 @@ pub fn build_keeping_previous(
     // with the root, in one parallel pass: each thread then mostly makes
     // files in a folder of its own, and creating files in one folder is
     // one at a time in the kernel.
-    let mut written = with_current(config, host, &site, current, |sites| {
+    let (mut written, mut copies) = with_current(config, host, &site, current, |sites| {
         progress.phase(
             &format!("{} of {} entities", phase::WRITING, ontology.entities.len()),
             Some(
                 sites
                     .iter()
-                    .map(|(site, _)| render::documents(site).count() as u64)
+                    .map(|(site, _)| Pass::Documents.of(site).count() as u64)
                     .sum(),
             ),
         );
-        write_documents(sites, &staging, interrupted, progress)
+        write_documents(sites, Pass::Documents, &staging, interrupted, progress)
     })?;
+    for release in &frozen {
+        release.add_bundled(&mut copies);
+    }
     written.extend(keep_frozen(frozen, &staging, interrupted, progress)?);
     // Earlier releases not published before, built from their sources,
     // one at a time, each let go once written.
     for copy in built {
-        let site = release_site(config, host, &copy)?;
+        let copy_site = release_site(config, host, site.layout(), &copy)?;
         progress.phase(
             &format!("{} of release {}", phase::WRITING, copy.version),
-            Some(render::documents(&site).count() as u64),
+            Some(Pass::Documents.of(&copy_site).count() as u64),
         );
         written.extend(write_documents(
-            &[(&site, &copy.prefix)],
+            &[(&copy_site, &copy.prefix)],
+            Pass::Documents,
             &staging,
             interrupted,
             progress,
         )?);
+        add_bundled(&mut copies, &copy_site, &copy.prefix)?;
     }
+    site.set_copies_bundled(copies);
+    written.extend(write_documents(
+        &[(&site, "")],
+        Pass::HostFiles,
+        &staging,
+        interrupted,
+        progress,
+    )?);
     let measured = Measured::of(
         written
             .iter()
@@ -396,16 +441,25 @@ fn lay_out(
     host: Option<&'static Plan>,
     site: &mut Rendering,
 ) -> Result<(), Error> {
-    let mut layout = layout(config, host, site)?;
+    let layout = layout(config, host, site)?;
+    cut_for_host(config, host, site, layout, config.part_bytes)
+}
+
+/// Lays `site` out in `layout`, its big documents cut to fit the host
+/// (and to `part_bytes`, where given) as [`lay_out`] says: bundled
+/// wherever the handler joins anything.
+fn cut_for_host(
+    config: &BuildConfig,
+    host: Option<&'static Plan>,
+    site: &mut Rendering,
+    mut layout: Layout,
+    part_bytes: Option<u64>,
+) -> Result<(), Error> {
     let handler_joins = handler_joins(config, host);
     // Parts smaller than the limit, where the publisher asks for them
     // (`--part-size`, refused already where no handler joins them): a
     // publish then sends the parts a change touched.
-    if let Some(most) = file_limit(config, host)
-        .into_iter()
-        .chain(config.part_bytes)
-        .min()
-    {
+    if let Some(most) = file_limit(config, host).into_iter().chain(part_bytes).min() {
         let mut joins = cut_rdf_documents(site, most)?;
         if handler_joins {
             joins |= !site
@@ -522,18 +576,16 @@ fn refuse_unfit(
 }
 
 /// A file of the site the hosts' limits read, rendered again: a host
-/// file, for its rules to be counted, or the bundles' manifest, for the
-/// pieces of what the handler joins (a few small files).
+/// file, for its rules to be counted, or a bundles' manifest (the root's
+/// or a copy's), for the pieces of what the handler joins (a few small
+/// files).
 fn measured_file(site: &Rendering, path: &str) -> Option<Vec<u8>> {
-    let document = match hosts::files().find(|file| file.path == path) {
-        Some(file) => render::Document::Host(file),
-        None if path == crate::site::bundles::MANIFEST && site.layout() == Layout::Bundled => {
-            render::Document::BundleManifest
-        }
-        None => return None,
-    };
+    if let Some(folder) = crate::site::bundles::folder_of_manifest(path) {
+        return serde_json::to_vec(site.bundled().ok()?.manifest(folder)?).ok();
+    }
+    let file = hosts::files().find(|file| file.path == path)?;
     let mut bytes = Vec::new();
-    document.render(site, &mut bytes).ok()?;
+    render::Document::Host(file).render(site, &mut bytes).ok()?;
     Some(bytes)
 }
 
@@ -596,37 +648,58 @@ struct WrittenFile {
 fn release_site<'a>(
     config: &BuildConfig,
     host: Option<&'static Plan>,
+    root_layout: Layout,
     copy: &'a releases::Copy,
 ) -> Result<Rendering<'a>, Error> {
     let mut site = prepare(config, &copy.ontology)?;
     site.set_release(copy.of.clone(), Vec::new(), true);
-    // In the files layout, as no handler answers under `/releases/`; its
-    // RDF documents in parts where the host takes no file that large, as
-    // a host without code has them (`--part-size` is for what changes,
-    // and a release never does).
-    if let Some(most) = file_limit(config, host) {
-        cut_rdf_documents(&mut site, most)?;
-    }
+    // In the root's layout (the root's handler answers in a copy that
+    // bundles), its big documents cut to the host's file limit as the
+    // root's are, but not to `--part-size`: that is for what changes, and
+    // a release never does.
+    cut_for_host(config, host, &mut site, root_layout, None)?;
     Ok(site)
 }
 
+/// Adds the release copy `site` in `folder` to `copies` where it bundles.
+fn add_bundled(
+    copies: &mut crate::site::bundles::Bundled,
+    site: &Rendering,
+    folder: &str,
+) -> Result<(), Error> {
+    if site.layout() == Layout::Bundled {
+        let manifest = site.bundle_manifest().map_err(|source| Error::Render {
+            path: format!("{folder}{}", crate::site::bundles::MANIFEST),
+            source: source.into(),
+        })?;
+        copies.insert(folder.to_owned(), manifest);
+    }
+    Ok(())
+}
+
 /// Hands `render` the root site, with the current release's copy in its
-/// folder where it is rendered; the copy is let go after.
+/// folder where it is rendered; the copy is let go after, with the copy
+/// where it bundles.
 fn with_current<T>(
     config: &BuildConfig,
     host: Option<&'static Plan>,
     root: &Rendering,
     current: Option<releases::Copy>,
     render: impl FnOnce(&[(&Rendering, &str)]) -> Result<T, Error>,
-) -> Result<T, Error> {
+) -> Result<(T, crate::site::bundles::Bundled), Error> {
     let site = current
         .as_ref()
-        .map(|copy| release_site(config, host, copy))
+        .map(|copy| release_site(config, host, root.layout(), copy))
         .transpose()?;
     let mut sites = vec![(root, "")];
     let prefix = current.as_ref().map(|copy| copy.prefix.as_str());
     sites.extend(site.as_ref().zip(prefix));
-    render(&sites)
+    let rendered = render(&sites)?;
+    let mut copies = crate::site::bundles::Bundled::default();
+    if let (Some(site), Some(prefix)) = (&site, prefix) {
+        add_bundled(&mut copies, site, prefix)?;
+    }
+    Ok((rendered, copies))
 }
 
 /// Puts the files of the releases published earlier into staging as they
@@ -670,18 +743,19 @@ fn keep_frozen(
         .collect()
 }
 
-/// Renders every document of `sites` (each with the folder it goes in)
-/// into the staging directory, in parallel, and returns each one as
+/// Renders the documents of `sites` in `pass` (each site with the folder
+/// it goes in) into the staging directory, in parallel, and returns each one as
 /// written. Stops at the first error or interruption.
 fn write_documents(
     sites: &[(&Rendering, &str)],
+    pass: Pass,
     staging: &Staging,
     interrupted: &AtomicBool,
     progress: &dyn Progress,
 ) -> Result<Vec<WrittenFile>, Error> {
     sites
         .par_iter()
-        .flat_map(|&(site, prefix)| render::documents(site).map(move |d| (site, prefix, d)))
+        .flat_map(|&(site, prefix)| pass.of(site).map(move |d| (site, prefix, d)))
         .map_init(Vec::new, |buffer, (site, prefix, document)| {
             if interrupted.load(Ordering::Relaxed) {
                 return Err(Error::Interrupted);

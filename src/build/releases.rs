@@ -39,11 +39,21 @@ pub struct Frozen {
     pub files: Vec<(PathBuf, Object)>,
     /// What it changed since the release before, as its change log says.
     pub changes: Option<Changes>,
+    /// Its bundles' manifest, where it was published bundled: the root's
+    /// handlers answer in it as they did.
+    bundled: Option<crate::site::bundles::Manifest>,
     /// The root of the site that holds it.
     root: PathBuf,
 }
 
 impl Frozen {
+    /// Adds it to `copies` where it bundles.
+    pub fn add_bundled(&self, copies: &mut crate::site::bundles::Bundled) {
+        if let Some(manifest) = &self.bundled {
+            copies.insert(files::release(&self.listed.version), manifest.clone());
+        }
+    }
+
     /// A document of it, as that site published it (`path` a plain path
     /// inside that site).
     fn document(&self, path: &str) -> Option<serde_json::Value> {
@@ -166,6 +176,7 @@ impl Published {
             dirs,
             files,
             changes: None,
+            bundled: None,
             root: self.root.clone(),
         };
         // A change log it should have and that does not read: built again.
@@ -181,7 +192,23 @@ impl Published {
             ),
             None => None,
         };
-        (!frozen.files.is_empty()).then_some(Frozen { changes, ..frozen })
+        // Bundled, a manifest that does not read: built again too.
+        let manifest = format!("{prefix}{}", crate::site::bundles::MANIFEST);
+        let bundled = match frozen.files.iter().any(|(_, o)| o.path == manifest) {
+            true => Some(
+                serde_json::from_value::<crate::site::bundles::Manifest>(
+                    frozen.document(&manifest)?,
+                )
+                .ok()
+                .filter(|m| m.version == crate::site::bundles::VERSION && m.count > 0)?,
+            ),
+            false => None,
+        };
+        (!frozen.files.is_empty()).then_some(Frozen {
+            changes,
+            bundled,
+            ..frozen
+        })
     }
 
     /// The folders and regular files of the site under `prefix` (site

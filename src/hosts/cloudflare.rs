@@ -29,9 +29,9 @@ fn worker(input: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error>
 /// character a published name can have (`/a*.json` ... `/9*.json`); the
 /// private files start with `_` or `.`.
 fn routes(input: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
-    let exclude = match input.bundles {
-        None => excluded_by_extension(),
-        Some(_) => excluded_by_name(input),
+    let exclude = match input.bundled.is_empty() {
+        true => excluded_by_extension(),
+        false => excluded_by_name(input),
     };
     serde_json::to_writer_pretty(
         out,
@@ -59,11 +59,17 @@ fn excluded_by_extension() -> Vec<String> {
 /// What the worker never sees where the entities' documents are bundled,
 /// so that their paths reach it: the site-wide files by name and the
 /// folders (the private files go to it, which answers them 404), but the
-/// wholes it answers by joining (`site::parts`).
+/// wholes it answers by joining (`site::parts`), and `/releases/` where a
+/// release's copy is bundled too (its other files then pass through the
+/// worker to the assets: a rule per copy's file would pass the 100).
 fn excluded_by_name(input: &HostInput) -> Vec<String> {
     // The private files and the joined wholes: the worker answers both.
     let mut to_worker: Vec<&str> = super::private_files().collect();
-    to_worker.extend(input.joined.keys().map(String::as_str));
+    let joined = input.bundled.joined();
+    to_worker.extend(joined.keys().map(String::as_str));
+    if input.bundled.in_copies() {
+        to_worker.push(files::RELEASES);
+    }
     let mut exclude: Vec<String> = Vec::new();
     let mut add = |rule: String| {
         if !exclude.contains(&rule) {
@@ -85,6 +91,7 @@ fn excluded_by_name(input: &HostInput) -> Vec<String> {
         .iter()
         .chain([&bundles::DIR])
         .chain(&parts::DIRS)
+        .filter(|folder| !to_worker.contains(folder))
     {
         if *folder == crate::search::format::DIR {
             // `/search/*` would take `/search` too, which the worker answers.

@@ -168,7 +168,11 @@ impl Measured {
         };
         let mut per_directory: BTreeMap<&str, u64> = BTreeMap::new();
         let host_file = |path: &str| super::files().any(|file| file.path == path);
+        let mut manifests = Vec::new();
         for (path, size) in files {
+            if let Some(folder) = crate::site::bundles::folder_of_manifest(path) {
+                manifests.push((folder, path));
+            }
             measured.files += 1;
             measured.bytes += size;
             if !host_file(path)
@@ -202,9 +206,13 @@ impl Measured {
                 measured.host_files.insert(file.path.to_owned(), sizes);
             }
         }
-        if let Some(manifest) = read(crate::site::bundles::MANIFEST) {
-            measured.most_joined = most_joined(&manifest);
-        }
+        // The root's manifest and each copy's: the root's handler joins
+        // the wholes of both.
+        measured.most_joined = manifests
+            .into_iter()
+            .filter_map(|(folder, path)| Some(most_joined(folder, &read(path)?)))
+            .max_by(first_of_most)
+            .unwrap_or_default();
         measured
     }
 
@@ -246,18 +254,22 @@ impl Measured {
 /// `/{path}`, and their count; none where nothing is joined. The build
 /// wrote the manifest; one it cannot read joins nothing a handler would
 /// find either.
-fn most_joined(manifest: &[u8]) -> (String, u64) {
+fn most_joined(folder: &str, manifest: &[u8]) -> (String, u64) {
     let Ok(manifest) = serde_json::from_slice::<crate::site::bundles::Manifest>(manifest) else {
         return Default::default();
     };
     manifest
         .joined
         .iter()
-        .map(|(path, join)| (format!("/{path}"), join.pieces.len() as u64))
-        // The first of the most, in path order.
-        .fold(Default::default(), |most: (String, u64), next| {
-            if next.1 > most.1 { next } else { most }
-        })
+        .map(|(path, join)| (format!("/{folder}{path}"), join.pieces.len() as u64))
+        .max_by(first_of_most)
+        .unwrap_or_default()
+}
+
+/// Orders two wholes by their pieces, and of as many, the first in path
+/// order as the larger: `max_by` then keeps the first of the most.
+fn first_of_most(a: &(String, u64), b: &(String, u64)) -> std::cmp::Ordering {
+    a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0))
 }
 
 /// `_headers`' rules: each line that starts a rule with its path.
@@ -680,8 +692,9 @@ mod tests {
             "_redirects" => "/old /new 301\n/a/* /b/:splat 200\n# /c /d\n/:x/y /z 200\n",
             "_routes.json" => r#"{"version": 1, "include": ["/*"], "exclude": ["/a", "/b"]}"#,
             "_worker.js" => "x",
-            // Two wholes of three pieces: the first in path order is named.
-            "entity-bundles/index.json" => {
+            // Two wholes of three pieces, and a copy's of as many: the
+            // first in path order is named.
+            "entity-bundles/index.json" | "releases/1/entity-bundles/index.json" => {
                 let piece = r#"{"path": "p", "skip": 0, "trim": 0}"#;
                 let join = format!(
                     r#"{{"type": "t", "head": "", "separator": "", "tail": "", "pieces": [{piece}, {piece}, {piece}]}}"#
@@ -714,8 +727,13 @@ mod tests {
             ("b.json", 500),
             ("c.json", 600),
             ("d/e.json", 1),
+            ("entity-bundles/index.json", 1),
+            ("releases/1/entity-bundles/index.json", 1),
         ];
         let measured = Measured::of(files, host_file);
+        // A copy's wholes are named by their paths from the root.
+        let copy = Measured::of([files[5]], host_file);
+        assert_eq!(copy.most_joined, ("/releases/1/all".to_owned(), 3));
         assert_eq!(measured.header_rules, 2);
         assert_eq!(
             (measured.static_redirects, measured.dynamic_redirects),
@@ -744,9 +762,9 @@ mod tests {
             ]
         );
         let shown: Vec<String> = passed.iter().map(ToString::to_string).collect();
-        // Four files and the output's three, less `_routes.json`, which
+        // Six files and the output's three, less `_routes.json`, which
         // the plan does not count.
-        assert_eq!(shown[0], "6 files; it takes at most 5 per site");
+        assert_eq!(shown[0], "8 files; it takes at most 5 per site");
         assert_eq!(
             shown[1],
             "3 files in `/`; it takes at most 2 in one directory"

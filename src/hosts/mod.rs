@@ -23,12 +23,12 @@ pub struct HostInput<'a> {
     pub downloads: &'a [Download],
     /// The paths of the entities' own IRIs, which the handlers carry.
     pub aliases: &'a Aliases,
-    /// How many bundles each format has, where the entities' documents
-    /// are bundled (`site::bundles`): the handlers answer them.
-    pub bundles: Option<u32>,
-    /// The documents the handlers answer by joining what the site
-    /// publishes, where the host takes no file as large as the whole.
-    pub joined: &'a crate::site::parts::Joins,
+    /// The folders whose entities' documents are bundled
+    /// (`site::bundles`), the root's and the releases' copies', with the
+    /// documents each answers by joining what the site publishes (where
+    /// the host takes no file as large as the whole): the handlers answer
+    /// both.
+    pub bundled: &'a crate::site::bundles::Bundled,
     /// Paths that redirect (303) to another path of the site: the kept
     /// releases' version IRIs, to their roots.
     pub see_other: &'a [(String, String)],

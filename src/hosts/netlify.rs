@@ -16,22 +16,32 @@ const PATTERN: &str = r#"pattern: "^/(?:[^.]*|\\.well-known/void)$""#;
 
 /// The pattern where the site bundles its entities' documents: their
 /// paths too, `/{name}.{extension}` for each entity format (the function
-/// leaves a site-wide file such as `/index.json` to the static server).
-fn bundled_pattern() -> String {
+/// leaves a site-wide file such as `/index.json` to the static server);
+/// where a release's copy bundles them too, the same under
+/// `/releases/{version}/`, its pages included (a version may hold a `.`).
+fn bundled_pattern(in_copies: bool) -> String {
     let extensions: Vec<&str> = crate::site::formats::ENTITY_FORMATS
         .iter()
         .map(|format| format.extension)
         .collect();
-    format!(
-        r#"pattern: "^/(?:[^.]*|\\.well-known/void|[^/.]+\\.(?:{}))$""#,
-        extensions.join("|")
-    )
+    let extensions = extensions.join("|");
+    let copies = match in_copies {
+        true => format!(
+            r"|{}/[^/]+/[^/.]+(?:\\.(?:{extensions}))?",
+            crate::site::files::RELEASES
+        ),
+        false => String::new(),
+    };
+    format!(r#"pattern: "^/(?:[^.]*|\\.well-known/void|[^/.]+\\.(?:{extensions}){copies})$""#)
 }
 
 fn edge_function(input: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
-    match input.bundles {
-        None => script::host_module(HANDLER, input, out),
-        Some(_) => script::host_module(&HANDLER.replace(PATTERN, &bundled_pattern()), input, out),
+    match input.bundled.is_empty() {
+        true => script::host_module(HANDLER, input, out),
+        false => {
+            let pattern = bundled_pattern(input.bundled.in_copies());
+            script::host_module(&HANDLER.replace(PATTERN, &pattern), input, out)
+        }
     }
     Ok(())
 }
@@ -105,20 +115,29 @@ mod tests {
     #[test]
     fn the_bundled_pattern_takes_the_documents_too() {
         assert!(HANDLER.contains(PATTERN));
-        let pattern = pattern_of(&HANDLER.replace(PATTERN, &bundled_pattern()));
-        for format in crate::site::formats::ENTITY_FORMATS {
-            assert!(pattern.is_match(&format!("/abc.{}", format.extension)));
-        }
-        for path in ["/", "/abc", "/vocab", "/.well-known/void"] {
-            assert!(pattern.is_match(path), "{path}");
-        }
-        for path in [
-            "/ui/site.css",
-            "/search/n0.json",
-            "/entity-bundles/json/0.json",
-            "/dump.nt.gz",
-        ] {
-            assert!(!pattern.is_match(path), "{path}");
+        for in_copies in [false, true] {
+            let pattern = pattern_of(&HANDLER.replace(PATTERN, &bundled_pattern(in_copies)));
+            for format in crate::site::formats::ENTITY_FORMATS {
+                let extension = format.extension;
+                assert!(pattern.is_match(&format!("/abc.{extension}")));
+                let in_copy = format!("/releases/1.2/abc.{extension}");
+                assert_eq!(pattern.is_match(&in_copy), in_copies, "{in_copy}");
+            }
+            for path in ["/", "/abc", "/vocab", "/.well-known/void"] {
+                assert!(pattern.is_match(path), "{path}");
+            }
+            assert_eq!(pattern.is_match("/releases/1.2/abc"), in_copies);
+            for path in [
+                "/ui/site.css",
+                "/search/n0.json",
+                "/entity-bundles/json/0.json",
+                "/dump.nt.gz",
+                "/releases/1/ui/site.css",
+                "/releases/1/entity-bundles/json/0.json",
+                "/releases/1/dump.nt.gz",
+            ] {
+                assert!(!pattern.is_match(path), "{path}");
+            }
         }
     }
 }

@@ -56,11 +56,25 @@ fn headers(input: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error
                     .iter()
                     .any(|(ext, t)| *t == media_type && pattern.ends_with(&format!(".{ext}")))
     };
+    // A kept release is a site of its own: its files of those names are
+    // typed as the root's (`/releases/1/all` is JSON too).
+    let in_copies = |pattern: &str| {
+        let copy = format!(
+            "{}{pattern}",
+            crate::site::routes::FROZEN_FILES.trim_end_matches("/*")
+        );
+        (input.releases && !pattern.contains('*')).then_some(copy)
+    };
     for endpoint in endpoints().iter().chain([&NOT_FOUND]) {
         if let (Some(pattern), Some(media_type)) = (header_pattern(endpoint), endpoint.content_type)
             && !typed_by_splat(&pattern, media_type)
         {
-            let _ = writeln!(out, "{pattern}\n  Content-Type: {media_type}");
+            for pattern in [Some(pattern.clone()), in_copies(&pattern)]
+                .into_iter()
+                .flatten()
+            {
+                let _ = writeln!(out, "{pattern}\n  Content-Type: {media_type}");
+            }
         }
     }
     // A kept release's files never change. Cloudflare takes back the

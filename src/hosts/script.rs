@@ -59,31 +59,54 @@ fn negotiation_table(input: &super::HostInput) -> serde_json::Value {
             .iter()
             .map(|(path, to)| {
                 let mut rule = serde_json::json!({ "path": path, "to": to });
-                if let Some(cache) = crate::site::routes::cache_control(path) {
-                    rule["cache"] = cache.into();
-                }
+                with_cache(&mut rule, path);
                 rule
             })
             .collect();
         table["seeOther"] = see_other.into();
     }
-    if let Some(count) = input.bundles {
+    if !input.bundled.is_empty() {
         let types: serde_json::Map<String, serde_json::Value> = bundles::answered_types()
             .into_iter()
             .map(|(extension, media_type)| (extension.to_owned(), media_type.into()))
             .collect();
-        table["bundles"] =
-            serde_json::json!({ "dir": bundles::DIR, "count": count, "types": types });
-    }
-    if !input.joined.is_empty() {
-        let joined: serde_json::Map<String, serde_json::Value> = input
-            .joined
-            .iter()
-            .map(|(path, join)| (format!("/{path}"), serde_json::json!(join)))
+        let folders: serde_json::Map<String, serde_json::Value> = input
+            .bundled
+            .folders()
+            .map(|(folder, manifest)| {
+                let path = format!("/{folder}");
+                let mut answered = serde_json::json!({ "count": manifest.count });
+                with_cache(&mut answered, &path);
+                (path, answered)
+            })
             .collect();
+        table["bundles"] =
+            serde_json::json!({ "dir": bundles::DIR, "folders": folders, "types": types });
+    }
+    let joined: serde_json::Map<String, serde_json::Value> = input
+        .bundled
+        .joined()
+        .into_iter()
+        .map(|(path, join)| {
+            let path = format!("/{path}");
+            let mut answered = serde_json::json!(join);
+            with_cache(&mut answered, &path);
+            (path, answered)
+        })
+        .collect();
+    if !joined.is_empty() {
         table["joined"] = joined.into();
     }
     table
+}
+
+/// Sets `entry`'s `cache` where what is answered at `path` has a
+/// `Cache-Control` of its own (a kept release's, `routes::cache_control`),
+/// which the handler then sets.
+fn with_cache(entry: &mut serde_json::Value, path: &str) {
+    if let Some(cache) = crate::site::routes::cache_control(path) {
+        entry["cache"] = cache.into();
+    }
 }
 
 /// The lines of negotiate.js that make the choice, which the CloudFront
@@ -224,23 +247,32 @@ mod tests {
     fn a_host_module_exports_only_its_handler() {
         let handler = "import { openIndex, respond } from \"./search.js\";\nimport { negotiate } from \"./negotiate.js\";\nimport { NEGOTIATION } from \"./negotiation.js\";\nexport default { fetch: () => respond() };\n";
         let mut out = Vec::new();
+        let join = crate::site::parts::Join {
+            media_type: "application/n-triples".to_owned(),
+            head: String::new(),
+            separator: String::new(),
+            tail: String::new(),
+            pieces: vec![crate::site::parts::Piece {
+                path: "dump-parts/1.nt".to_owned(),
+                skip: 0,
+                trim: 0,
+            }],
+        };
+        let manifest = |count| bundles::Manifest {
+            version: bundles::VERSION,
+            count,
+            formats: vec!["json".to_owned()],
+            joined: [("dump.nt".to_owned(), join.clone())].into(),
+        };
+        let mut bundled = bundles::Bundled::default();
+        bundled.insert(String::new(), manifest(3));
+        bundled.insert("releases/1/".to_owned(), manifest(2));
         let input = crate::hosts::HostInput {
             downloads: &[],
             aliases: &crate::site::negotiation::Aliases::default(),
-            bundles: Some(3),
+            bundled: &bundled,
             see_other: &[],
-            releases: false,
-            joined: &[(
-                "dump.nt".to_owned(),
-                crate::site::parts::Join {
-                    media_type: "application/n-triples".to_owned(),
-                    head: String::new(),
-                    separator: String::new(),
-                    tail: String::new(),
-                    pieces: Vec::new(),
-                },
-            )]
-            .into(),
+            releases: true,
         };
         host_module(handler, &input, &mut out);
         let module = String::from_utf8(out).unwrap();
@@ -254,8 +286,12 @@ mod tests {
         assert!(module.contains("async function negotiate("));
         assert!(module.contains("const NEGOTIATION = {"));
         assert!(module.contains(
-            r#""bundles":{"dir":"entity-bundles","count":3,"types":{"json":"application/json","#
+            r#""bundles":{"dir":"entity-bundles","folders":{"/":{"count":3},"/releases/1/":{"count":2,"cache":"public, max-age=31536000, immutable"}},"types":{"json":"application/json","#
         ));
+        // A copy's wholes by their paths from the root, pieces too.
         assert!(module.contains(r#""joined":{"/dump.nt":{"type":"application/n-triples","#));
+        assert!(module.contains(
+            r#""/releases/1/dump.nt":{"type":"application/n-triples","head":"","separator":"","tail":"","pieces":[{"path":"releases/1/dump-parts/1.nt","#
+        ));
     }
 }

@@ -98,6 +98,7 @@ impl<'a> Rendering<'a> {
             layout: Layout::Files,
             bundles: std::sync::OnceLock::new(),
             joined: Vec::new(),
+            copies_bundled: Default::default(),
         })
     }
 }
@@ -248,6 +249,12 @@ impl Document<'_> {
         }
     }
 
+    /// Whether it is a file for the host (its handler, its routes), which
+    /// a build renders once every release's copy is laid out.
+    pub fn is_host(&self) -> bool {
+        matches!(self, Document::Host(_))
+    }
+
     /// Whether the document grows with the ontology as one file (the
     /// lists, `/all`, the dumps): it is rendered straight into its file
     /// ([`Document::render_into`]), never held whole in memory.
@@ -317,17 +324,10 @@ impl Document<'_> {
             Document::NotFound => info::not_found(site, out)?,
             Document::NotFoundPage => info::not_found_page(site, out)?,
             Document::Host(file) => {
-                // The handlers join the parts where the hosts send them
-                // the wholes' paths: in the bundled layout.
-                let joined = match site.bundle_count() {
-                    Some(_) => site.joins()?,
-                    None => Default::default(),
-                };
                 let input = HostInput {
                     downloads: &site.ontology.meta.downloads,
                     aliases: &site.published_aliases,
-                    bundles: site.bundle_count(),
-                    joined: &joined,
+                    bundled: &site.bundled()?,
                     see_other: &releases::version_iri_paths(site),
                     releases: site.has_release_list(),
                 };
@@ -361,18 +361,7 @@ impl Document<'_> {
             }
             Document::Entity(e, format) => entity_document(site, e, format, out)?,
             Document::Bundle(format, n) => bundle(site, format, *n, out)?,
-            Document::BundleManifest => serde_json::to_writer(
-                &mut *out,
-                &bundles::Manifest {
-                    version: bundles::VERSION,
-                    count: site.bundle_count().unwrap_or(1),
-                    formats: ENTITY_FORMATS
-                        .iter()
-                        .map(|f| f.extension.to_owned())
-                        .collect(),
-                    joined: site.joins()?,
-                },
-            )?,
+            Document::BundleManifest => serde_json::to_writer(&mut *out, &site.bundle_manifest()?)?,
             Document::ReleaseList(format) => match format {
                 releases::ListFormat::Json => releases::list_json(site, out)?,
                 releases::ListFormat::JsonLd => releases::list_rdf(site, rdf::Syntax::JsonLd, out)?,

@@ -35,6 +35,9 @@ pub struct Rendering<'a> {
     /// The big JSON lists a handler answers from their pages, where the
     /// host takes no file as large.
     pub(super) joined: Vec<Paged>,
+    /// The releases' copies that bundle, which the root's handlers answer
+    /// in too.
+    pub(super) copies_bundled: bundles::Bundled,
 }
 
 /// The pages read the data's context as the data formats do: `site.ontology`
@@ -146,6 +149,36 @@ impl Rendering<'_> {
     /// The documents a handler answers by joining (`site::parts`).
     pub fn joins(&self) -> Result<Joins, serde_json::Error> {
         super::parts::joins(self, &self.joined)
+    }
+
+    /// The bundles' manifest: how many, of which formats, and the wholes
+    /// a handler joins.
+    pub fn bundle_manifest(&self) -> Result<bundles::Manifest, serde_json::Error> {
+        Ok(bundles::Manifest {
+            version: bundles::VERSION,
+            count: bundles::count(self.ontology.entities.len()),
+            formats: crate::site::formats::ENTITY_FORMATS
+                .iter()
+                .map(|f| f.extension.to_owned())
+                .collect(),
+            joined: self.joins()?,
+        })
+    }
+
+    /// Tells the root site of the releases' copies that bundle (each
+    /// folder with its manifest): its host files then answer in them.
+    pub fn set_copies_bundled(&mut self, copies: bundles::Bundled) {
+        self.copies_bundled = copies;
+    }
+
+    /// The folders the site's handlers answer bundles and joined wholes
+    /// in: its own where it bundles, and its releases' copies'.
+    pub fn bundled(&self) -> Result<bundles::Bundled, serde_json::Error> {
+        let mut bundled = self.copies_bundled.clone();
+        if self.layout == Layout::Bundled {
+            bundled.insert(String::new(), self.bundle_manifest()?);
+        }
+        Ok(bundled)
     }
 
     /// The number of bundles each format has, where the documents are

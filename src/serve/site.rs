@@ -40,9 +40,10 @@ pub struct Snapshot {
     pub aliases: Aliases,
     /// The search index the build wrote, which `/search` answers from.
     pub index: PublishedIndex,
-    /// How many bundles each format has, where the entities' documents
-    /// are bundled (`site::bundles`).
-    pub bundles: Option<bundles::Manifest>,
+    /// The folders whose entities' documents are bundled
+    /// (`site::bundles`), the root's and the releases' copies', each with
+    /// its manifest.
+    pub bundled: bundles::Bundled,
 }
 
 impl Snapshot {
@@ -72,25 +73,21 @@ impl Snapshot {
                 PublishedIndex::in_site(copy).map_err(|e| not_a_site(&root, &e.path, e.what))
             })?;
         let aliases = published_aliases(&root)?;
-        let bundles = bundle_manifest(&root)?;
+        let bundled = bundled_folders(&site, &root)?;
         Ok(Snapshot {
             dir: site,
             headers,
             redirects,
             aliases,
             index,
-            bundles,
+            bundled,
         })
     }
 
     /// A whole document the build left for a host's handler to join (the
     /// bundles' manifest says of what): joined as the handlers join it.
     pub fn joined(&self, path: &SitePath) -> Option<Vec<u8>> {
-        let join = self
-            .bundles
-            .as_ref()?
-            .joined
-            .get(path.as_str().strip_prefix('/')?)?;
+        let join = self.bundled.join(path.as_str().strip_prefix('/')?)?;
         join.assemble(|piece| {
             self.dir
                 .read(&super::path::site_path(&format!("/{piece}")).ok()?)
@@ -100,15 +97,16 @@ impl Snapshot {
     /// An entity's document from its bundle, where the site bundles them:
     /// the bytes its file would hold.
     pub fn bundled(&self, path: &SitePath) -> Option<Vec<u8>> {
-        let manifest = self.bundles.as_ref()?;
-        let (slug, extension) = bundles::entity_document(path.as_str())?;
+        let (manifest, name) = self.bundled.of_path(path.as_str().strip_prefix('/')?)?;
+        let folder = &path.as_str()[..path.as_str().len() - name.len()];
+        let (slug, extension) = bundles::entity_document(name)?;
         if !manifest.formats.iter().any(|f| f == extension) {
             return None;
         }
         let bundle = bundles::path(extension, bundles::of(slug, manifest.count));
         let bytes = self
             .dir
-            .read(&super::path::site_path(&format!("/{bundle}")).ok()?)?;
+            .read(&super::path::site_path(&format!("{folder}{bundle}")).ok()?)?;
         let mut documents: std::collections::HashMap<String, String> =
             serde_json::from_slice(&bytes).ok()?;
         documents.remove(slug).map(String::into_bytes)
@@ -119,10 +117,39 @@ impl Snapshot {
     }
 }
 
-/// The bundles' manifest, where the site has one.
-fn bundle_manifest(root: &Path) -> Result<Option<bundles::Manifest>, SiteError> {
-    let path = root.join(bundles::MANIFEST);
-    let Ok(bytes) = std::fs::read(&path) else {
+/// The folders that bundle: the root, and each release's copy the
+/// release list names (a copy published earlier keeps its layout).
+fn bundled_folders(site: &SiteDir, root: &Path) -> Result<bundles::Bundled, SiteError> {
+    let mut folders = vec![String::new()];
+    let list = super::path::site_path(&format!("/{}", files::RELEASE_LIST))
+        .ok()
+        .and_then(|path| site.read(&path))
+        .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok());
+    if let Some(releases) = list.as_ref().and_then(|list| list["releases"].as_array()) {
+        let versions = releases.iter().filter_map(|r| r["version"].as_str());
+        folders.extend(versions.map(files::release));
+    }
+    let mut bundled = bundles::Bundled::default();
+    for folder in folders {
+        if let Some(manifest) = bundle_manifest(site, root, &folder)? {
+            bundled.insert(folder, manifest);
+        }
+    }
+    Ok(bundled)
+}
+
+/// The bundles' manifest of the site in `folder`, where it has one.
+fn bundle_manifest(
+    site: &SiteDir,
+    root: &Path,
+    folder: &str,
+) -> Result<Option<bundles::Manifest>, SiteError> {
+    let name = format!("{folder}{}", bundles::MANIFEST);
+    let path = root.join(&name);
+    let Some(bytes) = super::path::site_path(&format!("/{name}"))
+        .ok()
+        .and_then(|site_path| site.read(&site_path))
+    else {
         return Ok(None);
     };
     let manifest: bundles::Manifest = serde_json::from_slice(&bytes)

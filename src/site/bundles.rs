@@ -13,7 +13,9 @@
 //! are. `assets/negotiate.js` holds the same rule; the runtime tests
 //! answer every document both ways.
 
+use crate::site::parts::{Join, Joins};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// How a site holds its entities' documents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -62,8 +64,88 @@ pub struct Manifest {
     pub formats: Vec<String>,
     /// The documents answered by joining what the site publishes, where
     /// the host takes no file as large as the whole (`site::parts`).
-    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub joined: crate::site::parts::Joins,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub joined: Joins,
+}
+
+/// The folders of a site that bundle their entities' documents, each
+/// with its manifest: the root (`""`) and the releases' copies
+/// (`releases/{version}/`), which the root's handlers answer in too. A
+/// copy published earlier keeps the layout it was published in, so one
+/// site may hold both.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Bundled(BTreeMap<String, Manifest>);
+
+impl Bundled {
+    /// Adds the folder `folder` (`""`, or a copy's ending in `/`).
+    pub fn insert(&mut self, folder: String, manifest: Manifest) {
+        self.0.insert(folder, manifest);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Whether a release's copy bundles: its paths must then reach the
+    /// root's handler too.
+    pub fn in_copies(&self) -> bool {
+        self.0.keys().any(|folder| !folder.is_empty())
+    }
+
+    /// The manifest of `folder`, where it bundles.
+    pub fn manifest(&self, folder: &str) -> Option<&Manifest> {
+        self.0.get(folder)
+    }
+
+    /// Each bundled folder with its manifest, the root first.
+    pub fn folders(&self) -> impl Iterator<Item = (&str, &Manifest)> {
+        self.0
+            .iter()
+            .map(|(folder, manifest)| (folder.as_str(), manifest))
+    }
+
+    /// The manifest of the folder `path` (a site path without its leading
+    /// `/`) is directly in, and the rest of the path: where its folder
+    /// bundles.
+    pub fn of_path<'p>(&self, path: &'p str) -> Option<(&Manifest, &'p str)> {
+        let cut = path.rfind('/').map_or(0, |i| i + 1);
+        let (folder, name) = path.split_at(cut);
+        self.0.get(folder).map(|manifest| (manifest, name))
+    }
+
+    /// The whole at `path` (without its leading `/`) that a handler joins,
+    /// its pieces' paths from the root.
+    pub fn join(&self, path: &str) -> Option<Join> {
+        self.0.iter().find_map(|(folder, manifest)| {
+            let join = manifest.joined.get(path.strip_prefix(folder.as_str())?)?;
+            Some(join.in_folder(folder))
+        })
+    }
+
+    /// Every whole a handler joins, by its path from the root.
+    pub fn joined(&self) -> Joins {
+        self.0
+            .iter()
+            .flat_map(|(folder, manifest)| {
+                manifest
+                    .joined
+                    .iter()
+                    .map(move |(path, join)| (format!("{folder}{path}"), join.in_folder(folder)))
+            })
+            .collect()
+    }
+}
+
+/// The folder whose manifest is at `path` (`""` for [`MANIFEST`],
+/// `releases/{version}/` for a copy's), if it is one.
+pub fn folder_of_manifest(path: &str) -> Option<&str> {
+    let folder = path.strip_suffix(MANIFEST)?;
+    let version = folder
+        .strip_prefix(crate::site::files::RELEASES)
+        .and_then(|rest| rest.strip_prefix('/'))
+        .and_then(|rest| rest.strip_suffix('/'));
+    (folder.is_empty() || version.is_some_and(|v| !v.is_empty() && !v.contains('/')))
+        .then_some(folder)
 }
 
 /// The manifest's version: a reader refuses another.
@@ -132,5 +214,17 @@ mod tests {
         assert_eq!(entity_document("abc.ttl"), Some(("abc", "ttl")));
         assert_eq!(entity_document("/a/b.json"), None);
         assert_eq!(entity_document("/abc"), None);
+        assert_eq!(folder_of_manifest(MANIFEST), Some(""));
+        let copy = format!("releases/1.2/{MANIFEST}");
+        assert_eq!(folder_of_manifest(&copy), Some("releases/1.2/"));
+        for path in [
+            "x/entity-bundles/index.json",
+            "releases/entity-bundles/index.json",
+            "releases//entity-bundles/index.json",
+            "releases/1/2/entity-bundles/index.json",
+            "entity-bundles/json/0.json",
+        ] {
+            assert_eq!(folder_of_manifest(path), None, "{path}");
+        }
     }
 }

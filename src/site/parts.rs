@@ -76,6 +76,23 @@ pub struct Piece {
 }
 
 impl Join {
+    /// The same whole, of a site in `folder` (`releases/{version}/`), as
+    /// the root's handlers answer it: its pieces' paths from the root.
+    pub fn in_folder(&self, folder: &str) -> Join {
+        let pieces = self
+            .pieces
+            .iter()
+            .map(|piece| Piece {
+                path: format!("{folder}{}", piece.path),
+                ..piece.clone()
+            })
+            .collect();
+        Join {
+            pieces,
+            ..self.clone()
+        }
+    }
+
     /// The whole, from `read`, which reads a piece's file: none where a
     /// piece is missing or shorter than its wrapper.
     pub fn assemble(&self, mut read: impl FnMut(&str) -> Option<Vec<u8>>) -> Option<Vec<u8>> {

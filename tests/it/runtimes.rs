@@ -795,6 +795,99 @@ fn whole_documents_answer_from_their_parts_on_every_host() {
     }
 }
 
+/// The shipped set as two releases, built for Cloudflare Pages with its
+/// limit per file lowered to 650 kB: the root and both releases' copies
+/// bundled, the copies' big documents in parts and pages too. Each
+/// copy's wholes, documents and pages answer on Cloudflare in workerd and
+/// Netlify in Deno as through `serve`, the JSON lists and N-Triples list
+/// byte for byte the files a build without a host writes.
+#[test]
+fn a_release_s_wholes_and_documents_answer_in_its_copy_on_every_host() {
+    needs!(WORKERD, DENO);
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input");
+    crate::releases::release_of(&shipped_input(), &input, "2");
+    crate::releases::release_of(&shipped_input(), &input.join("releases/1"), "1");
+    let site = dir.path().join("dist");
+    let output = build_command(&input, &site, &["--host", "cloudflare"])
+        .env("ONTOSITE_HOST_LIMITS", "file-bytes=650000")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let plain = dir.path().join("plain");
+    build_ok(&input, &plain);
+    let slugs: Vec<String> = {
+        let index = read_json(&plain.join("releases/1/index.json"));
+        let slugs = strings_of(&index["items"], "slug");
+        [slugs[0], slugs[slugs.len() / 2]]
+            .map(str::to_owned)
+            .to_vec()
+    };
+    let mut paths = Vec::new();
+    for version in ["1", "2"] {
+        let copy = format!("releases/{version}/");
+        for whole in WHOLES {
+            assert!(
+                !site.join(format!("{copy}{whole}")).exists(),
+                "{copy}{whole}"
+            );
+            paths.push(format!("/{copy}{whole}"));
+        }
+        for slug in &slugs {
+            assert!(
+                !site.join(format!("{copy}{slug}.json")).exists(),
+                "{copy}{slug}"
+            );
+            for extension in ["json", "jsonld", "ttl", "nt", "html"] {
+                paths.push(format!("/{copy}{slug}.{extension}"));
+            }
+        }
+        paths.extend(
+            [
+                "dump-parts/2.nt",
+                "pages/all/2.json",
+                "api.json",
+                "vocab.ttl",
+            ]
+            .map(|path| format!("/{copy}{path}")),
+        );
+    }
+    let server = Server::dir(&site);
+    let cloudflare = Host::cloudflare(&site);
+    let origin = Server::start(&["--dir".as_ref(), site.as_os_str(), "--static".as_ref()]);
+    let netlify = Host::netlify(&site, &origin.url);
+    for path in &paths {
+        assert_eq!(answer(&server.url, path).status, 200, "{path}");
+    }
+    assert_same_as_serve(&cloudflare, &server, "workerd", &paths);
+    assert_same_as_serve(&netlify, &server, "deno", &paths);
+    let pages: Vec<String> = slugs
+        .iter()
+        .map(|slug| format!("/releases/1/{slug}"))
+        .collect();
+    let pages: Vec<&str> = pages.iter().map(String::as_str).collect();
+    assert_negotiates_at(&cloudflare, &server, "workerd", &pages);
+    assert_negotiates_at(&netlify, &server, "deno", &pages);
+    // Joined, a copy's JSON lists and entities' documents are the files.
+    for version in ["1", "2"] {
+        for name in ["all", "index.json", "index.jsonld", "index.nt"]
+            .into_iter()
+            .map(str::to_owned)
+            .chain(slugs.iter().map(|slug| format!("{slug}.jsonld")))
+        {
+            let path = format!("releases/{version}/{name}");
+            let expected = std::fs::read(plain.join(&path)).unwrap();
+            let got = answer(&server.url, &format!("/{path}"));
+            assert!(
+                got.body == expected,
+                "/{path}: {} bytes, the file {}",
+                got.body.len(),
+                expected.len()
+            );
+        }
+    }
+}
+
 /// An ontology whose namespace resolves through the site: its own IRIs
 /// (`/Person`, `/data_1501`, the case twins `/Text` and `/text`) answer on
 /// Cloudflare and Netlify as through `serve`, and a crawl from `/`
@@ -983,6 +1076,19 @@ fn version_iris_and_removed_terms_resolve_on_the_r2_worker_and_bundled() {
             })
             .collect();
         assert_eq!(version_iris.len(), 2, "{list}");
+        // Bundled, the releases' copies are too: the root's handlers
+        // answer in them.
+        for copy in ["releases/1/", "releases/2/"] {
+            let file = site.join(format!("{copy}x0000000.jsonld")).exists();
+            let manifest = site
+                .join(format!("{copy}entity-bundles/index.json"))
+                .exists();
+            assert_eq!(
+                (file, manifest),
+                (layout == "files", layout == "bundled"),
+                "{copy}"
+            );
+        }
         let output = crate::publish::publish(&garage, &site, layout, &[]);
         assert!(output.status.success(), "{}", stderr(&output));
         let objects = dir.path().join(format!("objects-{layout}"));
@@ -1031,6 +1137,9 @@ fn version_iris_and_removed_terms_resolve_on_the_r2_worker_and_bundled() {
                 "/releases/index.json",
                 "/releases/1/api.json",
                 "/releases/1/x0000001.jsonld",
+                "/releases/1/x0000001.ttl",
+                "/releases/1/x0000001.html",
+                "/releases/2/x0000000.nt",
                 "/releases/2/change-log.json",
                 "/change-log.json",
             ]
@@ -1223,8 +1332,7 @@ fn the_handlers_load_and_lint_on_their_own() {
         ontosite::hosts::script::negotiation_module(&ontosite::hosts::HostInput {
             downloads: &[],
             aliases: &ontosite::site::negotiation::Aliases::default(),
-            bundles: None,
-            joined: &Default::default(),
+            bundled: &Default::default(),
             see_other: &[],
             releases: false,
         }),
