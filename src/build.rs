@@ -115,7 +115,7 @@ fn check_host(
     };
     progress.phase(phase::MEASURING, None);
     let mut site = prepare(config, ontology)?;
-    lay_out(config, Some(plan), &mut site)?;
+    lay_out(config, Some(plan), &mut site, releases.len())?;
     // Every release, as the build would write them.
     let releases::Arranged {
         current,
@@ -263,7 +263,7 @@ pub fn build_keeping_previous(
     let releases = releases::load(config, &ontology)?;
     progress.phase(phase::PREPARING, None);
     let mut site = prepare(config, &ontology)?;
-    lay_out(config, host, &mut site)?;
+    lay_out(config, host, &mut site, releases.len())?;
     let releases::Arranged {
         current,
         frozen,
@@ -388,11 +388,14 @@ fn host(config: &BuildConfig, ontology: &Ontology) -> Option<&'static Plan> {
 
 /// The layout of the entities' documents: `--layout`'s; else files, unless
 /// the host runs code and that many files would pass its limits on files,
-/// when bundles (`site::bundles`) keep the site within them.
+/// when bundles (`site::bundles`) keep the site within them. The site's
+/// `copies` releases' copies take its layout, so they are counted too,
+/// each as large as the root.
 fn layout(
     config: &BuildConfig,
     host: Option<&'static Plan>,
     site: &Rendering,
+    copies: usize,
 ) -> Result<Layout, Error> {
     if let Some(layout) = config.layout {
         if let (Layout::Bundled, Some(plan)) = (layout, host)
@@ -408,7 +411,11 @@ fn layout(
         return Ok(Layout::Files);
     };
     // The file names alone: nothing is rendered yet.
-    let paths: Vec<String> = render::documents(site).map(|d| d.path(site)).collect();
+    let root: Vec<String> = render::documents(site).map(|d| d.path(site)).collect();
+    let paths: Vec<String> = (0..copies)
+        .flat_map(|k| root.iter().map(move |path| format!("releases/{k}/{path}")))
+        .chain(root.iter().cloned())
+        .collect();
     // The host files are there (the host may not count them), empty.
     let host_file = |path: &str| hosts::files().any(|f| f.path == path).then(Vec::new);
     let measured = Measured::of(paths.iter().map(|path| (path.as_str(), 0)), host_file);
@@ -428,7 +435,8 @@ fn layout(
 }
 
 /// Lays the site out for its host before anything is rendered: the
-/// entities' documents as [`layout`] chooses; where the host takes no
+/// entities' documents as [`layout`] chooses (its `copies` releases'
+/// copies counted); where the host takes no
 /// file as large as the RDF list or dump would be (or `--part-size` asks
 /// for smaller parts), those in parts
 /// (planned from every unit's exact size, where a sample says the dump
@@ -440,8 +448,9 @@ fn lay_out(
     config: &BuildConfig,
     host: Option<&'static Plan>,
     site: &mut Rendering,
+    copies: usize,
 ) -> Result<(), Error> {
-    let layout = layout(config, host, site)?;
+    let layout = layout(config, host, site, copies)?;
     cut_for_host(config, host, site, layout, config.part_bytes)
 }
 

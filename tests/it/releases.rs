@@ -556,3 +556,92 @@ fn a_release_s_dump_past_the_host_s_file_limit_is_in_parts() {
         );
     }
 }
+
+/// A copy published bundled is kept as it was published, and the root's
+/// handlers still answer in it when the next build lays its own copy out
+/// a file per document: one site holds both layouts. The handler table
+/// names the kept copy's bundles, and `serve` answers its documents and
+/// pages from them as before.
+#[test]
+fn a_copy_published_bundled_keeps_its_layout_beside_one_of_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("input"), dir.path().join("out"));
+    tiny_release(&input, "2");
+    tiny_release(&input.join("releases/1"), "1");
+    let built = build(&input, &out, &["--layout", "bundled"]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    let paths = [
+        "/releases/1/acmecreateitem.json",
+        "/releases/1/acmecreateitem.ttl",
+        "/releases/1/acmecreateitem",
+        "/releases/2/acmecreateitem.jsonld",
+    ];
+    let answers = |out: &Path| -> Vec<(u16, Vec<u8>)> {
+        let server = Server::dir(out);
+        paths
+            .iter()
+            .map(|path| {
+                let answer = server.get(path);
+                (answer.status().as_u16(), answer.bytes().unwrap().to_vec())
+            })
+            .collect()
+    };
+    let before = answers(&out);
+    for ((status, _), path) in before.iter().zip(paths) {
+        assert_eq!(*status, 200, "{path}");
+    }
+    assert!(!out.join("releases/1/acmecreateitem.json").exists());
+    // Release 3, built with the default layout: a file per document.
+    std::fs::remove_dir_all(&input).unwrap();
+    tiny_release(&input, "3");
+    tiny_release(&input.join("releases/1"), "1");
+    tiny_release(&input.join("releases/2"), "2");
+    build_ok(&input, &out);
+    assert!(out.join("releases/3/acmecreateitem.json").is_file());
+    assert!(out.join("acmecreateitem.json").is_file());
+    for copy in ["releases/1/", "releases/2/"] {
+        assert!(!out.join(format!("{copy}acmecreateitem.json")).exists());
+        assert!(
+            out.join(format!("{copy}entity-bundles/index.json"))
+                .is_file()
+        );
+    }
+    let worker = std::fs::read_to_string(out.join("_worker.js")).unwrap();
+    assert!(
+        worker.contains(r#""folders":{"/releases/1/":{"count":1,"#),
+        "the worker's table names no kept copy's bundles"
+    );
+    assert!(answers(&out) == before, "a kept copy answers otherwise");
+}
+
+/// The copies take the root's layout, so the layout is chosen counting
+/// them: the shipped set alone fits Cloudflare Pages' 20,000 files a file
+/// per document (about 13,000), but as two releases (three sites) only
+/// bundled, which `build` and `check` then choose, not refuse.
+#[test]
+fn releases_past_the_host_s_file_count_are_bundled_with_the_root() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input");
+    release_of(&shipped_input(), &input, "2");
+    release_of(&shipped_input(), &input.join("releases/1"), "1");
+    let args = ["--host", "cloudflare"];
+    let checked = check(&input, &args);
+    assert!(checked.status.success(), "{}", stderr(&checked));
+    let out = dir.path().join("out");
+    let built = build(&input, &out, &args);
+    assert!(built.status.success(), "{}", stderr(&built));
+    let files = walkdir::WalkDir::new(&out)
+        .into_iter()
+        .filter(|entry| entry.as_ref().unwrap().file_type().is_file())
+        .count();
+    assert!(files < 20_000, "{files} files");
+    for folder in ["", "releases/1/", "releases/2/"] {
+        let manifest = out.join(format!("{folder}entity-bundles/index.json"));
+        assert!(manifest.is_file(), "{folder} is not bundled");
+    }
+    // Alone, the same set is a file per document on the same host.
+    let alone = dir.path().join("alone");
+    let built = build(&shipped_input(), &alone, &args);
+    assert!(built.status.success(), "{}", stderr(&built));
+    assert!(!alone.join("entity-bundles").exists());
+}
