@@ -122,6 +122,7 @@ fn check_host(
         frozen,
         built,
     } = releases::arrange(&mut site, releases, &ontology.meta.base_url)?;
+    releases::refuse_bundled_without_code(&frozen, plan)?;
     let (mut sizes, mut copies) = with_current(config, Some(plan), &site, current, |sites| {
         measure_documents(sites, Pass::Documents)
     })?;
@@ -129,16 +130,14 @@ fn check_host(
         sizes.extend(release.files.iter().map(|(_, o)| (o.path.clone(), o.bytes)));
         release.add_bundled(&mut copies);
     }
-    for copy in built {
-        let copy_site = release_site(config, Some(plan), site.layout(), &copy)?;
-        sizes.extend(measure_documents(
-            &[(&copy_site, &copy.prefix)],
-            Pass::Documents,
-        )?);
-        add_bundled(&mut copies, &copy_site, &copy.prefix)?;
-    }
-    site.set_copies_bundled(copies);
-    sizes.extend(measure_documents(&[(&site, "")], Pass::HostFiles)?);
+    sizes.extend(built_copies_then_host_files(
+        config,
+        Some(plan),
+        &mut site,
+        built,
+        copies,
+        |sites, pass, _| measure_documents(sites, pass),
+    )?);
     let measured = Measured::of(
         sizes.iter().map(|(path, len)| (path.as_str(), *len)),
         |path| measured_file(&site, path),
@@ -269,6 +268,9 @@ pub fn build_keeping_previous(
         frozen,
         built,
     } = releases::arrange(&mut site, releases, &ontology.meta.base_url)?;
+    if let Some(plan) = host {
+        releases::refuse_bundled_without_code(&frozen, plan)?;
+    }
     // The current release's copy under /releases/{version}/ is written
     // with the root, in one parallel pass: each thread then mostly makes
     // files in a folder of its own, and creating files in one folder is
@@ -289,30 +291,21 @@ pub fn build_keeping_previous(
         release.add_bundled(&mut copies);
     }
     written.extend(keep_frozen(frozen, &staging, interrupted, progress)?);
-    // Earlier releases not published before, built from their sources,
-    // one at a time, each let go once written.
-    for copy in built {
-        let copy_site = release_site(config, host, site.layout(), &copy)?;
-        progress.phase(
-            &format!("{} of release {}", phase::WRITING, copy.version),
-            Some(Pass::Documents.of(&copy_site).count() as u64),
-        );
-        written.extend(write_documents(
-            &[(&copy_site, &copy.prefix)],
-            Pass::Documents,
-            &staging,
-            interrupted,
-            progress,
-        )?);
-        add_bundled(&mut copies, &copy_site, &copy.prefix)?;
-    }
-    site.set_copies_bundled(copies);
-    written.extend(write_documents(
-        &[(&site, "")],
-        Pass::HostFiles,
-        &staging,
-        interrupted,
-        progress,
+    written.extend(built_copies_then_host_files(
+        config,
+        host,
+        &mut site,
+        built,
+        copies,
+        |sites, pass, copy| {
+            let what = match copy {
+                Some(copy) => format!("{} of release {}", phase::WRITING, copy.version),
+                None => format!("{} for the host", phase::WRITING),
+            };
+            let count = sites.iter().map(|(site, _)| pass.of(site).count() as u64);
+            progress.phase(&what, Some(count.sum()));
+            write_documents(sites, pass, &staging, interrupted, progress)
+        },
     )?);
     let measured = Measured::of(
         written
@@ -411,10 +404,19 @@ fn layout(
         return Ok(Layout::Files);
     };
     // The file names alone: nothing is rendered yet.
-    let root: Vec<String> = render::documents(site).map(|d| d.path(site)).collect();
+    let root: Vec<(String, bool)> = render::documents(site)
+        .map(|d| (d.path(site), d.is_host()))
+        .collect();
+    // A copy has no host files.
+    let in_copy = root.iter().filter(|(_, host)| !host);
     let paths: Vec<String> = (0..copies)
-        .flat_map(|k| root.iter().map(move |path| format!("releases/{k}/{path}")))
-        .chain(root.iter().cloned())
+        .flat_map(|k| {
+            let folder = crate::site::files::release(&k.to_string());
+            in_copy
+                .clone()
+                .map(move |(path, _)| format!("{folder}{path}"))
+        })
+        .chain(root.iter().map(|(path, _)| path.clone()))
         .collect();
     // The host files are there (the host may not count them), empty.
     let host_file = |path: &str| hosts::files().any(|f| f.path == path).then(Vec::new);
@@ -668,6 +670,35 @@ fn release_site<'a>(
     // a release never does.
     cut_for_host(config, host, &mut site, root_layout, None)?;
     Ok(site)
+}
+
+/// Renders through `render` each earlier release not published before,
+/// built from its sources (one at a time, each let go once rendered);
+/// then tells the root `site` of the copies that bundle (theirs and
+/// `copies`, the current and kept ones') and renders its host files,
+/// whose handlers answer in them: for the build and `check` alike.
+fn built_copies_then_host_files<T>(
+    config: &BuildConfig,
+    host: Option<&'static Plan>,
+    site: &mut Rendering,
+    built: Vec<releases::Copy>,
+    mut copies: crate::site::bundles::Bundled,
+    mut render: impl FnMut(
+        &[(&Rendering, &str)],
+        Pass,
+        Option<&releases::Copy>,
+    ) -> Result<Vec<T>, Error>,
+) -> Result<Vec<T>, Error> {
+    let mut rendered = Vec::new();
+    for copy in built {
+        let copy_site = release_site(config, host, site.layout(), &copy)?;
+        let sites = [(&copy_site, copy.prefix.as_str())];
+        rendered.extend(render(&sites, Pass::Documents, Some(&copy))?);
+        add_bundled(&mut copies, &copy_site, &copy.prefix)?;
+    }
+    site.set_copies_bundled(copies);
+    rendered.extend(render(&[(&*site, "")], Pass::HostFiles, None)?);
+    Ok(rendered)
 }
 
 /// Adds the release copy `site` in `folder` to `copies` where it bundles.

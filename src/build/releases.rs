@@ -62,6 +62,40 @@ impl Frozen {
     }
 }
 
+/// Refuses the releases published bundled where the host `plan` runs no
+/// code: nothing there would answer their documents from the bundles,
+/// and a published release is never rewritten.
+pub fn refuse_bundled_without_code(
+    frozen: &[Frozen],
+    plan: &crate::hosts::Plan,
+) -> Result<(), Error> {
+    if plan.runs_code {
+        return Ok(());
+    }
+    let problems: Vec<Diagnostic> = frozen
+        .iter()
+        .filter(|release| release.bundled.is_some())
+        .map(|release| {
+            let copy = files::release(&release.listed.version);
+            Diagnostic::new(
+                &release.root.join(format!("{copy}{}", crate::site::bundles::MANIFEST)),
+                format!(
+                    "release {} was published with its entities' documents bundled, which only a host that runs code answers; {} runs none",
+                    release.listed.version, plan.title
+                ),
+                format!(
+                    "build for a host that runs code, as it was published; or, to publish it anew a file per document, move {copy} out of the published site (its sources in input/{}/ build it again)",
+                    kept::DIR_NAME
+                ),
+            )
+        })
+        .collect();
+    match problems.is_empty() {
+        true => Ok(()),
+        false => Err(Diagnostics(problems).into()),
+    }
+}
+
 /// `path` (a file or folder) of the site at `root`, which is canonical,
 /// where it is a plain relative path that stays inside, through no link.
 fn inside(root: &Path, path: &str) -> Option<PathBuf> {
@@ -200,7 +234,7 @@ impl Published {
                     frozen.document(&manifest)?,
                 )
                 .ok()
-                .filter(|m| m.version == crate::site::bundles::VERSION && m.count > 0)?,
+                .filter(crate::site::bundles::Manifest::is_readable)?,
             ),
             false => None,
         };

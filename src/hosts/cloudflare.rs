@@ -65,8 +65,8 @@ fn excluded_by_extension() -> Vec<String> {
 fn excluded_by_name(input: &HostInput) -> Vec<String> {
     // The private files and the joined wholes: the worker answers both.
     let mut to_worker: Vec<&str> = super::private_files().collect();
-    let joined = input.bundled.joined();
-    to_worker.extend(joined.keys().map(String::as_str));
+    let joined: Vec<String> = input.bundled.joined_paths().collect();
+    to_worker.extend(joined.iter().map(String::as_str));
     if input.bundled.in_copies() {
         to_worker.push(files::RELEASES);
     }

@@ -16,10 +16,10 @@ const PATTERN: &str = r#"pattern: "^/(?:[^.]*|\\.well-known/void)$""#;
 
 /// The pattern where the site bundles its entities' documents: their
 /// paths too, `/{name}.{extension}` for each entity format (the function
-/// leaves a site-wide file such as `/index.json` to the static server);
-/// where a release's copy bundles them too, the same under
+/// leaves a site-wide file such as `/index.json` to the static server),
+/// where the root bundles; where a release's copy does, the same under
 /// `/releases/{version}/`, its pages included (a version may hold a `.`).
-fn bundled_pattern(in_copies: bool) -> String {
+fn bundled_pattern(at_root: bool, in_copies: bool) -> String {
     let extensions: Vec<&str> = crate::site::formats::ENTITY_FORMATS
         .iter()
         .map(|format| format.extension)
@@ -32,14 +32,19 @@ fn bundled_pattern(in_copies: bool) -> String {
         ),
         false => String::new(),
     };
-    format!(r#"pattern: "^/(?:[^.]*|\\.well-known/void|[^/.]+\\.(?:{extensions}){copies})$""#)
+    let root = match at_root {
+        true => format!(r"|[^/.]+\\.(?:{extensions})"),
+        false => String::new(),
+    };
+    format!(r#"pattern: "^/(?:[^.]*|\\.well-known/void{root}{copies})$""#)
 }
 
 fn edge_function(input: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     match input.bundled.is_empty() {
         true => script::host_module(HANDLER, input, out),
         false => {
-            let pattern = bundled_pattern(input.bundled.in_copies());
+            let at_root = input.bundled.manifest("").is_some();
+            let pattern = bundled_pattern(at_root, input.bundled.in_copies());
             script::host_module(&HANDLER.replace(PATTERN, &pattern), input, out)
         }
     }
@@ -115,11 +120,12 @@ mod tests {
     #[test]
     fn the_bundled_pattern_takes_the_documents_too() {
         assert!(HANDLER.contains(PATTERN));
-        for in_copies in [false, true] {
-            let pattern = pattern_of(&HANDLER.replace(PATTERN, &bundled_pattern(in_copies)));
+        for (at_root, in_copies) in [(true, false), (true, true), (false, true)] {
+            let pattern = bundled_pattern(at_root, in_copies);
+            let pattern = pattern_of(&HANDLER.replace(PATTERN, &pattern));
             for format in crate::site::formats::ENTITY_FORMATS {
                 let extension = format.extension;
-                assert!(pattern.is_match(&format!("/abc.{extension}")));
+                assert_eq!(pattern.is_match(&format!("/abc.{extension}")), at_root);
                 let in_copy = format!("/releases/1.2/abc.{extension}");
                 assert_eq!(pattern.is_match(&in_copy), in_copies, "{in_copy}");
             }

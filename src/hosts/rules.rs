@@ -63,7 +63,8 @@ fn headers(input: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error
             "{}{pattern}",
             crate::site::routes::FROZEN_FILES.trim_end_matches("/*")
         );
-        (input.releases && !pattern.contains('*')).then_some(copy)
+        let in_copy = !files::ROOT_ONLY.contains(&pattern.trim_start_matches('/'));
+        (input.releases && in_copy && !pattern.contains('*')).then_some(copy)
     };
     for endpoint in endpoints().iter().chain([&NOT_FOUND]) {
         if let (Some(pattern), Some(media_type)) = (header_pattern(endpoint), endpoint.content_type)

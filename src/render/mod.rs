@@ -568,10 +568,7 @@ pub fn documents<'a>(site: &Rendering<'a>) -> impl ParallelIterator<Item = Docum
         Document::List => !site.joined.contains(&pages::Paged::List),
         Document::ListLd => !site.joined.contains(&pages::Paged::ListLd),
         Document::All => !site.joined.contains(&pages::Paged::All),
-        // Neither is a release copy's to publish: the site's own
-        // answers (`.well-known/` is the host's root's alone).
-        Document::Aliases | Document::WellKnownVoid => !site.kept_release,
-        _ => true,
+        _ => !(site.kept_release && files::ROOT_ONLY.contains(&document.path(site).as_str())),
     };
     let site_wide: Vec<Document> = Document::SITE_WIDE.into_iter().filter(whole).collect();
     site_wide

@@ -126,8 +126,12 @@ fn bundled_folders(site: &SiteDir, root: &Path) -> Result<bundles::Bundled, Site
         .and_then(|path| site.read(&path))
         .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok());
     if let Some(releases) = list.as_ref().and_then(|list| list["releases"].as_array()) {
+        // Only a folder a copy's manifest can be in: one segment under
+        // `releases/`.
         let versions = releases.iter().filter_map(|r| r["version"].as_str());
-        folders.extend(versions.map(files::release));
+        folders.extend(versions.map(files::release).filter(|folder| {
+            bundles::folder_of_manifest(&format!("{folder}{}", bundles::MANIFEST)).is_some()
+        }));
     }
     let mut bundled = bundles::Bundled::default();
     for folder in folders {
@@ -154,7 +158,7 @@ fn bundle_manifest(
     };
     let manifest: bundles::Manifest = serde_json::from_slice(&bytes)
         .map_err(|e| not_a_site(root, &path, format!("it is not a bundle manifest: {e}")))?;
-    if manifest.version != bundles::VERSION || manifest.count == 0 {
+    if !manifest.is_readable() {
         return Err(not_a_site(
             root,
             &path,

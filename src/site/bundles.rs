@@ -122,6 +122,16 @@ impl Bundled {
         })
     }
 
+    /// The path from the root of every whole a handler joins.
+    pub fn joined_paths(&self) -> impl Iterator<Item = String> + '_ {
+        self.0.iter().flat_map(|(folder, manifest)| {
+            manifest
+                .joined
+                .keys()
+                .map(move |path| format!("{folder}{path}"))
+        })
+    }
+
     /// Every whole a handler joins, by its path from the root.
     pub fn joined(&self) -> Joins {
         self.0
@@ -146,6 +156,13 @@ pub fn folder_of_manifest(path: &str) -> Option<&str> {
         .and_then(|rest| rest.strip_suffix('/'));
     (folder.is_empty() || version.is_some_and(|v| !v.is_empty() && !v.contains('/')))
         .then_some(folder)
+}
+
+impl Manifest {
+    /// Whether this ontosite reads it: its version, at least one bundle.
+    pub fn is_readable(&self) -> bool {
+        self.version == VERSION && self.count > 0
+    }
 }
 
 /// The manifest's version: a reader refuses another.

@@ -72,6 +72,10 @@ pub const PAGES: &str = "pages";
 /// A hyphen: no slug has one, so no entity's files collide.
 pub const SOURCE_FILES: &str = "source-files";
 
+/// The site-wide files a release's copy has not: the site's own
+/// answers (`.well-known/` is the host's root's alone).
+pub const ROOT_ONLY: [&str; 2] = [ALIASES, WELL_KNOWN_VOID];
+
 /// The folder of the releases a site keeps side by side: each at
 /// `releases/{version}/`, a site of its own, frozen; the list of them at
 /// `releases/index.json` (and `.jsonld`, `.ttl`, `.html`).

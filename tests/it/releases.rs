@@ -608,10 +608,30 @@ fn a_copy_published_bundled_keeps_its_layout_beside_one_of_files() {
     }
     let worker = std::fs::read_to_string(out.join("_worker.js")).unwrap();
     assert!(
-        worker.contains(r#""folders":{"/releases/1/":{"count":1,"#),
+        worker.contains(r#""folders":{"/releases/1/":{"count":1,"#)
+            && worker.contains(r#""/releases/2/":{"count":1,"#),
         "the worker's table names no kept copy's bundles"
     );
     assert!(answers(&out) == before, "a kept copy answers otherwise");
+    // Nothing would answer the kept bundles on a host without code.
+    let site = snapshot(&out);
+    let args = ["--host", "github-pages"];
+    let checked = check(&input, &[args[0], args[1], "--out", out.to_str().unwrap()]);
+    for output in [checked, build(&input, &out, &args)] {
+        let message = stderr(&output);
+        assert!(!output.status.success(), "{message}");
+        for release in ["1", "2"] {
+            let said = format!(
+                "release {release} was published with its entities' documents bundled, which only a host that runs code answers; GitHub Pages runs none"
+            );
+            assert!(message.contains(&said), "{message}");
+        }
+        assert!(
+            message.contains("releases/1/entity-bundles/index.json"),
+            "{message}"
+        );
+    }
+    assert!(snapshot(&out) == site, "the site changed");
 }
 
 /// The copies take the root's layout, so the layout is chosen counting
