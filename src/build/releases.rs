@@ -84,8 +84,7 @@ pub fn refuse_bundled_without_code(
                     release.listed.version, plan.title
                 ),
                 format!(
-                    "build for a host that runs code, as it was published; or, to publish it anew a file per document, move {copy} out of the published site (its sources in input/{}/ build it again)",
-                    kept::DIR_NAME
+                    "build for a host that runs code, as it was published; or, to publish it anew a file per document, move {copy} out of the published site (its sources in the input build it again)"
                 ),
             )
         })

@@ -322,9 +322,16 @@ pub fn release_of(source: &Path, dir: &Path, version: &str) {
 /// The build fails, names `names` and leaves the site as it was; `check`
 /// of the same input and site says the same, before any build.
 fn refused(input: &Path, out: &Path, names: &[&str]) {
+    refused_with(input, out, &[], names);
+}
+
+/// [`refused`], both run with `args`.
+fn refused_with(input: &Path, out: &Path, args: &[&str], names: &[&str]) {
     let site = snapshot(out);
-    let checked = check(input, &["--out", out.to_str().unwrap()]);
-    let output = build(input, out, &[]);
+    let mut check_args = vec!["--out", out.to_str().unwrap()];
+    check_args.extend(args);
+    let checked = check(input, &check_args);
+    let output = build(input, out, args);
     for (what, output) in [("checked", &checked), ("built", &output)] {
         let message = stderr(output);
         assert!(
@@ -614,24 +621,18 @@ fn a_copy_published_bundled_keeps_its_layout_beside_one_of_files() {
     );
     assert!(answers(&out) == before, "a kept copy answers otherwise");
     // Nothing would answer the kept bundles on a host without code.
-    let site = snapshot(&out);
-    let args = ["--host", "github-pages"];
-    let checked = check(&input, &[args[0], args[1], "--out", out.to_str().unwrap()]);
-    for output in [checked, build(&input, &out, &args)] {
-        let message = stderr(&output);
-        assert!(!output.status.success(), "{message}");
-        for release in ["1", "2"] {
-            let said = format!(
-                "release {release} was published with its entities' documents bundled, which only a host that runs code answers; GitHub Pages runs none"
-            );
-            assert!(message.contains(&said), "{message}");
-        }
-        assert!(
-            message.contains("releases/1/entity-bundles/index.json"),
-            "{message}"
-        );
-    }
-    assert!(snapshot(&out) == site, "the site changed");
+    let said = |release: &str| {
+        format!(
+            "release {release} was published with its entities' documents bundled, which only a host that runs code answers; GitHub Pages runs none"
+        )
+    };
+    let (one, two) = (said("1"), said("2"));
+    refused_with(
+        &input,
+        &out,
+        &["--host", "github-pages"],
+        &[&one, &two, "releases/1/entity-bundles/index.json"],
+    );
 }
 
 /// The copies take the root's layout, so the layout is chosen counting

@@ -768,16 +768,8 @@ fn whole_documents_answer_from_their_parts_on_every_host() {
     assert!(answer(&server.url, "/index.ttl").body == joined("index", "ttl"));
     // Joined from their pages, the JSON lists are the files themselves.
     let plain = shipped_site();
-    for whole in ["index.nt", "all", "index.json", "index.jsonld"] {
-        let expected = std::fs::read(plain.join(whole)).unwrap();
-        let got = answer(&server.url, &format!("/{whole}"));
-        assert!(
-            got.body == expected,
-            "/{whole}: {} bytes, the file {}",
-            got.body.len(),
-            expected.len()
-        );
-    }
+    let lists = ["index.nt", "all", "index.json", "index.jsonld"];
+    assert_answers_the_files(&server, plain, lists.map(str::to_owned));
     // The data set's description lists every part of the dump as a dump.
     let void = String::from_utf8(std::fs::read(site.join("void.ttl")).unwrap()).unwrap();
     assert!(
@@ -870,21 +862,31 @@ fn a_release_s_wholes_and_documents_answer_in_its_copy_on_every_host() {
     assert_negotiates_at(&netlify, &server, "deno", &pages);
     // Joined, a copy's JSON lists and entities' documents are the files.
     for version in ["1", "2"] {
-        for name in ["all", "index.json", "index.jsonld", "index.nt"]
+        let names = ["all", "index.json", "index.jsonld", "index.nt"]
             .into_iter()
             .map(str::to_owned)
-            .chain(slugs.iter().map(|slug| format!("{slug}.jsonld")))
-        {
-            let path = format!("releases/{version}/{name}");
-            let expected = std::fs::read(plain.join(&path)).unwrap();
-            let got = answer(&server.url, &format!("/{path}"));
-            assert!(
-                got.body == expected,
-                "/{path}: {} bytes, the file {}",
-                got.body.len(),
-                expected.len()
-            );
-        }
+            .chain(slugs.iter().map(|slug| format!("{slug}.jsonld")));
+        let paths = names.map(|name| format!("releases/{version}/{name}"));
+        assert_answers_the_files(&server, &plain, paths);
+    }
+}
+
+/// `server` answers each of `paths` (from the root, without the leading
+/// `/`) with the bytes of its file in the site `plain`.
+fn assert_answers_the_files(
+    server: &Server,
+    plain: &Path,
+    paths: impl IntoIterator<Item = String>,
+) {
+    for path in paths {
+        let expected = std::fs::read(plain.join(&path)).unwrap();
+        let got = answer(&server.url, &format!("/{path}"));
+        assert!(
+            got.body == expected,
+            "/{path}: {} bytes, the file {}",
+            got.body.len(),
+            expected.len()
+        );
     }
 }
 
