@@ -99,6 +99,7 @@ impl<'a> Rendering<'a> {
             bundles: std::sync::OnceLock::new(),
             joined: Vec::new(),
             copies_bundled: Default::default(),
+            bundled: Default::default(),
         })
     }
 }
@@ -327,7 +328,7 @@ impl Document<'_> {
                 let input = HostInput {
                     downloads: &site.ontology.meta.downloads,
                     aliases: &site.published_aliases,
-                    bundled: &site.bundled()?,
+                    bundled: site.bundled()?,
                     see_other: &releases::version_iri_paths(site),
                     releases: site.has_release_list(),
                 };

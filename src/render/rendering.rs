@@ -38,6 +38,11 @@ pub struct Rendering<'a> {
     /// The releases' copies that bundle, which the root's handlers answer
     /// in too.
     pub(super) copies_bundled: bundles::Bundled,
+    /// `copies_bundled` with the root's own manifest where it bundles,
+    /// made once: every host file and every manifest the limits read asks
+    /// for it, and the root's manifest walks the joined lists' pages. Set
+    /// anew by each setter it depends on.
+    pub(super) bundled: std::sync::OnceLock<bundles::Bundled>,
 }
 
 /// The pages read the data's context as the data formats do: `site.ontology`
@@ -59,6 +64,7 @@ impl Rendering<'_> {
     /// rendered yet, so a build can measure one layout and choose another.
     pub fn set_layout(&mut self, layout: Layout) {
         self.layout = layout;
+        self.bundled.take();
     }
 
     /// Publishes the site as release `release` of the releases `listed`
@@ -74,6 +80,7 @@ impl Rendering<'_> {
         self.context.release = Some(release);
         self.context.releases = if kept { Vec::new() } else { listed };
         self.context.kept_release = kept;
+        self.bundled.take();
     }
 
     /// Shows on each term's page the releases that changed it.
@@ -113,6 +120,7 @@ impl Rendering<'_> {
             ));
         self.context.removed = removed;
         self.context.group_hash_documents();
+        self.bundled.take();
     }
 
     /// About how large the N-Triples dump's head (the data set's
@@ -130,6 +138,7 @@ impl Rendering<'_> {
     /// before anything is rendered, as the layout is. Whether any is.
     pub fn cut_into_parts(&mut self, limit: u64) -> Result<bool, super::error::RenderError> {
         super::parts::plan(&mut self.context, limit)?;
+        self.bundled.take();
         Ok(Parted::EVERY.iter().any(|&p| self.parts(p).is_some()))
     }
 
@@ -143,6 +152,7 @@ impl Rendering<'_> {
             }
         }
         self.joined = joined;
+        self.bundled.take();
         Ok(&self.joined)
     }
 
@@ -169,16 +179,20 @@ impl Rendering<'_> {
     /// folder with its manifest): its host files then answer in them.
     pub fn set_copies_bundled(&mut self, copies: bundles::Bundled) {
         self.copies_bundled = copies;
+        self.bundled.take();
     }
 
     /// The folders the site's handlers answer bundles and joined wholes
     /// in: its own where it bundles, and its releases' copies'.
-    pub fn bundled(&self) -> Result<bundles::Bundled, serde_json::Error> {
+    pub fn bundled(&self) -> Result<&bundles::Bundled, serde_json::Error> {
+        if let Some(bundled) = self.bundled.get() {
+            return Ok(bundled);
+        }
         let mut bundled = self.copies_bundled.clone();
         if self.layout == Layout::Bundled {
             bundled.insert(String::new(), self.bundle_manifest()?);
         }
-        Ok(bundled)
+        Ok(self.bundled.get_or_init(|| bundled))
     }
 
     /// The number of bundles each format has, where the documents are

@@ -310,6 +310,17 @@ fn tiny_release(dir: &Path, version: &str) -> PathBuf {
     dir.to_owned()
 }
 
+/// The input `source` as each of `versions` (oldest first): the last
+/// the current release in `input`, each other kept in
+/// `input/releases/{version}`.
+pub fn releases_of(source: &Path, input: &Path, versions: &[&str]) {
+    let (current, kept) = versions.split_last().expect("a release");
+    release_of(source, input, current);
+    for version in kept {
+        release_of(source, &input.join(format!("releases/{version}")), version);
+    }
+}
+
 /// The input `source` as release `version`, in `dir`.
 pub fn release_of(source: &Path, dir: &Path, version: &str) {
     copy_tree(source, dir);
@@ -350,8 +361,7 @@ fn refused_with(input: &Path, out: &Path, args: &[&str], names: &[&str]) {
 fn a_published_release_is_never_rewritten_nor_dropped() {
     let dir = tempfile::tempdir().unwrap();
     let (input, out) = (dir.path().join("input"), dir.path().join("out"));
-    tiny_release(&input, "2");
-    tiny_release(&input.join("releases/1"), "1");
+    releases_of(&tiny_input(), &input, &["1", "2"]);
     build_ok(&input, &out);
     assert!(out.join("releases/1/api.json").is_file());
     assert!(out.join("releases/2/api.json").is_file());
@@ -467,8 +477,7 @@ fn a_published_release_is_never_rewritten_nor_dropped() {
 fn check_measures_every_release_as_the_build_does() {
     let dir = tempfile::tempdir().unwrap();
     let (input, out) = (dir.path().join("input"), dir.path().join("out"));
-    tiny_release(&input, "2");
-    tiny_release(&input.join("releases/1"), "1");
+    releases_of(&tiny_input(), &input, &["1", "2"]);
     let fits = |output: &std::process::Output| {
         assert!(output.status.success(), "{}", stderr(output));
         let said = String::from_utf8_lossy(&output.stdout).into_owned();
@@ -499,8 +508,7 @@ fn check_measures_every_release_as_the_build_does() {
 fn a_release_s_dump_past_the_host_s_file_limit_is_in_parts() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("input");
-    release_of(&shipped_input(), &input, "2");
-    release_of(&shipped_input(), &input.join("releases/1"), "1");
+    releases_of(&shipped_input(), &input, &["1", "2"]);
     let limit: u64 = 1_500_000;
     let args = ["--host", "github-pages"];
     let limits = format!("file-bytes={limit}");
@@ -573,8 +581,7 @@ fn a_release_s_dump_past_the_host_s_file_limit_is_in_parts() {
 fn a_copy_published_bundled_keeps_its_layout_beside_one_of_files() {
     let dir = tempfile::tempdir().unwrap();
     let (input, out) = (dir.path().join("input"), dir.path().join("out"));
-    tiny_release(&input, "2");
-    tiny_release(&input.join("releases/1"), "1");
+    releases_of(&tiny_input(), &input, &["1", "2"]);
     let built = build(&input, &out, &["--layout", "bundled"]);
     assert!(built.status.success(), "{}", stderr(&built));
     let paths = [
@@ -600,9 +607,7 @@ fn a_copy_published_bundled_keeps_its_layout_beside_one_of_files() {
     assert!(!out.join("releases/1/acmecreateitem.json").exists());
     // Release 3, built with the default layout: a file per document.
     std::fs::remove_dir_all(&input).unwrap();
-    tiny_release(&input, "3");
-    tiny_release(&input.join("releases/1"), "1");
-    tiny_release(&input.join("releases/2"), "2");
+    releases_of(&tiny_input(), &input, &["1", "2", "3"]);
     build_ok(&input, &out);
     assert!(out.join("releases/3/acmecreateitem.json").is_file());
     assert!(out.join("acmecreateitem.json").is_file());
@@ -643,8 +648,7 @@ fn a_copy_published_bundled_keeps_its_layout_beside_one_of_files() {
 fn releases_past_the_host_s_file_count_are_bundled_with_the_root() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("input");
-    release_of(&shipped_input(), &input, "2");
-    release_of(&shipped_input(), &input.join("releases/1"), "1");
+    releases_of(&shipped_input(), &input, &["1", "2"]);
     let args = ["--host", "cloudflare"];
     let checked = check(&input, &args);
     assert!(checked.status.success(), "{}", stderr(&checked));

@@ -798,8 +798,7 @@ fn a_release_s_wholes_and_documents_answer_in_its_copy_on_every_host() {
     needs!(WORKERD, DENO);
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("input");
-    crate::releases::release_of(&shipped_input(), &input, "2");
-    crate::releases::release_of(&shipped_input(), &input.join("releases/1"), "1");
+    crate::releases::releases_of(&shipped_input(), &input, &["1", "2"]);
     let site = dir.path().join("dist");
     let output = build_command(&input, &site, &["--host", "cloudflare"])
         .env("ONTOSITE_HOST_LIMITS", "file-bytes=650000")
