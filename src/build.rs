@@ -89,10 +89,14 @@ pub struct CheckReport {
 pub fn check(config: &BuildConfig, progress: &dyn Progress) -> Result<CheckReport, Error> {
     progress.phase(phase::READING, None);
     let ontology = read(config)?;
-    refuse_part_size(config, host(config, &ontology))?;
+    let plan = host(config, &ontology);
+    refuse_part_size(config, plan)?;
     let releases = releases::load(config, &ontology)?;
     let count = releases.len();
-    let fit = check_host(config, &ontology, releases, progress)?;
+    let fit = match plan {
+        Some(plan) => Some(check_host(config, plan, &ontology, releases, progress)?),
+        None => None,
+    };
     Ok(CheckReport {
         ontology,
         releases: count,
@@ -100,19 +104,16 @@ pub fn check(config: &BuildConfig, progress: &dyn Progress) -> Result<CheckRepor
     })
 }
 
-/// Checks the site the input makes, with `releases`, against the host it
-/// names (`--host`, or `"host"` in `ontology.json`), writing nothing:
-/// every document is rendered and measured, none kept. `None` where no
-/// host is named.
+/// Checks the site the input makes, with `releases`, against `plan`,
+/// the host it names (`--host`, or `"host"` in `ontology.json`), writing
+/// nothing: every document is rendered and measured, none kept.
 fn check_host(
     config: &BuildConfig,
+    plan: &'static Plan,
     ontology: &Ontology,
     releases: Vec<releases::Release>,
     progress: &dyn Progress,
-) -> Result<Option<Fit>, Error> {
-    let Some(plan) = host(config, ontology) else {
-        return Ok(None);
-    };
+) -> Result<Fit, Error> {
     progress.phase(phase::MEASURING, None);
     let mut site = prepare(config, ontology)?;
     lay_out(config, Some(plan), &mut site, releases.len())?;
@@ -142,9 +143,9 @@ fn check_host(
         sizes.iter().map(|(path, len)| (path.as_str(), *len)),
         |path| measured_file(&site, path),
     );
-    let fits = vec![Fit::of(plan, &measured, &config.limit_overrides)];
-    refuse_unfit(Some(plan), &fits, &measured, config)?;
-    Ok(fits.into_iter().next())
+    let fit = Fit::of(plan, &measured, &config.limit_overrides);
+    refuse_unfit(Some(plan), std::slice::from_ref(&fit), &measured, config)?;
+    Ok(fit)
 }
 
 /// Which of a site's documents a pass renders: the root's host files

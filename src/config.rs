@@ -85,7 +85,7 @@ pub enum ConfigError {
     )]
     BundledWithoutCode(&'static str),
     #[error(
-        "--part-size: {0}\n  help: build for a host that runs code and joins the parts (--host cloudflare, cloudflare-paid, cloudflare-r2, cloudflare-r2-paid or netlify), without --layout files, with parts of 1048576 bytes (1 MiB) or more; or leave --part-size out (docs/hosts.md)"
+        "--part-size: {0}\n  help: build for a host that runs code and joins the parts ({hosts}), without --layout files, with parts of 1048576 bytes (1 MiB) or more; or leave --part-size out (docs/hosts.md)", hosts = hosts::running_code()
     )]
     PartSize(&'static str),
     #[error(

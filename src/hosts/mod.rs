@@ -99,6 +99,16 @@ pub fn plan_names() -> String {
     plans().map(|plan| plan.name).collect::<Vec<_>>().join(", ")
 }
 
+/// The names of the plans whose hosts run code, `--host NAME` each: the
+/// ones whose handlers answer bundles and join parts.
+pub fn running_code() -> String {
+    plans()
+        .filter(|plan| plan.runs_code)
+        .map(|plan| format!("--host {}", plan.name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Every file the build writes for the hosts: the rule files, which both
 /// read, then each host's own.
 pub fn files() -> impl Iterator<Item = &'static HostFile> {

@@ -151,8 +151,9 @@ pub async fn open(target: &Target, endpoint: &Endpoint) -> Result<AmazonS3, Publ
     // store, made a one-entity publish of 20,000 entities 1.3x as long
     // (docs/benchmarks.md). Over plain HTTP bodies are signed.
     // `AWS_UNSIGNED_PAYLOAD` decides, where it is set.
-    if std::env::var_os("AWS_UNSIGNED_PAYLOAD").is_none() {
-        builder = builder.with_unsigned_payload(!plain_http);
+    match std::env::var_os("AWS_UNSIGNED_PAYLOAD") {
+        None => builder = builder.with_unsigned_payload(!plain_http),
+        Some(value) => refuse_unsigned_payload(&value.to_string_lossy())?,
     }
     builder = builder
         .with_virtual_hosted_style_request(!path_style)
@@ -168,6 +169,25 @@ pub async fn open(target: &Target, endpoint: &Endpoint) -> Result<AmazonS3, Publ
         detail: scrubbed(&e.to_string()),
         help: "give the bucket's region (--region) and, for a store other than AWS, its endpoint (--endpoint)",
     })
+}
+
+/// Refuses an `AWS_UNSIGNED_PAYLOAD` the client cannot read as yes or
+/// no, by the client's own reading: else its error would come with the
+/// help for a wrong region or endpoint.
+fn refuse_unsigned_payload(value: &str) -> Result<(), PublishError> {
+    let read = AmazonS3Builder::new()
+        .with_bucket_name("unsigned-payload")
+        .with_region("us-east-1")
+        .with_config(AmazonS3ConfigKey::UnsignedPayload, value)
+        .build();
+    match read {
+        Ok(_) => Ok(()),
+        Err(_) => Err(PublishError::Store {
+            what: format!("AWS_UNSIGNED_PAYLOAD is `{value}`"),
+            detail: "it says neither true nor false".to_owned(),
+            help: "set it to true (bodies sent unsigned, their integrity left to TLS) or false (signed), or unset it: bodies are then signed over plain HTTP only",
+        }),
+    }
 }
 
 /// The endpoint requests go to, none for AWS's own: `given`

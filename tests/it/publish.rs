@@ -350,6 +350,18 @@ fn publish_errors_say_what_is_wrong_without_a_secret() {
     assert!(said.contains("did not answer"), "{said}");
     assert!(started.elapsed() < Duration::from_secs(90));
 
+    // A setting the client cannot read is named, with its own help.
+    let unreadable = publish_to(&site, &target, Some(endpoint), key, &[])
+        .env("AWS_UNSIGNED_PAYLOAD", "sometimes")
+        .output()
+        .unwrap();
+    assert!(!unreadable.status.success());
+    let said = stderr(&unreadable);
+    assert!(
+        said.contains("AWS_UNSIGNED_PAYLOAD is `sometimes`") && said.contains("set it to true"),
+        "{said}"
+    );
+
     // Nothing was written by any of them.
     assert_eq!(web_get(&garage, "tiny/index.json").0, 404);
 }
