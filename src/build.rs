@@ -144,7 +144,13 @@ fn check_host(
         |path| measured_file(&site, path),
     );
     let fit = Fit::of(plan, &measured, &config.limit_overrides);
-    refuse_unfit(Some(plan), std::slice::from_ref(&fit), &measured, config)?;
+    refuse_unfit(
+        Some(plan),
+        std::slice::from_ref(&fit),
+        &measured,
+        site.layout(),
+        config,
+    )?;
     Ok(fit)
 }
 
@@ -316,7 +322,7 @@ pub fn build_keeping_previous(
     );
     // Refused before it replaces the previous site, never at upload.
     let hosts = fits(host, &measured, config);
-    refuse_unfit(host, &hosts, &measured, config)?;
+    refuse_unfit(host, &hosts, &measured, site.layout(), config)?;
     let list = write_objects(&staging, &written)?;
     let bytes = written.iter().map(|file| file.len as u64).sum::<u64>() + list.len as u64;
     let files = written.len() + 1;
@@ -555,11 +561,12 @@ fn fits(host: Option<&'static Plan>, measured: &Measured, config: &BuildConfig) 
 }
 
 /// An error for a site its host would refuse, naming every limit it
-/// passes and the hosts it fits instead.
+/// passes and the hosts it fits instead; a site of `layout`.
 fn refuse_unfit(
     host: Option<&'static Plan>,
     fits: &[Fit],
     measured: &Measured,
+    layout: Layout,
     config: &BuildConfig,
 ) -> Result<(), Error> {
     let (Some(plan), Some(fit)) = (host, fits.first()) else {
@@ -568,15 +575,21 @@ fn refuse_unfit(
     if fit.fits() {
         return Ok(());
     }
-    let fitting = hosts::limits::fits(measured, &config.limit_overrides)
-        .into_iter()
-        .filter(Fit::fits)
-        .map(|fit| fit.plan)
+    let every = hosts::limits::fits(measured, &config.limit_overrides);
+    let fitting = every.iter().filter(|f| f.fits()).map(|f| f.plan).collect();
+    // The hosts that would take the site's documents bundled, where the
+    // count of its files is all they refuse: measured as it is, a file
+    // per document, that is not what a build for them would make.
+    let bundling = every
+        .iter()
+        .filter(|f| layout == Layout::Files && f.fails_by_count_alone())
+        .map(|f| f.plan)
         .collect();
     Err(DoesNotFit {
         plan,
         passed: fit.passed().cloned().collect(),
         fitting,
+        bundling,
     }
     .into())
 }

@@ -564,6 +564,19 @@ impl Fit {
     pub fn fits(&self) -> bool {
         self.passed().next().is_none()
     }
+
+    /// Whether the host runs code and the site passes its counts of files
+    /// alone: bundled, which its handler answers, it might fit.
+    pub fn fails_by_count_alone(&self) -> bool {
+        self.plan.runs_code
+            && !self.fits()
+            && self.passed().all(|figure| {
+                matches!(
+                    figure.limit.measure,
+                    Measure::Files | Measure::FilesPerDirectory
+                )
+            })
+    }
 }
 
 /// How a site stands against every plan ontosite knows.
@@ -582,6 +595,9 @@ pub struct DoesNotFit {
     pub passed: Vec<Figure>,
     /// The plans the site fits as it is.
     pub fitting: Vec<&'static Plan>,
+    /// The plans, run code, whose counts of files alone the site passes
+    /// as a file per document: built for one, it would be bundled.
+    pub bundling: Vec<&'static Plan>,
 }
 
 impl DoesNotFit {
@@ -626,6 +642,24 @@ impl DoesNotFit {
         message.push_str(&format!(
             "\n  help: {elsewhere}; each host's limits and what counts against them are in docs/hosts.md"
         ));
+        if self.bundling.iter().any(|plan| plan.name == self.plan.name) {
+            message.push_str(&format!(
+                "\n  help: without --layout files the documents are bundled for {}'s handler, in far fewer files",
+                self.plan.title
+            ));
+        }
+        let others: Vec<String> = self
+            .bundling
+            .iter()
+            .filter(|plan| plan.name != self.plan.name)
+            .map(|plan| format!("{} (--host {})", plan.title, plan.name))
+            .collect();
+        if !others.is_empty() {
+            message.push_str(&format!(
+                "\n  help: built for {}, the documents would be bundled for the host's handler, in far fewer files: `ontosite check --host NAME` says whether it fits then",
+                others.join(" or ")
+            ));
+        }
         message
     }
 }
@@ -718,6 +752,50 @@ mod tests {
         assert_eq!(measured.largest_file, ("b/c.json".to_owned(), 20));
         assert_eq!(measured.fullest_directory, ("".to_owned(), 1));
         assert!(Fit::of(&SMALL, &measured, &[]).fits());
+    }
+
+    /// A host that runs code and refuses the site's count of files alone
+    /// would take it bundled: the refusal says so, for itself (where the
+    /// files were asked for) and for the others.
+    #[test]
+    fn a_host_that_refuses_only_the_count_of_files_is_said_to_take_it_bundled() {
+        const NO_CODE: Plan = Plan {
+            name: "no-code",
+            title: "No Code",
+            runs_code: false,
+            ..SMALL
+        };
+        let many: Vec<String> = (0..6).map(|k| format!("d{k}/x.json")).collect();
+        let measured = Measured::of(many.iter().map(|p| (p.as_str(), 1)), |_| None);
+        let fit = Fit::of(&SMALL, &measured, &[]);
+        assert!(fit.fails_by_count_alone(), "{:?}", fit.figures);
+        assert!(!Fit::of(&NO_CODE, &measured, &[]).fails_by_count_alone());
+        // A file past the host's size is not a count.
+        let large = Measured::of([("a.json", 1000)], |_| None);
+        let fit = Fit::of(&SMALL, &large, &[]);
+        assert!(!fit.fits() && !fit.fails_by_count_alone());
+
+        let refused = |plan: &'static Plan| {
+            DoesNotFit {
+                plan,
+                passed: Fit::of(plan, &measured, &[]).passed().cloned().collect(),
+                fitting: Vec::new(),
+                bundling: vec![&SMALL],
+            }
+            .to_string()
+        };
+        let itself = refused(&SMALL);
+        assert!(
+            itself.contains("without --layout files the documents are bundled for Small's handler")
+                && !itself.contains("built for Small"),
+            "{itself}"
+        );
+        let other = refused(&NO_CODE);
+        assert!(
+            other.contains("built for Small (--host small), the documents would be bundled")
+                && !other.contains("without --layout files"),
+            "{other}"
+        );
     }
 
     #[test]

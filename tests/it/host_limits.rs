@@ -85,6 +85,13 @@ fn a_site_past_cloudflare_free_s_file_count_is_refused_and_the_previous_site_sta
         message.contains("the site fits Netlify (--host netlify), Cloudflare Pages (paid plans) (--host cloudflare-paid)"),
         "{message}"
     );
+    // Only `--layout files` made it too many files for this host.
+    assert!(
+        message.contains(
+            "help: without --layout files the documents are bundled for Cloudflare Pages (Free)'s handler"
+        ),
+        "{message}"
+    );
     assert!(snapshot(&out) == before, "the previous site changed");
     let leftovers: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
