@@ -22,6 +22,23 @@ function seeOther(location, cache, negotiated) {
   return { statusCode: 303, statusDescription: "See Other", headers: headers };
 }
 
+/**
+ * The See Other of a version IRI at `path` (without its trailing `/`), by
+ * the table's groups of paths `{prefix}{version}{suffix}`, each to
+ * `/releases/{version}/`; undefined where none names it.
+ */
+function versionRule(path) {
+  const groups = NEGOTIATION.seeOtherVersions || [];
+  for (let i = 0; i < groups.length; i++) {
+    const group = groups[i];
+    const end = path.length - group.suffix.length;
+    if (end < group.prefix.length || path.indexOf(group.prefix) !== 0 || path.slice(end) !== group.suffix) continue;
+    const version = path.slice(group.prefix.length, end);
+    if (group.versions.indexOf(version) >= 0) return { to: "/releases/" + version + "/", cache: group.cache };
+  }
+  return undefined;
+}
+
 function handler(event) {
   const request = event.request;
   const path = request.uri;
@@ -29,8 +46,8 @@ function handler(event) {
   // A trailing `/` matches with or without, as a rule's path does.
   const bare = (p) => (p.length > 1 ? p.replace(/\/+$/, "") : p);
   // (Never one to the path itself: `/releases/1/` is its release's root.)
-  const moved = (NEGOTIATION.seeOther || []).filter((rule) => bare(rule.path) === bare(path) && bare(rule.to) !== bare(path))[0];
-  if (moved) return seeOther(moved.to, moved.cache, false);
+  const moved = versionRule(bare(path)) || (NEGOTIATION.seeOther || []).filter((rule) => rule.path === bare(path))[0];
+  if (moved && bare(moved.to) !== bare(path)) return seeOther(moved.to, moved.cache, false);
   const found = resourceAt(path, NEGOTIATION);
   // In place: an entity's page, or the document at the IRI itself.
   let page = false;

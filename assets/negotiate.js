@@ -230,14 +230,15 @@ function reads(request) {
  * What a handler answers at a path that is not `/search`: a negotiated
  * IRI's answer, else the file, or where the site bundles its entities'
  * documents, one from its bundle. `fallback()` is what the host serves
- * itself; at an entity's IRI, its page is `{path}.html`.
+ * itself; at an entity's IRI, its page is `{path}.html`. `pathname` is
+ * the path as the host reads it: the request's by default; a handler that
+ * serves the site itself passes it percent-decoded, as `serve` reads it.
  */
-export async function answerAt(request, table, headers, fetchAsset, fallback) {
-  const pathname = new URL(request.url).pathname;
+export async function answerAt(request, table, headers, fetchAsset, fallback, pathname = new URL(request.url).pathname) {
   const whole = await joined(request, pathname, table, headers, fetchAsset);
   if (whole !== null) return whole;
   const file = async (path) => (await bundled(request, path, table, headers, fetchAsset)) ?? fallback();
-  return (await negotiate(request, table, headers, () => file(`${pathname}.html`))) ?? file(pathname);
+  return (await negotiate(request, table, headers, () => file(`${pathname}.html`), pathname)) ?? file(pathname);
 }
 
 /** Whether `pathname` is a file the build writes for the host only. */
@@ -250,12 +251,11 @@ export function isUnpublished(pathname, table) {
  * for another path. `atIri()` gives what the host itself serves at the
  * path (the entity's page, the information document): answered as it is
  * where it is a 404, not an entity's page, or the chosen document; else a
- * 303 See Other.
+ * 303 See Other. `pathname` as `answerAt` takes it.
  */
-export async function negotiate(request, table, headers, atIri) {
+export async function negotiate(request, table, headers, atIri, pathname = new URL(request.url).pathname) {
   if (!reads(request)) return null;
-  const url = new URL(request.url);
-  const found = resourceAt(url.pathname, table);
+  const found = resourceAt(pathname, table);
   if (found === null) return null;
   const { resource, slug, alias } = found;
   const choice = resource.choices[choose(request.headers.get("Accept"), resource.choices)];

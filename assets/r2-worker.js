@@ -269,6 +269,8 @@ export default {
       const object = await site.get(target);
       return object === null ? new Response(null, { status: 404 }) : new Response(object.body, { headers: objectHeaders(object) });
     };
-    return answerAt(request, NEGOTIATION, RESPONSE_HEADERS, asset, () => staticAnswer(site, request, path));
+    // The path as serve reads it (decoded, empty segments dropped): the
+    // bucket is answered from it too.
+    return answerAt(request, NEGOTIATION, RESPONSE_HEADERS, asset, () => staticAnswer(site, request, path), path);
   },
 };

@@ -417,19 +417,14 @@ fn layout(
     // The host files are there (the host may not count them), empty.
     let host_file = |path: &str| hosts::files().any(|f| f.path == path).then(Vec::new);
     let mut measured = Measured::of(root.iter().map(|(path, _)| (path.as_str(), 0)), host_file);
-    // Each copy holds the root's documents but its host files, in folders
+    // Each copy holds the root's documents except its host files, in folders
     // of its own no fuller than the root's: counted, not written out (at
     // 100k entities and ten releases, millions of paths).
     let in_copy = root.iter().filter(|(_, host)| !host).count() as u64;
     measured.files += copies as u64 * in_copy;
     let too_many = Fit::of(plan, &measured, &config.limit_overrides)
         .passed()
-        .any(|figure| {
-            matches!(
-                figure.limit.measure,
-                hosts::Measure::Files | hosts::Measure::FilesPerDirectory
-            )
-        });
+        .any(|figure| figure.limit.measure.counts_files());
     Ok(if too_many {
         Layout::Bundled
     } else {
@@ -580,16 +575,20 @@ fn refuse_unfit(
     // The hosts that would take the site's documents bundled, where the
     // count of its files is all they refuse: measured as it is, a file
     // per document, that is not what a build for them would make.
-    let bundling = every
-        .iter()
-        .filter(|f| layout == Layout::Files && f.fails_by_count_alone())
-        .map(|f| f.plan)
-        .collect();
+    let bundling = match layout {
+        Layout::Files => every
+            .iter()
+            .filter(|f| f.would_take_bundled())
+            .map(|f| f.plan)
+            .collect(),
+        Layout::Bundled => Vec::new(),
+    };
     Err(DoesNotFit {
         plan,
         passed: fit.passed().cloned().collect(),
         fitting,
         bundling,
+        files_asked: config.layout == Some(Layout::Files),
     }
     .into())
 }

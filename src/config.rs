@@ -81,11 +81,11 @@ pub enum ConfigError {
     )]
     Layout(String),
     #[error(
-        "--layout bundled: {0} runs no code, so no handler would answer the bundled documents\n  help: leave --layout out (files), or deploy to a host that runs code"
+        "--layout bundled: {0} runs no code, so no handler would answer the bundled documents\n  help: leave --layout out (files), or deploy to a host that runs code ({hosts})", hosts = hosts::code_host_flags()
     )]
     BundledWithoutCode(&'static str),
     #[error(
-        "--part-size: {0}\n  help: build for a host that runs code and joins the parts ({hosts}), without --layout files, with parts of 1048576 bytes (1 MiB) or more; or leave --part-size out (docs/hosts.md)", hosts = hosts::running_code()
+        "--part-size: {0}\n  help: build for a host that runs code and joins the parts ({hosts}), without --layout files, with parts of 1048576 bytes (1 MiB) or more; or leave --part-size out (docs/hosts.md)", hosts = hosts::code_host_flags()
     )]
     PartSize(&'static str),
     #[error(

@@ -88,6 +88,11 @@ impl Measure {
         }
     }
 
+    /// Whether it counts files: what bundling the documents answers.
+    pub fn counts_files(self) -> bool {
+        matches!(self, Measure::Files | Measure::FilesPerDirectory)
+    }
+
     fn counts_bytes(self) -> bool {
         matches!(
             self,
@@ -565,17 +570,14 @@ impl Fit {
         self.passed().next().is_none()
     }
 
-    /// Whether the host runs code and the site passes its counts of files
-    /// alone: bundled, which its handler answers, it might fit.
-    pub fn fails_by_count_alone(&self) -> bool {
+    /// Whether the host runs code and refuses only the site's counts of
+    /// files: bundled, which its handler answers, it might fit.
+    pub fn would_take_bundled(&self) -> bool {
         self.plan.runs_code
             && !self.fits()
-            && self.passed().all(|figure| {
-                matches!(
-                    figure.limit.measure,
-                    Measure::Files | Measure::FilesPerDirectory
-                )
-            })
+            && self
+                .passed()
+                .all(|figure| figure.limit.measure.counts_files())
     }
 }
 
@@ -595,9 +597,12 @@ pub struct DoesNotFit {
     pub passed: Vec<Figure>,
     /// The plans the site fits as it is.
     pub fitting: Vec<&'static Plan>,
-    /// The plans, run code, whose counts of files alone the site passes
-    /// as a file per document: built for one, it would be bundled.
+    /// The plans that run code and refuse only the site's counts of
+    /// files, where it is a file per document: bundled for one, it might
+    /// fit.
     pub bundling: Vec<&'static Plan>,
+    /// Whether `--layout files` asked for a file per document.
+    pub files_asked: bool,
 }
 
 impl DoesNotFit {
@@ -642,9 +647,14 @@ impl DoesNotFit {
         message.push_str(&format!(
             "\n  help: {elsewhere}; each host's limits and what counts against them are in docs/hosts.md"
         ));
+        let check = "`ontosite check --host NAME` says whether it fits then";
         if self.bundling.iter().any(|plan| plan.name == self.plan.name) {
+            let how = match self.files_asked {
+                true => "without --layout files",
+                false => "with --layout bundled",
+            };
             message.push_str(&format!(
-                "\n  help: without --layout files the documents are bundled for {}'s handler, in far fewer files",
+                "\n  help: {how} the documents are bundled for {}'s handler, in far fewer files: {check}",
                 self.plan.title
             ));
         }
@@ -655,8 +665,12 @@ impl DoesNotFit {
             .map(|plan| format!("{} (--host {})", plan.title, plan.name))
             .collect();
         if !others.is_empty() {
+            let without = match self.files_asked {
+                true => " without --layout files",
+                false => "",
+            };
             message.push_str(&format!(
-                "\n  help: built for {}, the documents would be bundled for the host's handler, in far fewer files: `ontosite check --host NAME` says whether it fits then",
+                "\n  help: built for {}{without}, the documents would be bundled for the host's handler, in far fewer files: {check}",
                 others.join(" or ")
             ));
         }
@@ -754,9 +768,9 @@ mod tests {
         assert!(Fit::of(&SMALL, &measured, &[]).fits());
     }
 
-    /// A host that runs code and refuses the site's count of files alone
-    /// would take it bundled: the refusal says so, for itself (where the
-    /// files were asked for) and for the others.
+    /// A host that runs code and refuses only the site's counts of files
+    /// might take it bundled: the refusal says so, for itself (as
+    /// `--layout files` was given or not) and for the others.
     #[test]
     fn a_host_that_refuses_only_the_count_of_files_is_said_to_take_it_bundled() {
         const NO_CODE: Plan = Plan {
@@ -765,36 +779,72 @@ mod tests {
             runs_code: false,
             ..SMALL
         };
-        let many: Vec<String> = (0..6).map(|k| format!("d{k}/x.json")).collect();
-        let measured = Measured::of(many.iter().map(|p| (p.as_str(), 1)), |_| None);
+        let spread: Vec<String> = (0..6).map(|k| format!("d{k}/x.json")).collect();
+        let measured = Measured::of(spread.iter().map(|p| (p.as_str(), 1)), |_| None);
         let fit = Fit::of(&SMALL, &measured, &[]);
-        assert!(fit.fails_by_count_alone(), "{:?}", fit.figures);
-        assert!(!Fit::of(&NO_CODE, &measured, &[]).fails_by_count_alone());
-        // A file past the host's size is not a count.
-        let large = Measured::of([("a.json", 1000)], |_| None);
-        let fit = Fit::of(&SMALL, &large, &[]);
-        assert!(!fit.fits() && !fit.fails_by_count_alone());
+        assert!(fit.would_take_bundled(), "{:?}", fit.figures);
+        assert!(!Fit::of(&NO_CODE, &measured, &[]).would_take_bundled());
+        // Three files in one folder, the site's count let be: the folder's
+        // count alone.
+        let crowded = Measured::of([("a", 1), ("b", 1), ("c", 1)], |_| None);
+        let many = Limit {
+            measure: Measure::Files,
+            most: 100,
+        };
+        let fit = Fit::of(&SMALL, &crowded, &[many]);
+        let passed: Vec<Measure> = fit.passed().map(|f| f.limit.measure).collect();
+        assert_eq!(passed, [Measure::FilesPerDirectory]);
+        assert!(fit.would_take_bundled());
+        // A file past the host's size is not a count, alone or beside one.
+        for large in [
+            Measured::of([("a.json", 1000)], |_| None),
+            Measured::of(
+                spread
+                    .iter()
+                    .map(|p| (p.as_str(), 1))
+                    .chain([("big.json", 1000)]),
+                |_| None,
+            ),
+        ] {
+            let fit = Fit::of(&SMALL, &large, &[]);
+            assert!(!fit.fits() && !fit.would_take_bundled());
+        }
 
-        let refused = |plan: &'static Plan| {
+        let refused = |plan: &'static Plan, files_asked: bool| {
             DoesNotFit {
                 plan,
                 passed: Fit::of(plan, &measured, &[]).passed().cloned().collect(),
                 fitting: Vec::new(),
                 bundling: vec![&SMALL],
+                files_asked,
             }
             .to_string()
         };
-        let itself = refused(&SMALL);
+        let asked = refused(&SMALL, true);
         assert!(
-            itself.contains("without --layout files the documents are bundled for Small's handler")
-                && !itself.contains("built for Small"),
-            "{itself}"
+            asked.contains(
+                "help: without --layout files the documents are bundled for Small's handler"
+            ) && asked.contains("`ontosite check --host NAME` says whether it fits then")
+                && !asked.contains("built for Small"),
+            "{asked}"
         );
-        let other = refused(&NO_CODE);
+        let chosen = refused(&SMALL, false);
         assert!(
-            other.contains("built for Small (--host small), the documents would be bundled")
-                && !other.contains("without --layout files"),
+            chosen.contains(
+                "help: with --layout bundled the documents are bundled for Small's handler"
+            ),
+            "{chosen}"
+        );
+        let other = refused(&NO_CODE, false);
+        assert!(
+            other.contains("help: built for Small (--host small), the documents would be bundled")
+                && !other.contains("--layout"),
             "{other}"
+        );
+        let other_asked = refused(&NO_CODE, true);
+        assert!(
+            other_asked.contains("built for Small (--host small) without --layout files,"),
+            "{other_asked}"
         );
     }
 

@@ -99,9 +99,9 @@ pub fn plan_names() -> String {
     plans().map(|plan| plan.name).collect::<Vec<_>>().join(", ")
 }
 
-/// The names of the plans whose hosts run code, `--host NAME` each: the
-/// ones whose handlers answer bundles and join parts.
-pub fn running_code() -> String {
+/// `--host NAME` of each plan whose host runs code: the ones whose
+/// handlers answer bundles and join parts.
+pub fn code_host_flags() -> String {
     plans()
         .filter(|plan| plan.runs_code)
         .map(|plan| format!("--host {}", plan.name))

@@ -115,6 +115,9 @@ impl Endpoint {
 /// `AWS_SESSION_TOKEN`), else the profile files, web identity, the
 /// container's or the instance's role (`credentials::AwsTools`).
 pub async fn open(target: &Target, endpoint: &Endpoint) -> Result<AmazonS3, PublishError> {
+    if let Some(value) = std::env::var_os("AWS_UNSIGNED_PAYLOAD") {
+        refuse_unsigned_payload(&value.to_string_lossy())?;
+    }
     let mut builder = AmazonS3Builder::from_env().with_bucket_name(&target.bucket);
     let mut endpoint = endpoint.clone();
     if std::env::var_os("AWS_ACCESS_KEY_ID").is_none() {
@@ -151,9 +154,8 @@ pub async fn open(target: &Target, endpoint: &Endpoint) -> Result<AmazonS3, Publ
     // store, made a one-entity publish of 20,000 entities 1.3x as long
     // (docs/benchmarks.md). Over plain HTTP bodies are signed.
     // `AWS_UNSIGNED_PAYLOAD` decides, where it is set.
-    match std::env::var_os("AWS_UNSIGNED_PAYLOAD") {
-        None => builder = builder.with_unsigned_payload(!plain_http),
-        Some(value) => refuse_unsigned_payload(&value.to_string_lossy())?,
+    if std::env::var_os("AWS_UNSIGNED_PAYLOAD").is_none() {
+        builder = builder.with_unsigned_payload(!plain_http);
     }
     builder = builder
         .with_virtual_hosted_style_request(!path_style)
@@ -172,17 +174,22 @@ pub async fn open(target: &Target, endpoint: &Endpoint) -> Result<AmazonS3, Publ
 }
 
 /// Refuses an `AWS_UNSIGNED_PAYLOAD` the client cannot read as yes or
-/// no, by the client's own reading: else its error would come with the
-/// help for a wrong region or endpoint.
+/// no, by the client's own reading (a builder of nothing else fails with
+/// it and builds without it), before anything is asked of the network:
+/// else its error would come with the help for a wrong region or
+/// endpoint.
 fn refuse_unsigned_payload(value: &str) -> Result<(), PublishError> {
-    let read = AmazonS3Builder::new()
-        .with_bucket_name("unsigned-payload")
-        .with_region("us-east-1")
+    let bare = || {
+        AmazonS3Builder::new()
+            .with_bucket_name("unsigned-payload")
+            .with_region("us-east-1")
+    };
+    let with_value = bare()
         .with_config(AmazonS3ConfigKey::UnsignedPayload, value)
         .build();
-    match read {
-        Ok(_) => Ok(()),
-        Err(_) => Err(PublishError::Store {
+    match with_value.is_err() && bare().build().is_ok() {
+        false => Ok(()),
+        true => Err(PublishError::Store {
             what: format!("AWS_UNSIGNED_PAYLOAD is `{value}`"),
             detail: "it says neither true nor false".to_owned(),
             help: "set it to true (bodies sent unsigned, their integrity left to TLS) or false (signed), or unset it: bodies are then signed over plain HTTP only",

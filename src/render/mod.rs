@@ -99,7 +99,7 @@ impl<'a> Rendering<'a> {
             bundles: std::sync::OnceLock::new(),
             joined: Vec::new(),
             copies_bundled: Default::default(),
-            bundled: Default::default(),
+            bundled: std::sync::OnceLock::new(),
         })
     }
 }

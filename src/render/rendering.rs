@@ -40,8 +40,8 @@ pub struct Rendering<'a> {
     pub(super) copies_bundled: bundles::Bundled,
     /// `copies_bundled` with the root's own manifest where it bundles,
     /// made once: every host file and every manifest the limits read asks
-    /// for it, and the root's manifest walks the joined lists' pages. Set
-    /// anew by each setter it depends on.
+    /// for it, and the root's manifest walks the joined lists' pages.
+    /// Emptied by each setter of what it is made from.
     pub(super) bundled: std::sync::OnceLock<bundles::Bundled>,
 }
 
@@ -137,8 +137,8 @@ impl Rendering<'_> {
     /// document would be larger than `limit` bytes (`parts::plan`); set
     /// before anything is rendered, as the layout is. Whether any is.
     pub fn cut_into_parts(&mut self, limit: u64) -> Result<bool, super::error::RenderError> {
-        super::parts::plan(&mut self.context, limit)?;
         self.bundled.take();
+        super::parts::plan(&mut self.context, limit)?;
         Ok(Parted::EVERY.iter().any(|&p| self.parts(p).is_some()))
     }
 

@@ -301,8 +301,9 @@ pub(crate) fn record_paths(garage: &Garage, prefix: &str) -> Vec<String> {
     paths
 }
 
-/// Wrong credentials, a missing bucket and an unreachable endpoint: a
-/// clear error, no secret in it, a non-zero exit, and nothing written.
+/// Wrong credentials, a missing bucket, an unreachable endpoint and an
+/// `AWS_UNSIGNED_PAYLOAD` that says neither yes nor no: a clear error, no
+/// secret in it, a non-zero exit, and nothing written.
 #[test]
 fn publish_errors_say_what_is_wrong_without_a_secret() {
     needs!(GARAGE);

@@ -322,7 +322,7 @@ pub fn releases_of(source: &Path, input: &Path, versions: &[&str]) {
 }
 
 /// The input `source` as release `version`, in `dir`.
-pub fn release_of(source: &Path, dir: &Path, version: &str) {
+fn release_of(source: &Path, dir: &Path, version: &str) {
     copy_tree(source, dir);
     let path = dir.join("ontology.json");
     let mut ontology = read_json(&path);

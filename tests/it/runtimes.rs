@@ -1440,6 +1440,17 @@ fn the_r2_worker_answers_a_published_bucket_as_serve() {
         let record = crate::publish::record_paths(&garage, prefix);
         paths.extend(record.iter().map(|path| format!("/{path}")));
         paths.extend(["/%zz", "/a%2Fb", "/.well-known/void"].map(String::from));
+        // Paths as serve reads them, percent-decoded and with empty
+        // segments dropped: a negotiated IRI, a document, a joined whole.
+        paths.extend(
+            [
+                "/abb%63reateitem",
+                "/abb%63reateitem.jsonld",
+                "//abbcreateitem.json",
+                "/%61ll",
+            ]
+            .map(String::from),
+        );
         assert_same_as_serve(&host, &server, &name, &paths);
         assert_negotiates_as_serve(&host, &server, &name);
         if prefix == "bundled" {
