@@ -13,6 +13,9 @@
 //! (`--layout`) build every run for that host and layout: bundled, the
 //! releases' copies are bundled too (docs/releases.md).
 //!
+//! `ONTOSITE_BENCH_KEEP` keeps `target/bench-releases` (the inputs, the
+//! published nine and every run) for profiling a run by hand.
+//!
 //! The runs are not deleted until the end: on an ext4 without a journal
 //! (this machine's) the kernel skips every inode freed in the last minute
 //! or more when it makes a file, one look-up each, so a build just after
@@ -75,7 +78,11 @@ fn main() {
     println!("rounds, one release: {} s", seconds(&one));
     println!("rounds, ten with --previous: {} s", seconds(&kept));
     let files = walkdir::WalkDir::new(&out).into_iter().count();
-    let _ = std::fs::remove_dir_all(&work);
+    // `ONTOSITE_BENCH_KEEP` keeps the inputs and sites, to profile a run
+    // by hand.
+    if std::env::var_os("ONTOSITE_BENCH_KEEP").is_none() {
+        let _ = std::fs::remove_dir_all(&work);
+    }
     let (one, kept) = (median(&mut one), median(&mut kept));
     println!("files of the ten-release site: {files}");
     println!();
