@@ -118,18 +118,12 @@ function fnv1a(text) {
  * hold, typed as the host types the file, with an entity tag of the
  * bundle's and the slug's (a matching `If-None-Match` gets a 304); in a
  * copy, its page at its path without `.html` too (the root's is
- * negotiated); null where `pathname` names no bundled document, or the
- * method reads nothing. `fetchAsset(path)` reads a file of the site.
+ * negotiated); null where `decoded` (the path, percent-decoded) names no
+ * bundled document, or the method reads nothing. `fetchAsset(path)` reads a file of the site.
  */
-export async function bundled(request, pathname, table, headers, fetchAsset) {
+export async function bundled(request, decoded, table, headers, fetchAsset) {
   const bundles = table.bundles;
   if (bundles === undefined || !reads(request)) return null;
-  let decoded;
-  try {
-    decoded = decodeURIComponent(pathname);
-  } catch {
-    return null;
-  }
   const cut = decoded.lastIndexOf("/") + 1;
   const folder = decoded.slice(0, cut);
   if (!Object.hasOwn(bundles.folders, folder)) return null;
@@ -230,15 +224,25 @@ function reads(request) {
  * What a handler answers at a path that is not `/search`: a negotiated
  * IRI's answer, else the file, or where the site bundles its entities'
  * documents, one from its bundle. `fallback()` is what the host serves
- * itself; at an entity's IRI, its page is `{path}.html`. `pathname` is
- * the path as the host reads it: the request's by default; a handler that
- * serves the site itself passes it percent-decoded, as `serve` reads it.
+ * itself; at an entity's IRI, its page is `{path}.html`. The path is
+ * read as the host reads it: the request's, decoded once to find a
+ * bundled document; or `sitePath`, from a handler that serves the site
+ * itself, decoded once already as `serve` decodes it (never again).
  */
-export async function answerAt(request, table, headers, fetchAsset, fallback, pathname = new URL(request.url).pathname) {
+export async function answerAt(request, table, headers, fetchAsset, fallback, sitePath) {
+  const pathname = sitePath ?? new URL(request.url).pathname;
+  let decoded = sitePath ?? null;
+  if (sitePath === undefined) {
+    try {
+      decoded = decodeURIComponent(pathname);
+    } catch {
+      decoded = null;
+    }
+  }
   const whole = await joined(request, pathname, table, headers, fetchAsset);
   if (whole !== null) return whole;
-  const file = async (path) => (await bundled(request, path, table, headers, fetchAsset)) ?? fallback();
-  return (await negotiate(request, table, headers, () => file(`${pathname}.html`), pathname)) ?? file(pathname);
+  const file = async (path) => (path === null ? null : await bundled(request, path, table, headers, fetchAsset)) ?? fallback();
+  return (await negotiate(request, table, headers, () => file(decoded === null ? null : `${decoded}.html`), pathname)) ?? file(decoded);
 }
 
 /** Whether `pathname` is a file the build writes for the host only. */
@@ -251,7 +255,7 @@ export function isUnpublished(pathname, table) {
  * for another path. `atIri()` gives what the host itself serves at the
  * path (the entity's page, the information document): answered as it is
  * where it is a 404, not an entity's page, or the chosen document; else a
- * 303 See Other. `pathname` as `answerAt` takes it.
+ * 303 See Other. `pathname` as `answerAt` reads it.
  */
 export async function negotiate(request, table, headers, atIri, pathname = new URL(request.url).pathname) {
   if (!reads(request)) return null;

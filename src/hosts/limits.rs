@@ -649,13 +649,13 @@ impl DoesNotFit {
         ));
         let check = "`ontosite check --host NAME` says whether it fits then";
         if self.bundling.iter().any(|plan| plan.name == self.plan.name) {
-            let how = match self.files_asked {
-                true => "without --layout files",
-                false => "with --layout bundled",
+            let (how, checked) = match self.files_asked {
+                true => ("without --layout files", ""),
+                false => ("with --layout bundled", " --layout bundled"),
             };
             message.push_str(&format!(
-                "\n  help: {how} the documents are bundled for {}'s handler, in far fewer files: {check}",
-                self.plan.title
+                "\n  help: {how} the documents are bundled for {}'s handler, in far fewer files: `ontosite check --host {}{checked}` says whether it fits then",
+                self.plan.title, self.plan.name
             ));
         }
         let others: Vec<String> = self
@@ -824,7 +824,7 @@ mod tests {
         assert!(
             asked.contains(
                 "help: without --layout files the documents are bundled for Small's handler"
-            ) && asked.contains("`ontosite check --host NAME` says whether it fits then")
+            ) && asked.contains("`ontosite check --host small` says whether it fits then")
                 && !asked.contains("built for Small"),
             "{asked}"
         );
@@ -832,7 +832,7 @@ mod tests {
         assert!(
             chosen.contains(
                 "help: with --layout bundled the documents are bundled for Small's handler"
-            ),
+            ) && chosen.contains("`ontosite check --host small --layout bundled` says"),
             "{chosen}"
         );
         let other = refused(&NO_CODE, false);

@@ -16,8 +16,9 @@ pub const CLOUDFRONT_MOST_BYTES: usize = 10 * 1024;
 /// With the aliases where they fit in CloudFront's 10 KB, else without:
 /// then an entity's own IRI, where it is not its slug's path, is not
 /// negotiated there. The first line says which, and says so where even
-/// then it is past the 10 KB (a site keeping many releases: each version
-/// IRI is a rule), which CloudFront would refuse.
+/// then it is past the 10 KB (a site keeping hundreds of releases, or
+/// version IRIs of many shapes: `script::classic_script` names each
+/// version once per shape), which CloudFront would refuse.
 fn cloudfront_function(input: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
     const HANDLER: &str = include_str!("../../assets/cloudfront-function.js");
     let mut script = Vec::new();

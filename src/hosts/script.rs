@@ -191,16 +191,22 @@ fn see_other_by_version(
     type Group = ((String, String, Option<&'static str>), Vec<String>);
     let mut groups: Vec<Group> = Vec::new();
     let mut other = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for (given, to) in see_other {
         let path = match given.trim_end_matches('/') {
             "" => "/",
             trimmed => trimmed,
         };
+        // As the handlers match them: the first rule for a path that is
+        // not to the path itself (`/releases/1/` is its release's root).
+        if path == to.trim_end_matches('/') || !seen.insert(path) {
+            continue;
+        }
         let version = to
             .strip_prefix("/releases/")
             .and_then(|rest| rest.strip_suffix('/'))
             .filter(|v| !v.is_empty() && !v.contains('/'));
-        let Some((version, at)) = version.and_then(|v| Some((v, path.find(v)?))) else {
+        let Some((version, at)) = version.and_then(|v| Some((v, version_at(path, v)?))) else {
             let mut rule = serde_json::json!({ "path": path, "to": to });
             with_cache(&mut rule, given);
             other.push(rule);
@@ -228,6 +234,17 @@ fn see_other_by_version(
         })
         .collect();
     (groups, other)
+}
+
+/// Where `version` is in `path`: a whole segment of it where one is
+/// (`/ro1/releases/1/ro.owl`), so that the releases' paths share their
+/// prefix and suffix; else its first occurrence.
+fn version_at(path: &str, version: &str) -> Option<usize> {
+    let segment = path.match_indices(version).map(|(at, _)| at).find(|&at| {
+        path[..at].ends_with('/')
+            && matches!(path[at + version.len()..].chars().next(), None | Some('/'))
+    });
+    segment.or_else(|| path.find(version))
 }
 
 /// Writes `source` with every top-level `export ` keyword dropped, so its
@@ -312,12 +329,20 @@ mod tests {
             .collect();
         see_other.push(("/onto/v2/".to_owned(), "/releases/2.0/".to_owned()));
         see_other.push(("/releases/3/x.owl".to_owned(), "/releases/3/".to_owned()));
+        // A version in an earlier segment too, a second rule for one path
+        // (the first is kept) and a rule to its own path (never answered).
+        see_other.push((
+            "/ro1/releases/1/ro.owl".to_owned(),
+            "/releases/1/".to_owned(),
+        ));
+        see_other.push(("/onto/v2".to_owned(), "/releases/9/".to_owned()));
+        see_other.push(("/releases/4/".to_owned(), "/releases/4/".to_owned()));
         let (groups, other) = see_other_by_version(&see_other);
         assert_eq!(
             other,
             [serde_json::json!({ "path": "/onto/v2", "to": "/releases/2.0/" })]
         );
-        assert_eq!(groups.len(), 2, "{groups:?}");
+        assert_eq!(groups.len(), 3, "{groups:?}");
         assert_eq!(groups[0]["prefix"], "/pato/releases/");
         assert_eq!(groups[0]["suffix"], "/pato.owl");
         assert_eq!(groups[0]["versions"].as_array().unwrap().len(), 300);
@@ -326,6 +351,10 @@ mod tests {
         assert_eq!(
             groups[1],
             serde_json::json!({ "prefix": "/releases/", "suffix": "/x.owl", "cache": crate::site::routes::FROZEN, "versions": ["3"] })
+        );
+        assert_eq!(
+            groups[2],
+            serde_json::json!({ "prefix": "/ro1/releases/", "suffix": "/ro.owl", "versions": ["1"] })
         );
         let bytes = serde_json::to_string(&groups).unwrap().len();
         assert!(bytes < 5_000, "{bytes} bytes");

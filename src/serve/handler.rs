@@ -386,7 +386,7 @@ fn static_file(site: &Snapshot, path: &SitePath, runs_code: bool) -> Option<(Sit
         ]
     };
     candidates.iter().find_map(|candidate| {
-        let served = path::site_path(candidate).ok()?;
+        let served = path::checked(candidate).ok()?;
         if path::is_private(&served) {
             return None;
         }

@@ -62,6 +62,13 @@ pub fn site_path(raw: &str) -> Result<SitePath, Refusal> {
     let bytes: Vec<u8> = percent_decode_str(raw).collect();
     let decoded = String::from_utf8(bytes)
         .map_err(|_| Refusal("the path is not UTF-8 once percent-decoded"))?;
+    checked(&decoded)
+}
+
+/// Checks a path that is decoded already, such as one made from a site
+/// path: a request's path is decoded once, as the hosts decode it, never
+/// twice (`/%2561bb.json` names `%61bb.json`, not `abb.json`).
+pub fn checked(decoded: &str) -> Result<SitePath, Refusal> {
     if !decoded.starts_with('/') {
         return Err(Refusal("the path does not start with `/`"));
     }

@@ -1448,6 +1448,8 @@ fn the_r2_worker_answers_a_published_bucket_as_serve() {
                 "/abb%63reateitem.jsonld",
                 "//abbcreateitem.json",
                 "/%61ll",
+                // Decoded once, as serve decodes it: no such slug.
+                "/%2561bbcreateitem.json",
             ]
             .map(String::from),
         );

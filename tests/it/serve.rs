@@ -542,8 +542,11 @@ fn hostile_paths_never_reach_a_file_outside_the_site() {
         assert!(!text.contains(secret), "{shown} leaked the secret");
         assert!(!text.contains("root:x:0"), "{shown} leaked /etc/passwd");
     }
-    // The same server still serves the site.
+    // The same server still serves the site, the path decoded once: an
+    // encoded `%` is a `%`, which no file's name has.
     assert_eq!(server.raw(b"/index.json").0, 200);
+    assert_eq!(server.raw(b"/%69ndex.json").0, 200);
+    assert_eq!(server.raw(b"/%2569ndex.json").0, 404);
 }
 
 #[test]
