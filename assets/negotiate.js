@@ -226,13 +226,13 @@ function reads(request) {
  * documents, one from its bundle. `fallback()` is what the host serves
  * itself; at an entity's IRI, its page is `{path}.html`. The path is
  * read as the host reads it: the request's, decoded once to find a
- * bundled document; or `sitePath`, from a handler that serves the site
- * itself, decoded once already as `serve` decodes it (never again).
+ * bundled document; or `decodedPath`, from a handler that serves the
+ * site itself, decoded once already as `serve` decodes it (never again).
  */
-export async function answerAt(request, table, headers, fetchAsset, fallback, sitePath) {
-  const pathname = sitePath ?? new URL(request.url).pathname;
-  let decoded = sitePath ?? null;
-  if (sitePath === undefined) {
+export async function answerAt(request, table, headers, fetchAsset, fallback, decodedPath) {
+  const pathname = decodedPath ?? new URL(request.url).pathname;
+  let decoded = decodedPath ?? null;
+  if (decodedPath === undefined) {
     try {
       decoded = decodeURIComponent(pathname);
     } catch {

@@ -649,12 +649,12 @@ impl DoesNotFit {
         ));
         let check = "`ontosite check --host NAME` says whether it fits then";
         if self.bundling.iter().any(|plan| plan.name == self.plan.name) {
-            let (how, checked) = match self.files_asked {
-                true => ("without --layout files", ""),
-                false => ("with --layout bundled", " --layout bundled"),
+            let how = match self.files_asked {
+                true => "instead of --layout files ",
+                false => "",
             };
             message.push_str(&format!(
-                "\n  help: {how} the documents are bundled for {}'s handler, in far fewer files: `ontosite check --host {}{checked}` says whether it fits then",
+                "\n  help: with --layout bundled {how}the documents are bundled for {}'s handler, in far fewer files: `ontosite check --host {} --layout bundled` says whether it fits then",
                 self.plan.title, self.plan.name
             ));
         }
@@ -823,8 +823,8 @@ mod tests {
         let asked = refused(&SMALL, true);
         assert!(
             asked.contains(
-                "help: without --layout files the documents are bundled for Small's handler"
-            ) && asked.contains("`ontosite check --host small` says whether it fits then")
+                "help: with --layout bundled instead of --layout files the documents are bundled for Small's handler"
+            ) && asked.contains("`ontosite check --host small --layout bundled` says whether it fits then")
                 && !asked.contains("built for Small"),
             "{asked}"
         );
@@ -832,7 +832,8 @@ mod tests {
         assert!(
             chosen.contains(
                 "help: with --layout bundled the documents are bundled for Small's handler"
-            ) && chosen.contains("`ontosite check --host small --layout bundled` says"),
+            ) && !chosen.contains("instead of")
+                && chosen.contains("`ontosite check --host small --layout bundled` says"),
             "{chosen}"
         );
         let other = refused(&NO_CODE, false);

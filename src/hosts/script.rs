@@ -197,9 +197,10 @@ fn see_other_by_version(
             "" => "/",
             trimmed => trimmed,
         };
-        // As the handlers match them: the first rule for a path that is
-        // not to the path itself (`/releases/1/` is its release's root).
-        if path == to.trim_end_matches('/') || !seen.insert(path) {
+        // As the handlers match them: the first rule for a path; none
+        // where that one is to the path itself (`/releases/1/` is its
+        // release's root).
+        if !seen.insert(path) || path == to.trim_end_matches('/') {
             continue;
         }
         let version = to
@@ -337,6 +338,7 @@ mod tests {
         ));
         see_other.push(("/onto/v2".to_owned(), "/releases/9/".to_owned()));
         see_other.push(("/releases/4/".to_owned(), "/releases/4/".to_owned()));
+        see_other.push(("/releases/4".to_owned(), "/releases/5/".to_owned()));
         let (groups, other) = see_other_by_version(&see_other);
         assert_eq!(
             other,

@@ -67,7 +67,8 @@ pub fn site_path(raw: &str) -> Result<SitePath, Refusal> {
 
 /// Checks a path that is decoded already, such as one made from a site
 /// path: a request's path is decoded once, as the hosts decode it, never
-/// twice (`/%2561bb.json` names `%61bb.json`, not `abb.json`).
+/// twice (`/%2561bb.json` names `%61bb.json`, not `abb.json`). Its length
+/// is not bounded here: such a path is a checked request's and a suffix.
 pub fn checked(decoded: &str) -> Result<SitePath, Refusal> {
     if !decoded.starts_with('/') {
         return Err(Refusal("the path does not start with `/`"));

@@ -88,7 +88,7 @@ fn a_site_past_cloudflare_free_s_file_count_is_refused_and_the_previous_site_sta
     // Only `--layout files` made it too many files for this host.
     assert!(
         message.contains(
-            "help: without --layout files the documents are bundled for Cloudflare Pages (Free)'s handler"
+            "help: with --layout bundled instead of --layout files the documents are bundled for Cloudflare Pages (Free)'s handler"
         ),
         "{message}"
     );
