@@ -144,13 +144,7 @@ fn check_host(
         |path| measured_file(&site, path),
     );
     let fit = Fit::of(plan, &measured, &config.limit_overrides);
-    refuse_unfit(
-        Some(plan),
-        std::slice::from_ref(&fit),
-        &measured,
-        site.layout(),
-        config,
-    )?;
+    refuse_unfit(Some(&fit), &measured, site.layout(), config)?;
     Ok(fit)
 }
 
@@ -322,7 +316,7 @@ pub fn build_keeping_previous(
     );
     // Refused before it replaces the previous site, never at upload.
     let hosts = fits(host, &measured, config);
-    refuse_unfit(host, &hosts, &measured, site.layout(), config)?;
+    refuse_unfit(host.and(hosts.first()), &measured, site.layout(), config)?;
     let list = write_objects(&staging, &written)?;
     let bytes = written.iter().map(|file| file.len as u64).sum::<u64>() + list.len as u64;
     let files = written.len() + 1;
@@ -555,21 +549,19 @@ fn fits(host: Option<&'static Plan>, measured: &Measured, config: &BuildConfig) 
     }
 }
 
-/// An error for a site its host would refuse, naming every limit it
-/// passes and the hosts it fits instead; a site of `layout`.
+/// An error for a site its host would refuse (`fit`, the host's; none
+/// where the build names no host), naming every limit it passes and the
+/// hosts it fits instead; a site of `layout`.
 fn refuse_unfit(
-    host: Option<&'static Plan>,
-    fits: &[Fit],
+    fit: Option<&Fit>,
     measured: &Measured,
     layout: Layout,
     config: &BuildConfig,
 ) -> Result<(), Error> {
-    let (Some(plan), Some(fit)) = (host, fits.first()) else {
+    let Some(fit) = fit.filter(|fit| !fit.fits()) else {
         return Ok(());
     };
-    if fit.fits() {
-        return Ok(());
-    }
+    let plan = fit.plan;
     let every = hosts::limits::fits(measured, &config.limit_overrides);
     let fitting = every.iter().filter(|f| f.fits()).map(|f| f.plan).collect();
     // The hosts that would take the site's documents bundled, where the
@@ -848,11 +840,7 @@ fn write_objects(staging: &Staging, written: &[WrittenFile]) -> Result<WrittenFi
     let mut listed: Vec<objects::Object> = written
         .iter()
         .filter(|file| !crate::site::routes::is_private(&format!("/{}", file.path)))
-        .map(|file| objects::Object {
-            path: file.path.clone(),
-            hash: file.hash.clone(),
-            bytes: file.len as u64,
-        })
+        .map(|file| objects::Object::new(file.path.clone(), file.hash.clone(), file.len as u64))
         .collect();
     listed.sort_by(|a, b| a.path.cmp(&b.path));
     let text = objects::render(&listed);

@@ -110,11 +110,22 @@ fn run_publish(args: &PublishArgs, quiet: bool) -> Result<(), Error> {
         }
     }
     if !quiet || args.dry_run {
+        // What a publish sent, less what it copied within the store.
+        let bytes = match args.dry_run {
+            true => ontosite::hosts::limits::decimal_bytes(report.uploaded_bytes()),
+            false if report.moved.copied == 0 => {
+                ontosite::hosts::limits::decimal_bytes(report.moved.sent)
+            }
+            false => format!(
+                "{}; {} more copied within the store",
+                ontosite::hosts::limits::decimal_bytes(report.moved.sent),
+                ontosite::hosts::limits::decimal_bytes(report.moved.copied)
+            ),
+        };
         println!(
-            "{} {} objects ({}) to {}, kept {}, {} {}, in {:.1}s",
+            "{} {} objects ({bytes}) to {}, kept {}, {} {}, in {:.1}s",
             if args.dry_run { "would send" } else { "sent" },
             plan.uploads().count(),
-            ontosite::hosts::limits::decimal_bytes(report.uploaded_bytes()),
             config.target.url(""),
             plan.kept,
             if args.dry_run {
@@ -125,6 +136,11 @@ fn run_publish(args: &PublishArgs, quiet: bool) -> Result<(), Error> {
             plan.removed.len(),
             report.seconds
         );
+        if let Some(why) = &report.copies_refused {
+            println!(
+                "the store copies no part within it ({why}): the large objects that changed were sent whole"
+            );
+        }
         let cors = if args.apply_cors && !args.dry_run {
             "the bucket's CORS rules are set (--apply-cors)".to_owned()
         } else {

@@ -200,7 +200,7 @@ impl Published {
                     hasher.update_reader(file).ok()?;
                     let bytes = hasher.count();
                     let hash = hasher.finalize().to_hex().to_string();
-                    Some((from, Object { path, hash, bytes }))
+                    Some((from, Object::new(path, hash, bytes)))
                 })
                 .collect::<Option<_>>()?,
         };

@@ -18,6 +18,49 @@ pub struct Object {
     /// BLAKE3 of its bytes, in hex.
     pub hash: String,
     pub bytes: u64,
+    /// How the store holds a large object, as the publish that sent it
+    /// recorded it (`publish::delta`): the next publish of a change copies
+    /// the chunks it held within the store. The build lists none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stored: Option<Stored>,
+}
+
+impl Object {
+    /// An object as a site holds it, of nothing recorded of a store.
+    pub fn new(path: String, hash: String, bytes: u64) -> Object {
+        Object {
+            path,
+            hash,
+            bytes,
+            stored: None,
+        }
+    }
+
+    /// Whether `other` holds the same bytes at the same path, whatever
+    /// either records of a store.
+    pub fn same_content(&self, other: &Object) -> bool {
+        self.path == other.path && self.hash == other.hash && self.bytes == other.bytes
+    }
+}
+
+/// A large object as a store holds it: the entity tag the store gave it
+/// (copies are made from that version only) and its chunks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stored {
+    pub e_tag: String,
+    pub chunks: Vec<Chunk>,
+}
+
+/// A run of a large object's bytes, cut where its content says
+/// (`publish::delta`), so that an edit leaves the chunks around it as
+/// they were.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Chunk {
+    /// Its first byte's offset in the object.
+    pub at: u64,
+    pub bytes: u64,
+    /// BLAKE3 of its bytes, in hex.
+    pub hash: String,
 }
 
 /// The BLAKE3 of `bytes`, in hex.

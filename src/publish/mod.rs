@@ -8,14 +8,17 @@
 //! leaves the record of the last one, so the next sends what is missing.
 
 pub mod credentials;
+pub mod delta;
 pub mod plan;
 pub mod record;
 pub mod store;
 
+use crate::output::objects::{Chunk, Stored};
 use crate::site::files;
 use futures::{StreamExt, TryStreamExt};
 use plan::{Object, Plan};
 use record::Recorder;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 pub use store::{Endpoint, Target};
 
@@ -69,10 +72,17 @@ pub struct PublishConfig {
 #[derive(Debug)]
 pub struct PublishReport {
     pub plan: Plan,
+    /// What was sent, and copied within the store (`delta`), of the
+    /// plan's objects: none on a dry run.
+    pub moved: delta::Moved,
+    /// Why the store took no part copied within it, where it took none:
+    /// its large objects were then sent whole.
+    pub copies_refused: Option<String>,
     pub seconds: f64,
 }
 
 impl PublishReport {
+    /// The bytes of the objects the plan sends.
     pub fn uploaded_bytes(&self) -> u64 {
         self.plan.uploads().map(|o| o.bytes).sum()
     }
@@ -105,7 +115,7 @@ pub fn publish(
     let endpoint = config.endpoint.resolved();
     let target = config.target.clone();
     let reading = runtime.spawn(async move {
-        let store = store::open(&target, &endpoint).await?;
+        let (store, endpoint) = store::open(&target, &endpoint).await?;
         // The record is written only over the version read here: a
         // publish to the same prefix that wrote it meanwhile stops this
         // one.
@@ -122,7 +132,7 @@ pub fn publish(
             return Err(PublishError::Read { path, source });
         }
     };
-    let plan = runtime.block_on(async {
+    let (plan, moved, copies_refused) = runtime.block_on(async {
         let (store, endpoint, previous, version) =
             reading.await.map_err(|e| PublishError::Store {
                 what: format!("could not read the record under {}", config.target.url("")),
@@ -135,26 +145,84 @@ pub fn publish(
             store::apply_cors(&store, &config.target, &endpoint).await?;
         }
         if config.dry_run || plan.is_empty() {
-            return Ok(plan);
+            return Ok((plan, delta::Moved::default(), None));
         }
+        // The large objects to send as the store holds them: a recorded
+        // object of no hash was claimed by a run that may have replaced it,
+        // so what was recorded of it says nothing of it.
+        let held: HashMap<String, Stored> = plan
+            .uploads()
+            .filter_map(|o| previous.objects.get(&o.path))
+            .filter(|o| !o.hash.is_empty())
+            .filter_map(|o| Some((o.path.clone(), o.stored.clone()?)))
+            .collect();
+        let copier = match held.is_empty() {
+            true => None,
+            false => delta::client(&store, &endpoint),
+        };
+        let refused: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
         let send = |object: &Object| {
             let headers = rules.for_path(&format!("/{}", object.path));
             let attributes = store::attributes(&headers, &object.path);
             let file = config.site.join(&object.path);
-            let store = &store;
+            let (store, held, copier, refused) = (&store, &held, &copier, &refused);
             let object = object.clone();
             async move {
+                let (target, path) = (&config.target, &object.path);
+                let mut sent = Sent {
+                    moved: delta::Moved {
+                        sent: object.bytes,
+                        copied: 0,
+                    },
+                    stored: None,
+                };
                 if object.bytes >= store::MULTIPART_FROM {
-                    let (target, path) = (&config.target, &object.path);
-                    store::put_large(store, target, path, &file, attributes).await?;
+                    let chunks = chunks_of(&file).await?;
+                    let store_refused = || refused.lock().is_ok_and(|r| r.is_some());
+                    let assembly = held
+                        .get(path.as_str())
+                        .zip(copier.as_ref().filter(|_| !store_refused()))
+                        .and_then(|(held, copier)| {
+                            let parts = delta::assembly(&chunks, &held.chunks)?;
+                            Some((parts, held.e_tag.as_str(), copier))
+                        });
+                    let assembled = match assembly {
+                        Some((parts, e_tag, copier)) => {
+                            let parts = (parts.as_slice(), e_tag);
+                            match delta::assemble(copier, target, path, &file, &attributes, parts)
+                                .await
+                            {
+                                Ok(assembled) => Some(assembled),
+                                Err(delta::Unassembled::Failed(error)) => return Err(error),
+                                Err(delta::Unassembled::Refused { why, store_wide }) => {
+                                    if let (true, Ok(mut note)) = (store_wide, refused.lock()) {
+                                        note.get_or_insert(why);
+                                    }
+                                    None
+                                }
+                            }
+                        }
+                        None => None,
+                    };
+                    // Where the store took no copy, or none was to be
+                    // made, the object is sent whole.
+                    let e_tag = match assembled {
+                        Some(assembled) => {
+                            sent.moved = assembled.moved;
+                            assembled.e_tag
+                        }
+                        None => store::put_large(store, target, path, &file, attributes).await?,
+                    };
+                    sent.stored =
+                        e_tag.map(|e_tag| (object.path.clone(), Stored { e_tag, chunks }));
                 } else {
                     let bytes = tokio::fs::read(&file)
                         .await
                         .map_err(|source| PublishError::Read { path: file, source })?;
-                    store::put(store, &config.target, &object.path, bytes, attributes).await?;
+                    store::put(store, target, path, bytes, attributes).await?;
                 }
                 progress.advance(1, object.bytes);
-                Ok(())
+                Ok::<Sent, PublishError>(sent)
             }
         };
         let jobs = config.jobs.max(1);
@@ -169,19 +237,30 @@ pub fn publish(
         // it stops at its own first write, having sent nothing.
         record.note(plan.uploads().map(|o| Object {
             hash: String::new(),
+            stored: None,
             ..o.clone()
         }));
         record.write().await?;
         progress.phase(phase::SENDING, Some(plan.uploads().count() as u64));
+        let mut moved = delta::Moved::default();
+        let mut stored: HashMap<String, Stored> = HashMap::new();
         for step in plan.steps() {
-            futures::stream::iter(step.iter().map(send))
+            let sent: Vec<Sent> = futures::stream::iter(step.iter().map(send))
                 .buffer_unordered(jobs)
-                .try_collect::<()>()
+                .try_collect()
                 .await?;
+            for sent in sent {
+                moved.sent += sent.moved.sent;
+                moved.copied += sent.moved.copied;
+                stored.extend(sent.stored);
+            }
         }
         // The objects to remove stay recorded until they are removed.
         if plan.uploads().next().is_some() {
-            record.note(plan.uploads().cloned());
+            record.note(plan.uploads().map(|o| Object {
+                stored: stored.remove(&o.path),
+                ..o.clone()
+            }));
             record.write().await?;
         }
         if !plan.removed.is_empty() {
@@ -197,11 +276,32 @@ pub fn publish(
             record.forget(&plan.removed);
             record.write().await?;
         }
-        Ok::<Plan, PublishError>(plan)
+        let refused = refused.into_inner().ok().flatten();
+        Ok::<_, PublishError>((plan, moved, refused))
     })?;
     Ok(PublishReport {
         plan,
+        moved,
+        copies_refused,
         seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// What sending one object moved, and how the store holds a large one,
+/// to record.
+struct Sent {
+    moved: delta::Moved,
+    stored: Option<(String, Stored)>,
+}
+
+/// The chunks of the large object in `file`, cut beside the uploads.
+async fn chunks_of(file: &Path) -> Result<Vec<Chunk>, PublishError> {
+    let owned = file.to_owned();
+    let cut = tokio::task::spawn_blocking(move || delta::chunks(&owned)).await;
+    let read = cut.unwrap_or_else(|e| Err(std::io::Error::other(e)));
+    read.map_err(|source| PublishError::Read {
+        path: file.to_owned(),
+        source,
     })
 }
 

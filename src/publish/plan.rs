@@ -102,7 +102,7 @@ fn hashed(
                     hasher.finalize().to_hex().to_string()
                 }
             };
-            Ok(Object { path, hash, bytes })
+            Ok(Object::new(path, hash, bytes))
         })
         .collect()
 }
@@ -162,7 +162,9 @@ impl Plan {
         {
             match pair {
                 EitherOrBoth::Right((gone, _)) => plan.removed.push(gone.clone()),
-                EitherOrBoth::Both(object, (_, recorded)) if recorded == object => plan.kept += 1,
+                EitherOrBoth::Both(object, (_, recorded)) if recorded.same_content(object) => {
+                    plan.kept += 1
+                }
                 EitherOrBoth::Both(object, _) | EitherOrBoth::Left(object) => {
                     match Step::of(&object.path) {
                         Step::Loaded => &mut plan.first,
@@ -303,16 +305,8 @@ mod tests {
         std::fs::write(dir.path().join("a.json"), "aaaa").unwrap();
         std::fs::write(dir.path().join("b.json"), "bbbb").unwrap();
         let listed = [
-            Object {
-                path: "a.json".to_owned(),
-                hash: "listed".to_owned(),
-                bytes: 4,
-            },
-            Object {
-                path: "b.json".to_owned(),
-                hash: "listed".to_owned(),
-                bytes: 4,
-            },
+            Object::new("a.json".to_owned(), "listed".to_owned(), 4),
+            Object::new("b.json".to_owned(), "listed".to_owned(), 4),
         ];
         let list = dir.path().join(crate::output::objects::OBJECTS);
         std::fs::create_dir_all(list.parent().unwrap()).unwrap();

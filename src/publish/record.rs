@@ -512,11 +512,7 @@ pub(super) mod testing {
 
     /// An object of a byte.
     pub fn object(path: &str, hash: &str) -> Object {
-        Object {
-            path: path.to_owned(),
-            hash: hash.to_owned(),
-            bytes: 1,
-        }
+        Object::new(path.to_owned(), hash.to_owned(), 1)
     }
 
     /// Runs `test` on `object_store`'s in-memory store, whose conditions

@@ -113,8 +113,14 @@ impl Endpoint {
 /// The bucket, with credentials as the AWS tools find them: the key in
 /// the environment (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
 /// `AWS_SESSION_TOKEN`), else the profile files, web identity, the
-/// container's or the instance's role (`credentials::AwsTools`).
-pub async fn open(target: &Target, endpoint: &Endpoint) -> Result<AmazonS3, PublishError> {
+/// container's or the instance's role (`credentials::AwsTools`). With it,
+/// the endpoint as the client reads it, its region filled where the
+/// client found one, for every other request of the publish to go where
+/// the client's go.
+pub async fn open(
+    target: &Target,
+    endpoint: &Endpoint,
+) -> Result<(AmazonS3, Endpoint), PublishError> {
     if let Some(value) = std::env::var_os("AWS_UNSIGNED_PAYLOAD") {
         refuse_unsigned_payload(&value.to_string_lossy())?;
     }
@@ -157,6 +163,9 @@ pub async fn open(target: &Target, endpoint: &Endpoint) -> Result<AmazonS3, Publ
     if std::env::var_os("AWS_UNSIGNED_PAYLOAD").is_none() {
         builder = builder.with_unsigned_payload(!plain_http);
     }
+    let mut opened = endpoint.clone();
+    opened.region = builder.get_config_value(&AmazonS3ConfigKey::Region);
+    opened.path_style = Some(path_style);
     builder = builder
         .with_virtual_hosted_style_request(!path_style)
         // Throttling (503 SlowDown) and dropped connections are retried
@@ -166,11 +175,12 @@ pub async fn open(target: &Target, endpoint: &Endpoint) -> Result<AmazonS3, Publ
             retry_timeout: Duration::from_secs(60),
             ..RetryConfig::default()
         });
-    builder.build().map_err(|e| PublishError::Store {
+    let store = builder.build().map_err(|e| PublishError::Store {
         what: format!("could not open {}", target.url("")),
         detail: scrubbed(&e.to_string()),
         help: "give the bucket's region (--region) and, for a store other than AWS, its endpoint (--endpoint)",
-    })
+    })?;
+    Ok((store, opened))
 }
 
 /// Refuses an `AWS_UNSIGNED_PAYLOAD` the client cannot read as yes or
@@ -445,14 +455,15 @@ pub fn record_attributes() -> Attributes {
     attributes
 }
 
-/// Writes one object whole, with its attributes.
+/// Writes one object whole, with its attributes; its entity tag, where
+/// the store gives one.
 pub async fn put(
     store: &impl ObjectStore,
     target: &Target,
     path: &str,
     bytes: Vec<u8>,
     attributes: Attributes,
-) -> Result<(), PublishError> {
+) -> Result<Option<String>, PublishError> {
     let options = PutOptions {
         attributes,
         ..PutOptions::default()
@@ -460,18 +471,19 @@ pub async fn put(
     store
         .put_opts(&target.key(path), PutPayload::from(bytes), options)
         .await
-        .map(drop)
+        .map(|written| written.e_tag)
         .map_err(|e| failed(target, path, "upload", &e))
 }
 
-/// Writes a large object in parts, read from `file` a part at a time.
+/// Writes a large object in parts, read from `file` a part at a time; its
+/// entity tag, where the store gives one.
 pub async fn put_large(
     store: &impl ObjectStore,
     target: &Target,
     path: &str,
     file: &std::path::Path,
     attributes: Attributes,
-) -> Result<(), PublishError> {
+) -> Result<Option<String>, PublishError> {
     use tokio::io::AsyncReadExt;
     let read_error = |source| PublishError::Read {
         path: file.to_owned(),
@@ -492,14 +504,15 @@ pub async fn put_large(
 
 /// Writes an object from `pieces` as they come: whole where they come to
 /// less than a part, else in parts, two in flight at most, so memory
-/// stays a few parts an object, whatever its size.
+/// stays a few parts an object, whatever its size. Its entity tag, where
+/// the store gives one.
 pub async fn put_parts(
     store: &impl ObjectStore,
     target: &Target,
     path: &str,
     attributes: Attributes,
     pieces: impl futures::Stream<Item = Result<Vec<u8>, PublishError>>,
-) -> Result<(), PublishError> {
+) -> Result<Option<String>, PublishError> {
     use futures::StreamExt;
     let mut pieces = std::pin::pin!(pieces);
     let mut first = Vec::new();
@@ -536,7 +549,7 @@ pub async fn put_parts(
         Ok(()) => writer
             .finish()
             .await
-            .map(drop)
+            .map(|written| written.e_tag)
             .map_err(|e| failed(target, path, "upload", &e)),
         Err(error) => {
             // A multipart upload left open is kept, and billed, by the store.

@@ -428,6 +428,145 @@ fn a_killed_publish_is_finished_by_the_next() {
     );
 }
 
+/// A text of `lines` N-Triples lines, each unlike the others, as a dump
+/// is: about 80 bytes a line.
+fn lines_of_a_dump(lines: usize, seed: u64) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut state = seed;
+    for n in 0..lines {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let line = format!("<https://example.org/{n}> <https://example.org/p> \"{state:x}\" .\n");
+        out.extend(line.as_bytes());
+    }
+    out
+}
+
+/// The bytes a publish says it sent and copied within the store, as it
+/// prints them.
+fn moved(output: &Output) -> (String, Option<String>) {
+    let text = stdout(output);
+    let line = text.lines().find(|l| l.starts_with("sent ")).unwrap();
+    let within = line.split_once(" objects (").unwrap().1;
+    let within = within.split_once(") to ").unwrap().0;
+    match within.split_once("; ") {
+        Some((sent, copied)) => (
+            sent.to_owned(),
+            Some(
+                copied
+                    .trim_end_matches(" more copied within the store")
+                    .to_owned(),
+            ),
+        ),
+        None => (within.to_owned(), None),
+    }
+}
+
+/// An object as the bucket holds it, read through the S3 API: its type,
+/// caching and bytes.
+fn held(garage: &Garage, key: &str) -> (Option<String>, Option<String>, Vec<u8>) {
+    use object_store::{Attribute, ObjectStoreExt};
+    let (store, runtime) = bucket(garage);
+    runtime.block_on(async {
+        let key = object_store::path::Path::parse(key).unwrap();
+        let read = store.get(&key).await.unwrap();
+        let attribute = |name| read.attributes.get(&name).map(|v| v.to_string());
+        let header = (
+            attribute(Attribute::ContentType),
+            attribute(Attribute::CacheControl),
+        );
+        (header.0, header.1, read.bytes().await.unwrap().to_vec())
+    })
+}
+
+/// A large object changed in the middle (a whole dump, when one entity
+/// changed) is assembled in the bucket from the chunks it held there
+/// (`UploadPartCopy`): only the chunks around the edit are sent, and the
+/// object read back is the file's bytes with its headers, under a key of
+/// characters a URL encodes. An object replaced in the bucket by someone
+/// else is not copied from (its entity tag is not the one recorded), and
+/// an object of nothing in common is sent whole.
+#[test]
+fn a_large_object_changed_in_the_middle_sends_only_what_changed() {
+    needs!(GARAGE);
+    let garage = start();
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("dist");
+    build_ok(&tiny_input(), &site);
+    let (prefix, name) = ("large ~%é", "sources/dump ~é.nt");
+    let key = format!("{prefix}/{name}");
+    let big = site.join(name);
+    std::fs::create_dir_all(big.parent().unwrap()).unwrap();
+    let old = lines_of_a_dump(300_000, 1);
+    std::fs::write(&big, &old).unwrap();
+    let first = publish(&garage, &site, prefix, &[]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert_eq!(moved(&first).1, None, "{}", stdout(&first));
+    let (content_type, cache, body) = held(&garage, &key);
+    assert!(body == old);
+
+    // A line added in the middle, and one changed near the end.
+    let middle = old.len() / 2;
+    let line = old[middle..].iter().position(|&b| b == b'\n').unwrap() + middle + 1;
+    let mut new = old[..line].to_vec();
+    new.extend(b"<https://example.org/new> <https://example.org/p> \"added\" .\n");
+    new.extend(&old[line..]);
+    let near_end = new.len() - 1000;
+    new[near_end] = if new[near_end] == b'a' { b'b' } else { b'a' };
+    std::fs::write(&big, &new).unwrap();
+    let second = publish(&garage, &site, prefix, &[]);
+    assert!(second.status.success(), "{}", stderr(&second));
+    assert_eq!(sent(&second), 1, "{}", stdout(&second));
+    let (sent_bytes, copied) = moved(&second);
+    assert!(copied.is_some(), "{}", stdout(&second));
+    // Two runs of a part or so sent, of 24 MB.
+    let megabytes: f64 = sent_bytes.trim_end_matches(" MB").parse().unwrap();
+    assert!(megabytes < 15.0, "{}", stdout(&second));
+    let (content_type_after, cache_after, body) = held(&garage, &key);
+    assert!(body == new, "the object assembled is not the file");
+    assert_eq!((content_type_after, cache_after), (content_type, cache));
+
+    // Assembled from what the assembly itself recorded.
+    new.truncate(new.len() - 500_000);
+    std::fs::write(&big, &new).unwrap();
+    let third = publish(&garage, &site, prefix, &[]);
+    assert!(third.status.success(), "{}", stderr(&third));
+    assert!(moved(&third).1.is_some(), "{}", stdout(&third));
+    assert!(held(&garage, &key).2 == new);
+
+    // Replaced in the bucket by someone else: its bytes are not copied.
+    {
+        use object_store::ObjectStoreExt;
+        let (store, runtime) = bucket(&garage);
+        let mut foreign = new.clone();
+        foreign[..8].copy_from_slice(b"FOREIGN!");
+        let path = object_store::path::Path::parse(&key).unwrap();
+        runtime
+            .block_on(store.put(&path, object_store::PutPayload::from(foreign)))
+            .unwrap();
+    }
+    new.extend(b"<https://example.org/last> <https://example.org/p> \"added\" .\n");
+    std::fs::write(&big, &new).unwrap();
+    let fourth = publish(&garage, &site, prefix, &[]);
+    assert!(fourth.status.success(), "{}", stderr(&fourth));
+    assert_eq!(moved(&fourth).1, None, "{}", stdout(&fourth));
+    assert!(
+        held(&garage, &key).2 == new,
+        "bytes copied from another's object"
+    );
+
+    // Nothing in common: sent whole.
+    let other = lines_of_a_dump(250_000, 2);
+    std::fs::write(&big, &other).unwrap();
+    let fifth = publish(&garage, &site, prefix, &[]);
+    assert!(fifth.status.success(), "{}", stderr(&fifth));
+    assert_eq!(moved(&fifth).1, None, "{}", stdout(&fifth));
+    assert!(held(&garage, &key).2 == other);
+    let unchanged = publish(&garage, &site, prefix, &[]);
+    assert_eq!(sent(&unchanged), 0, "{}", stdout(&unchanged));
+}
+
 /// The hashes publish takes from the build's list are the files' own: the
 /// same objects as when every file is read and hashed.
 #[test]

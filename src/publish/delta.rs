@@ -1,0 +1,664 @@
+//! A large object that changed, sent as what changed. The whole dumps and
+//! lists change with any entity (one entity at 100,000 changed 266 MB of
+//! them), but only around it: the object is cut into chunks where its
+//! content says, so that an edit leaves the chunks before and after it as
+//! they were, and a chunk the object already held in the store is copied
+//! there (S3's `UploadPartCopy`, a range of the object as it stands, into
+//! the multipart upload that replaces it) instead of sent again. The
+//! chunks are recorded with the object and the entity tag the store gave
+//! it (`Object::stored`), and copied only from that version of it; readers
+//! see the old object whole until the new one is complete.
+//!
+//! `object_store` has no `UploadPartCopy`: these uploads go through the
+//! AWS SDK's S3 client, with `object_store`'s credentials, endpoint and
+//! region.
+
+use super::PublishError;
+use super::store::{self, Endpoint, Target};
+use crate::output::objects::Chunk;
+use std::path::Path;
+
+/// FastCDC's cuts: about a mebibyte apart, at content the edit did not
+/// touch. The parts sent are larger (`PART_MIN`): a cut is what can be
+/// found again, not what is sent.
+const CUT_MIN: usize = 256 << 10;
+const CUT_AVERAGE: usize = 1 << 20;
+const CUT_MAX: usize = 4 << 20;
+
+/// S3 takes parts of 5 MiB at least, all but the last: bytes sent around
+/// an edit make up a part that size, taken from the held bytes beside it.
+const PART_MIN: u64 = 5 << 20;
+
+/// The most bytes a part sent holds, which bounds what is held to send
+/// it; twice `PART_MIN` or more, so that the run split into parts of at
+/// most this makes parts of at least `PART_MIN`.
+const SENT_MOST: u64 = 16 << 20;
+
+const _: () = assert!(SENT_MOST >= 2 * PART_MIN);
+
+/// The most bytes a copied part holds (S3 copies at most 5 GiB a part).
+const COPIED_MOST: u64 = 1 << 30;
+
+/// S3's most parts an upload.
+const MOST_PARTS: usize = 10_000;
+
+/// The object in `file` cut into chunks where its content says, each with
+/// its hash.
+pub fn chunks(file: &Path) -> std::io::Result<Vec<Chunk>> {
+    let opened = std::fs::File::open(file)?;
+    fastcdc::v2020::StreamCDC::new(opened, CUT_MIN, CUT_AVERAGE, CUT_MAX)
+        .map(|cut| {
+            let cut = cut.map_err(std::io::Error::from)?;
+            Ok(Chunk {
+                at: cut.offset,
+                bytes: cut.length as u64,
+                hash: blake3::hash(&cut.data).to_hex().to_string(),
+            })
+        })
+        .collect()
+}
+
+/// Where a part of the new object comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// Bytes `at..at + bytes` of the object as the store holds it.
+    Held { at: u64, bytes: u64 },
+    /// Bytes `at..at + bytes` of the file, sent.
+    Sent { at: u64, bytes: u64 },
+}
+
+/// The parts of an object of chunks `new` that held chunks `held`, in
+/// order: each run of chunks the object held, in the same order, is
+/// copied from where it lies, and the rest sent, each part but the last
+/// of `PART_MIN` or more (a run sent is made up to it from the held bytes
+/// beside it; a held run shorter than it is sent). None where nothing is
+/// copied, or the parts would be more than S3 takes (the object is then
+/// sent as any other).
+pub fn assembly(new: &[Chunk], held: &[Chunk]) -> Option<Vec<Source>> {
+    let mut by_hash: std::collections::HashMap<&str, Vec<&Chunk>> =
+        std::collections::HashMap::new();
+    for chunk in held {
+        by_hash.entry(chunk.hash.as_str()).or_default().push(chunk);
+    }
+    let mut parts = Parts::default();
+    // Where the held run being copied goes on, in the held object.
+    let mut held_next: Option<u64> = None;
+    for chunk in new {
+        let found = by_hash.get(chunk.hash.as_str()).and_then(|candidates| {
+            let same = candidates.iter().filter(|c| c.bytes == chunk.bytes);
+            let mut same = same.peekable();
+            let first = same.peek().copied();
+            same.find(|c| Some(c.at) == held_next).or(first).copied()
+        });
+        match found {
+            Some(old) => {
+                parts.held(chunk.at, old.at, chunk.bytes);
+                held_next = Some(old.at + old.bytes);
+            }
+            None => {
+                parts.sent(chunk.at, chunk.bytes);
+                held_next = None;
+            }
+        }
+    }
+    let parts = parts.finish();
+    let copies = parts.iter().any(|p| matches!(p, Source::Held { .. }));
+    (copies && parts.len() <= MOST_PARTS).then_some(parts)
+}
+
+/// The parts of an assembly as its runs come, in the new object's order.
+#[derive(Debug, Default)]
+struct Parts {
+    done: Vec<Source>,
+    /// The bytes to send not yet in a part: `(at, bytes)` of the new
+    /// object.
+    sending: Option<(u64, u64)>,
+    /// The held run being gathered: `(at in the new object, at in the
+    /// held one, bytes)`.
+    holding: Option<(u64, u64, u64)>,
+}
+
+impl Parts {
+    /// Bytes `at..at + bytes` of the new object are held at `held_at`.
+    fn held(&mut self, at: u64, held_at: u64, bytes: u64) {
+        match &mut self.holding {
+            Some((_, from, run)) if *from + *run == held_at => *run += bytes,
+            _ => {
+                self.close_held();
+                self.holding = Some((at, held_at, bytes));
+            }
+        }
+    }
+
+    /// Bytes `at..at + bytes` of the new object are sent.
+    fn sent(&mut self, at: u64, bytes: u64) {
+        self.close_held();
+        self.send(at, bytes);
+    }
+
+    fn send(&mut self, at: u64, bytes: u64) {
+        match &mut self.sending {
+            Some((_, run)) => *run += bytes,
+            None => self.sending = Some((at, bytes)),
+        }
+    }
+
+    /// Ends the held run: bytes to send before it take from its start
+    /// what makes them a part; what is left is copied where it is a part
+    /// itself, else sent.
+    fn close_held(&mut self) {
+        let Some((mut at, mut held_at, mut bytes)) = self.holding.take() else {
+            return;
+        };
+        if let Some((_, sending)) = self.sending {
+            let lent = PART_MIN.saturating_sub(sending).min(bytes);
+            self.send(at, lent);
+            (at, held_at, bytes) = (at + lent, held_at + lent, bytes - lent);
+        }
+        if bytes < PART_MIN {
+            if bytes > 0 {
+                self.send(at, bytes);
+            }
+            return;
+        }
+        self.flush_sent();
+        let pieces = bytes.div_ceil(COPIED_MOST);
+        for n in 0..pieces {
+            let (from, to) = (bytes * n / pieces, bytes * (n + 1) / pieces);
+            self.done.push(Source::Held {
+                at: held_at + from,
+                bytes: to - from,
+            });
+        }
+    }
+
+    /// The bytes to send, as parts of at most `SENT_MOST` (each then of
+    /// half of it or more).
+    fn flush_sent(&mut self) {
+        let Some((at, bytes)) = self.sending.take() else {
+            return;
+        };
+        let pieces = bytes.div_ceil(SENT_MOST);
+        for n in 0..pieces {
+            let (from, to) = (bytes * n / pieces, bytes * (n + 1) / pieces);
+            self.done.push(Source::Sent {
+                at: at + from,
+                bytes: to - from,
+            });
+        }
+    }
+
+    fn finish(mut self) -> Vec<Source> {
+        self.close_held();
+        self.flush_sent();
+        self.done
+    }
+}
+
+/// The bytes an assembly sends, and copies within the store.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Moved {
+    pub sent: u64,
+    pub copied: u64,
+}
+
+/// What an assembly did: the bytes it moved and the entity tag of the
+/// object it made.
+#[derive(Debug)]
+pub struct Assembled {
+    pub moved: Moved,
+    pub e_tag: Option<String>,
+}
+
+/// Why an assembly did not replace the object.
+#[derive(Debug)]
+pub enum Unassembled {
+    /// The store took no copy of the object as it was recorded: it has
+    /// no `UploadPartCopy` (`store_wide`), or the object it holds is not
+    /// the version recorded (replaced, gone, shorter). The object is then
+    /// sent whole.
+    Refused { why: String, store_wide: bool },
+    /// Any other failure (credentials, the network), said as any upload's.
+    Failed(PublishError),
+}
+
+/// Settings of the environment that `object_store`'s client applies to
+/// every object it writes (encryption, who pays, checksums) and this
+/// client would not: where one is set, no object is assembled.
+const APPLIED_BY_THE_STORE_CLIENT: [&str; 6] = [
+    "AWS_SERVER_SIDE_ENCRYPTION",
+    "AWS_SSE_KMS_KEY_ID",
+    "AWS_SSE_BUCKET_KEY_ENABLED",
+    "AWS_SSE_CUSTOMER_KEY_BASE64",
+    "AWS_REQUEST_PAYER",
+    "AWS_CHECKSUM_ALGORITHM",
+];
+
+/// The AWS SDK's S3 client for the bucket `store` writes to: its
+/// credentials (`store`'s own, so that a key found is one `scrubbed`
+/// hides), its endpoint, region and style of addressing (`opened`, as
+/// `store::open` gives them), no checksum the store was not asked for
+/// (stores other than AWS's take none, or other ones), throttling retried.
+/// None where it could not write objects as `store` does: an endpoint
+/// that is the bucket's own host (which `object_store` reads as such, the
+/// SDK not), or a setting of `APPLIED_BY_THE_STORE_CLIENT`.
+pub fn client(
+    store: &object_store::aws::AmazonS3,
+    opened: &Endpoint,
+) -> Option<aws_sdk_s3::Client> {
+    use aws_sdk_s3::config::{RequestChecksumCalculation, ResponseChecksumValidation};
+    let path_style = opened.path_style.unwrap_or(opened.url.is_some());
+    let own_host = opened.url.is_some() && !path_style;
+    let applied = APPLIED_BY_THE_STORE_CLIENT
+        .iter()
+        .any(|name| std::env::var_os(name).is_some());
+    if own_host || applied {
+        return None;
+    }
+    let region = opened
+        .region
+        .clone()
+        .unwrap_or_else(|| "us-east-1".to_owned());
+    let timeouts = aws_sdk_s3::config::timeout::TimeoutConfig::builder()
+        .connect_timeout(std::time::Duration::from_secs(10))
+        .read_timeout(std::time::Duration::from_secs(300))
+        .build();
+    let mut config = aws_sdk_s3::config::Builder::new()
+        .behavior_version(aws_sdk_s3::config::BehaviorVersion::latest())
+        .region(aws_sdk_s3::config::Region::new(region))
+        .credentials_provider(StoreCredentials(store.credentials().clone()))
+        .force_path_style(path_style)
+        .request_checksum_calculation(RequestChecksumCalculation::WhenRequired)
+        .response_checksum_validation(ResponseChecksumValidation::WhenRequired)
+        .retry_config(aws_sdk_s3::config::retry::RetryConfig::standard().with_max_attempts(7))
+        .timeout_config(timeouts);
+    if let Some(url) = &opened.url {
+        config = config.endpoint_url(url);
+    }
+    Some(aws_sdk_s3::Client::from_conf(config.build()))
+}
+
+/// `object_store`'s credentials, for the SDK's client.
+#[derive(Debug)]
+struct StoreCredentials(object_store::aws::AwsCredentialProvider);
+
+impl aws_credential_types::provider::ProvideCredentials for StoreCredentials {
+    fn provide_credentials<'a>(
+        &'a self,
+    ) -> aws_credential_types::provider::future::ProvideCredentials<'a>
+    where
+        Self: 'a,
+    {
+        use aws_credential_types::provider::error::CredentialsError;
+        aws_credential_types::provider::future::ProvideCredentials::new(async move {
+            let found = self
+                .0
+                .get_credential()
+                .await
+                .map_err(CredentialsError::provider_error)?;
+            Ok(aws_credential_types::Credentials::new(
+                found.key_id.clone(),
+                found.secret_key.clone(),
+                found.token.clone(),
+                None,
+                "ontosite",
+            ))
+        })
+    }
+}
+
+/// Replaces the object at `path`, held as `e_tag`, with the file's bytes,
+/// as `parts` says: held parts copied from that version of the object
+/// (`x-amz-copy-source-if-match`), the others sent, in one multipart
+/// upload with the object's headers, aborted on any failure (the object
+/// then stands as it was).
+pub async fn assemble(
+    client: &aws_sdk_s3::Client,
+    target: &Target,
+    path: &str,
+    file: &Path,
+    attributes: &object_store::Attributes,
+    (parts, e_tag): (&[Source], &str),
+) -> Result<Assembled, Unassembled> {
+    use futures::{StreamExt, TryStreamExt};
+    let key = target.key(path).as_ref().to_owned();
+    let header = |attribute: object_store::Attribute| {
+        attributes.get(&attribute).map(|v| v.as_ref().to_owned())
+    };
+    let what = |doing: &str| format!("could not {doing} {}", target.url(path));
+    let created = client
+        .create_multipart_upload()
+        .bucket(&target.bucket)
+        .key(&key)
+        .set_content_type(header(object_store::Attribute::ContentType))
+        .set_cache_control(header(object_store::Attribute::CacheControl))
+        .send()
+        .await
+        .map_err(|e| judge(what("start the upload of"), e))?;
+    let upload = created.upload_id().unwrap_or_default().to_owned();
+    let source = copy_source(&target.bucket, &key);
+    let part = |(n, part): (usize, &Source)| {
+        let (key, upload, source, what) = (&key, &upload, &source, &what);
+        let (number, part) = (n as i32 + 1, *part);
+        async move {
+            let e_tag = match part {
+                Source::Held { at, bytes } => client
+                    .upload_part_copy()
+                    .bucket(&target.bucket)
+                    .key(key)
+                    .upload_id(upload)
+                    .part_number(number)
+                    .copy_source(source)
+                    .copy_source_if_match(e_tag)
+                    .copy_source_range(format!("bytes={at}-{}", at + bytes - 1))
+                    .send()
+                    .await
+                    .map_err(|e| judge(what("copy a part of"), e))?
+                    .copy_part_result()
+                    .and_then(|r| r.e_tag().map(str::to_owned)),
+                Source::Sent { at, bytes } => {
+                    let body = read_range(file, at, bytes)
+                        .await
+                        .map_err(Unassembled::Failed)?;
+                    client
+                        .upload_part()
+                        .bucket(&target.bucket)
+                        .key(key)
+                        .upload_id(upload)
+                        .part_number(number)
+                        .body(body.into())
+                        .send()
+                        .await
+                        .map_err(|e| judge(what("send a part of"), e))?
+                        .e_tag()
+                        .map(str::to_owned)
+                }
+            };
+            Ok::<_, Unassembled>(
+                aws_sdk_s3::types::CompletedPart::builder()
+                    .set_e_tag(e_tag)
+                    .part_number(number)
+                    .build(),
+            )
+        }
+    };
+    let done = async {
+        // Two parts at once: a part sent is held in memory whole.
+        let completed: Vec<_> = futures::stream::iter(parts.iter().enumerate().map(part))
+            .buffered(2)
+            .try_collect()
+            .await?;
+        client
+            .complete_multipart_upload()
+            .bucket(&target.bucket)
+            .key(&key)
+            .upload_id(&upload)
+            .multipart_upload(
+                aws_sdk_s3::types::CompletedMultipartUpload::builder()
+                    .set_parts(Some(completed))
+                    .build(),
+            )
+            .send()
+            .await
+            .map_err(|e| judge(what("complete the upload of"), e))
+    }
+    .await;
+    let completed = match done {
+        Ok(completed) => completed,
+        Err(error) => {
+            // A multipart upload left open is kept, and billed, by the store.
+            let _ = client
+                .abort_multipart_upload()
+                .bucket(&target.bucket)
+                .key(&key)
+                .upload_id(&upload)
+                .send()
+                .await;
+            return Err(error);
+        }
+    };
+    let mut moved = Moved::default();
+    for part in parts {
+        match *part {
+            Source::Held { bytes, .. } => moved.copied += bytes,
+            Source::Sent { bytes, .. } => moved.sent += bytes,
+        }
+    }
+    Ok(Assembled {
+        moved,
+        e_tag: completed.e_tag().map(str::to_owned),
+    })
+}
+
+/// A failure of the SDK's, as what it means for the assembly: the store
+/// refusing the copy (no such call, no such version of the object, a
+/// range it does not hold), or a failure as any upload's.
+fn judge<E>(
+    what: String,
+    error: aws_sdk_s3::error::SdkError<E, aws_sdk_s3::config::http::HttpResponse>,
+) -> Unassembled
+where
+    E: aws_sdk_s3::error::ProvideErrorMetadata + std::error::Error + 'static,
+{
+    use aws_sdk_s3::error::ProvideErrorMetadata;
+    let status = error.raw_response().map(|r| r.status().as_u16());
+    let code = error.code().map(str::to_owned);
+    let detail = store::scrubbed(&sdk_error(&error));
+    let store_wide = status == Some(501) || code.as_deref() == Some("NotImplemented");
+    let stale = matches!(status, Some(404 | 412 | 416))
+        || matches!(
+            code.as_deref(),
+            Some("NoSuchKey" | "PreconditionFailed" | "InvalidRange")
+        );
+    if store_wide || stale {
+        return Unassembled::Refused {
+            why: detail,
+            store_wide,
+        };
+    }
+    Unassembled::Failed(PublishError::Store {
+        what,
+        detail,
+        help: "check the key's rights on the bucket (s3:PutObject, which also allows the multipart upload, and s3:GetObject to copy from the object), and run publish again",
+    })
+}
+
+/// `x-amz-copy-source`: the bucket and the key, percent-encoded as S3
+/// reads the header.
+fn copy_source(bucket: &str, key: &str) -> String {
+    const KEPT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+        .remove(b'-')
+        .remove(b'.')
+        .remove(b'_')
+        .remove(b'~')
+        .remove(b'/');
+    format!(
+        "{bucket}/{}",
+        percent_encoding::utf8_percent_encode(key, KEPT)
+    )
+}
+
+/// Bytes `at..at + bytes` of `file`.
+async fn read_range(file: &Path, at: u64, bytes: u64) -> Result<Vec<u8>, PublishError> {
+    use tokio::io::{AsyncReadExt, AsyncSeekExt};
+    let read_error = |source| PublishError::Read {
+        path: file.to_owned(),
+        source,
+    };
+    let mut opened = tokio::fs::File::open(file).await.map_err(read_error)?;
+    opened
+        .seek(std::io::SeekFrom::Start(at))
+        .await
+        .map_err(read_error)?;
+    let mut body = vec![0; bytes as usize];
+    opened.read_exact(&mut body).await.map_err(read_error)?;
+    Ok(body)
+}
+
+/// An SDK error with its sources, one line (its `Display` alone says
+/// only "service error").
+fn sdk_error(error: &dyn std::error::Error) -> String {
+    aws_sdk_s3::error::DisplayErrorContext(error).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A text of `lines` lines, each unlike the others, as a dump is.
+    fn text(lines: usize, seed: u64) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut state = seed;
+        for n in 0..lines {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            out.extend(
+                format!("<https://example.org/{n}> <https://example.org/p> \"{state:x}\" .\n")
+                    .as_bytes(),
+            );
+        }
+        out
+    }
+
+    fn chunks_of(bytes: &[u8]) -> Vec<Chunk> {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("dump.nt");
+        std::fs::write(&file, bytes).unwrap();
+        chunks(&file).unwrap()
+    }
+
+    /// The parts, read from where they say, each of S3's size but the
+    /// last.
+    fn rebuilt(parts: &[Source], old: &[u8], new: &[u8]) -> Vec<u8> {
+        let mut rebuilt: Vec<u8> = Vec::new();
+        for (n, part) in parts.iter().enumerate() {
+            let (from, at, bytes) = match *part {
+                Source::Held { at, bytes } => (old, at, bytes),
+                Source::Sent { at, bytes } => (new, at, bytes),
+            };
+            assert!(bytes >= PART_MIN || n + 1 == parts.len(), "{parts:?}");
+            rebuilt.extend(&from[at as usize..(at + bytes) as usize]);
+        }
+        rebuilt
+    }
+
+    fn sent(parts: &[Source]) -> u64 {
+        let sent = parts.iter().map(|part| match *part {
+            Source::Sent { bytes, .. } => bytes,
+            Source::Held { .. } => 0,
+        });
+        sent.sum()
+    }
+
+    /// A line added after byte `at` of `text`.
+    fn added(text: &[u8], at: usize, line: &[u8]) -> Vec<u8> {
+        let after = text[at..].iter().position(|&b| b == b'\n').unwrap() + at + 1;
+        [&text[..after], line, &text[after..]].concat()
+    }
+
+    /// Chunks cover the object in order; an edit changes the chunks
+    /// around it, and the assembly sends those and what makes them a part,
+    /// and copies every other byte from where it was.
+    #[test]
+    fn an_edit_sends_only_the_chunks_around_it() {
+        let old = text(400_000, 7);
+        let held = chunks_of(&old);
+        let mut at = 0;
+        for chunk in &held {
+            assert_eq!(chunk.at, at);
+            assert!(chunk.bytes <= CUT_MAX as u64);
+            at += chunk.bytes;
+        }
+        assert_eq!(at, old.len() as u64);
+        let line = b"<https://example.org/new> <https://example.org/p> \"added\" .\n";
+        let spoiled = PART_MIN + 2 * CUT_MAX as u64;
+        // In the middle, at the start, at the end, and in two places.
+        let middle = added(&old, old.len() / 2, line);
+        let start = [line.as_slice(), &old].concat();
+        let end = [old.as_slice(), line].concat();
+        let twice = added(&added(&old, old.len() / 4, line), old.len() * 3 / 4, line);
+        for (new, most) in [
+            (middle, spoiled),
+            (start, spoiled),
+            (end, spoiled),
+            (twice, 2 * spoiled),
+        ] {
+            let parts = assembly(&chunks_of(&new), &held).unwrap();
+            assert!(rebuilt(&parts, &old, &new) == new, "{parts:?}");
+            assert!(sent(&parts) <= most, "{} sent: {parts:?}", sent(&parts));
+        }
+        // A small object changed: sent whole, a part of less than S3's
+        // least, which only a last part may be.
+        let small = text(30_000, 3);
+        let small_new = added(&small, small.len() / 2, line);
+        let parts = assembly(&chunks_of(&small_new), &chunks_of(&small));
+        assert_eq!(parts, None);
+        // Nothing held in common: no assembly.
+        assert_eq!(assembly(&chunks_of(&text(200_000, 9)), &held), None);
+    }
+
+    /// The copy source names the key as S3 reads the header: encoded but
+    /// for its separators and the characters URLs leave as they are.
+    #[test]
+    fn the_copy_source_is_the_key_encoded() {
+        assert_eq!(
+            copy_source("ontology", "site/a b/~x%é.json"),
+            "ontology/site/a%20b/~x%25%C3%A9.json"
+        );
+    }
+
+    /// Runs of held and sent chunks of every length come out as parts S3
+    /// takes, which rebuild the object.
+    #[test]
+    fn any_runs_make_parts_s3_takes() {
+        let mib = 1 << 20;
+        let chunk = |at: u64, bytes: u64, hash: &str| Chunk {
+            at,
+            bytes,
+            hash: hash.to_owned(),
+        };
+        // A held object of 24 chunks of a mebibyte, "h0" to "h23".
+        let held: Vec<Chunk> = (0..24)
+            .map(|n| chunk(n * mib, mib, &format!("h{n}")))
+            .collect();
+        let old: Vec<u8> = (0..24 * mib).map(|n| (n / mib) as u8).collect();
+        for pattern in [
+            "hhhhhhhhhhsshhhhhhhhhh",
+            "shhhhhhhhhhhhhhhhhhhhh",
+            "hhhhhhhhhhhhhhhhhhhhhs",
+            "hhhhhhshhhhhhshhhhhhs",
+            "hhhhhshhhhhshhhhhs",
+            "hhhshhhshhhshhhshhhs",
+            "hhhhhhhsssssssssssssshhhhhhh",
+            "hhhhhhhhhhhhhhhhhhhhhhhh",
+        ] {
+            let mut new_chunks = Vec::new();
+            let mut new = Vec::new();
+            let mut from = 0;
+            for (n, kind) in pattern.bytes().enumerate() {
+                let at = new.len() as u64;
+                if kind == b'h' {
+                    let h = from % 24;
+                    new_chunks.push(chunk(at, mib, &format!("h{h}")));
+                    new.extend(&old[(h * mib) as usize..((h + 1) * mib) as usize]);
+                    from += 1;
+                } else {
+                    new_chunks.push(chunk(at, mib, &format!("s{n}")));
+                    new.extend(std::iter::repeat_n(200u8, mib as usize));
+                }
+            }
+            // Held runs of less than a part are sent: nothing to copy.
+            let copies = !pattern.starts_with("hhhs");
+            let parts = assembly(&new_chunks, &held);
+            assert_eq!(parts.is_some(), copies, "{pattern}: {parts:?}");
+            let parts = parts.unwrap_or_else(|| {
+                vec![Source::Sent {
+                    at: 0,
+                    bytes: new.len() as u64,
+                }]
+            });
+            assert!(rebuilt(&parts, &old, &new) == new, "{pattern}: {parts:?}");
+        }
+    }
+}
