@@ -36,26 +36,30 @@ const SENT_MOST: u64 = 16 << 20;
 
 const _: () = assert!(SENT_MOST >= 2 * PART_MIN);
 
-/// The most bytes a copied part holds (S3 copies at most 5 GiB a part).
-const COPIED_MOST: u64 = 1 << 30;
+/// The most bytes a copied part holds (S3 copies at most 5 GiB a part, but
+/// a store may read a part whole before it answers).
+const COPIED_MOST: u64 = 256 << 20;
 
 /// S3's most parts an upload.
 const MOST_PARTS: usize = 10_000;
 
 /// The object in `file` cut into chunks where its content says, each with
-/// its hash.
-pub fn chunks(file: &Path) -> std::io::Result<Vec<Chunk>> {
+/// its hash, and the hash of the whole.
+pub fn chunks(file: &Path) -> std::io::Result<(Vec<Chunk>, String)> {
     let opened = std::fs::File::open(file)?;
-    fastcdc::v2020::StreamCDC::new(opened, CUT_MIN, CUT_AVERAGE, CUT_MAX)
+    let mut whole = blake3::Hasher::new();
+    let chunks = fastcdc::v2020::StreamCDC::new(opened, CUT_MIN, CUT_AVERAGE, CUT_MAX)
         .map(|cut| {
             let cut = cut.map_err(std::io::Error::from)?;
+            whole.update(&cut.data);
             Ok(Chunk {
                 at: cut.offset,
                 bytes: cut.length as u64,
                 hash: blake3::hash(&cut.data).to_hex().to_string(),
             })
         })
-        .collect()
+        .collect::<std::io::Result<_>>()?;
+    Ok((chunks, whole.finalize().to_hex().to_string()))
 }
 
 /// Where a part of the new object comes from.
@@ -271,6 +275,10 @@ pub fn client(
         .request_checksum_calculation(RequestChecksumCalculation::WhenRequired)
         .response_checksum_validation(ResponseChecksumValidation::WhenRequired)
         .retry_config(aws_sdk_s3::config::retry::RetryConfig::standard().with_max_attempts(7))
+        // Asked of `store`'s provider each time, which keeps them until
+        // they are about to expire: the SDK's own cache would keep
+        // credentials of no stated expiry for 15 minutes past that.
+        .identity_cache(aws_sdk_s3::config::IdentityCache::no_cache())
         .timeout_config(timeouts);
     if let Some(url) = &opened.url {
         config = config.endpoint_url(url);
@@ -335,7 +343,13 @@ pub async fn assemble(
         .send()
         .await
         .map_err(|e| judge(what("start the upload of"), e))?;
-    let upload = created.upload_id().unwrap_or_default().to_owned();
+    let Some(upload) = created.upload_id().map(str::to_owned) else {
+        return Err(Unassembled::Failed(PublishError::Store {
+            what: what("start the upload of"),
+            detail: "the store named no upload".to_owned(),
+            help: "run publish again; where it fails alike, report it as a bug of ontosite",
+        }));
+    };
     let source = copy_source(&target.bucket, &key);
     let part = |(n, part): (usize, &Source)| {
         let (key, upload, source, what) = (&key, &upload, &source, &what);
@@ -432,7 +446,8 @@ pub async fn assemble(
 
 /// A failure of the SDK's, as what it means for the assembly: the store
 /// refusing the copy (no such call, no such version of the object, a
-/// range it does not hold), or a failure as any upload's.
+/// range it does not hold, the key not allowed to read it), or a failure
+/// as any upload's.
 fn judge<E>(
     what: String,
     error: aws_sdk_s3::error::SdkError<E, aws_sdk_s3::config::http::HttpResponse>,
@@ -445,10 +460,12 @@ where
     let code = error.code().map(str::to_owned);
     let detail = store::scrubbed(&sdk_error(&error));
     let store_wide = status == Some(501) || code.as_deref() == Some("NotImplemented");
-    let stale = matches!(status, Some(404 | 412 | 416))
+    // A key that may write but not read (s3:GetObject) sends the object
+    // whole, as before copies: where it may not write either, that says so.
+    let stale = matches!(status, Some(403 | 404 | 412 | 416))
         || matches!(
             code.as_deref(),
-            Some("NoSuchKey" | "PreconditionFailed" | "InvalidRange")
+            Some("NoSuchKey" | "PreconditionFailed" | "InvalidRange" | "AccessDenied")
         );
     if store_wide || stale {
         return Unassembled::Refused {
@@ -525,7 +542,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("dump.nt");
         std::fs::write(&file, bytes).unwrap();
-        chunks(&file).unwrap()
+        let (chunks, whole) = chunks(&file).unwrap();
+        assert_eq!(whole, blake3::hash(bytes).to_hex().to_string());
+        chunks
     }
 
     /// The parts, read from where they say, each of S3's size but the

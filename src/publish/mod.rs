@@ -177,7 +177,10 @@ pub fn publish(
                     stored: None,
                 };
                 if object.bytes >= store::MULTIPART_FROM {
-                    let chunks = chunks_of(&file).await?;
+                    // The chunks are recorded only where they are the bytes
+                    // sent: the file as hashed, unchanged while sent.
+                    let before = unchanged_since(&file, None).await;
+                    let (chunks, whole) = chunks_of(&file).await?;
                     let store_refused = || refused.lock().is_ok_and(|r| r.is_some());
                     let assembly = held
                         .get(path.as_str())
@@ -213,8 +216,12 @@ pub fn publish(
                         }
                         None => store::put_large(store, target, path, &file, attributes).await?,
                     };
-                    sent.stored =
-                        e_tag.map(|e_tag| (object.path.clone(), Stored { e_tag, chunks }));
+                    let as_cut = whole == object.hash
+                        && before.is_some()
+                        && unchanged_since(&file, before).await.is_some();
+                    sent.stored = e_tag
+                        .filter(|_| as_cut)
+                        .map(|e_tag| (object.path.clone(), Stored { e_tag, chunks }));
                 } else {
                     let bytes = tokio::fs::read(&file)
                         .await
@@ -294,8 +301,20 @@ struct Sent {
     stored: Option<(String, Stored)>,
 }
 
-/// The chunks of the large object in `file`, cut beside the uploads.
-async fn chunks_of(file: &Path) -> Result<Vec<Chunk>, PublishError> {
+/// The size and date of `file`, where it has them and they are still
+/// `then`'s (none: any).
+async fn unchanged_since(
+    file: &Path,
+    then: Option<(u64, std::time::SystemTime)>,
+) -> Option<(u64, std::time::SystemTime)> {
+    let metadata = tokio::fs::metadata(file).await.ok()?;
+    let now = (metadata.len(), metadata.modified().ok()?);
+    then.is_none_or(|then| then == now).then_some(now)
+}
+
+/// The chunks of the large object in `file`, cut beside the uploads, and
+/// the hash of the whole.
+async fn chunks_of(file: &Path) -> Result<(Vec<Chunk>, String), PublishError> {
     let owned = file.to_owned();
     let cut = tokio::task::spawn_blocking(move || delta::chunks(&owned)).await;
     let read = cut.unwrap_or_else(|e| Err(std::io::Error::other(e)));
