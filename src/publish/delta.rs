@@ -166,12 +166,10 @@ impl Parts {
             return;
         }
         self.flush_sent();
-        let pieces = bytes.div_ceil(COPIED_MOST);
-        for n in 0..pieces {
-            let (from, to) = (bytes * n / pieces, bytes * (n + 1) / pieces);
+        for (from, bytes) in even_pieces(bytes, COPIED_MOST) {
             self.done.push(Source::Held {
                 at: held_at + from,
-                bytes: to - from,
+                bytes,
             });
         }
     }
@@ -182,12 +180,10 @@ impl Parts {
         let Some((at, bytes)) = self.sending.take() else {
             return;
         };
-        let pieces = bytes.div_ceil(SENT_MOST);
-        for n in 0..pieces {
-            let (from, to) = (bytes * n / pieces, bytes * (n + 1) / pieces);
+        for (from, bytes) in even_pieces(bytes, SENT_MOST) {
             self.done.push(Source::Sent {
                 at: at + from,
-                bytes: to - from,
+                bytes,
             });
         }
     }
@@ -197,6 +193,17 @@ impl Parts {
         self.flush_sent();
         self.done
     }
+}
+
+/// `bytes` cut into the fewest pieces of at most `most`, of even sizes
+/// (so each of half `most` or more where there are two or more): `(from,
+/// bytes)` each.
+fn even_pieces(bytes: u64, most: u64) -> impl Iterator<Item = (u64, u64)> {
+    let pieces = bytes.div_ceil(most);
+    (0..pieces).map(move |n| {
+        let (from, to) = (bytes * n / pieces, bytes * (n + 1) / pieces);
+        (from, to - from)
+    })
 }
 
 /// The bytes an assembly sends, and copies within the store.
@@ -519,23 +526,15 @@ fn sdk_error(error: &dyn std::error::Error) -> String {
 }
 
 #[cfg(test)]
+#[path = "../../tests/support/dump_lines.rs"]
+mod dump_lines;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
-    /// A text of `lines` lines, each unlike the others, as a dump is.
     fn text(lines: usize, seed: u64) -> Vec<u8> {
-        let mut out = Vec::new();
-        let mut state = seed;
-        for n in 0..lines {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            out.extend(
-                format!("<https://example.org/{n}> <https://example.org/p> \"{state:x}\" .\n")
-                    .as_bytes(),
-            );
-        }
-        out
+        super::dump_lines::lines_of_a_dump(lines, seed)
     }
 
     fn chunks_of(bytes: &[u8]) -> Vec<Chunk> {

@@ -10,8 +10,11 @@ use std::path::Path;
 use std::process::Output;
 use std::time::{Duration, Instant};
 
+#[path = "../support/dump_lines.rs"]
+mod dump_lines;
 #[path = "../support/garage.rs"]
 mod garage;
+use dump_lines::lines_of_a_dump;
 pub(crate) use garage::Garage;
 use garage::free_port;
 
@@ -426,21 +429,6 @@ fn a_killed_publish_is_finished_by_the_next() {
         head.contains(&format!("\"layers\":[\"{}\"]", record[1])),
         "{head}"
     );
-}
-
-/// A text of `lines` N-Triples lines, each unlike the others, as a dump
-/// is: about 80 bytes a line.
-fn lines_of_a_dump(lines: usize, seed: u64) -> Vec<u8> {
-    let mut out = Vec::new();
-    let mut state = seed;
-    for n in 0..lines {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let line = format!("<https://example.org/{n}> <https://example.org/p> \"{state:x}\" .\n");
-        out.extend(line.as_bytes());
-    }
-    out
 }
 
 /// The bytes a publish says it sent and copied within the store, as it
