@@ -138,7 +138,7 @@ fn run_publish(args: &PublishArgs, quiet: bool) -> Result<(), Error> {
         );
         if let Some(why) = &report.copies_refused {
             println!(
-                "the store copies no part within it ({why}): the large objects that changed were sent whole"
+                "the store copied no part within it ({why}): the large objects that changed after that were sent whole"
             );
         }
         let cors = if args.apply_cors && !args.dry_run {

@@ -374,9 +374,16 @@ pub async fn assemble(
                     .copy_source_range(format!("bytes={at}-{}", at + bytes - 1))
                     .send()
                     .await
-                    .map_err(|e| judge(what("copy a part of"), e))?
+                    .map_err(|e| judge_copy(what("copy a part of"), e))?
                     .copy_part_result()
-                    .and_then(|r| r.e_tag().map(str::to_owned)),
+                    .and_then(|r| r.e_tag().map(str::to_owned))
+                    // A store that answers a copy with no part made
+                    // copies nothing, whatever it says.
+                    .map(Some)
+                    .ok_or_else(|| Unassembled::Refused {
+                        why: "it answered a copied part with no entity tag".to_owned(),
+                        store_wide: true,
+                    })?,
                 Source::Sent { at, bytes } => {
                     let body = read_range(file, at, bytes)
                         .await
@@ -449,6 +456,28 @@ pub async fn assemble(
         moved,
         e_tag: completed.e_tag().map(str::to_owned),
     })
+}
+
+/// A failure of a copied part: as `judge` says, where a store that takes
+/// no copy at all may also answer 400 (Google Cloud Storage's S3 API has
+/// no `UploadPartCopy`; the answer it gives is not documented).
+fn judge_copy<E>(
+    what: String,
+    error: aws_sdk_s3::error::SdkError<E, aws_sdk_s3::config::http::HttpResponse>,
+) -> Unassembled
+where
+    E: aws_sdk_s3::error::ProvideErrorMetadata + std::error::Error + 'static,
+{
+    let bad_request = error.raw_response().map(|r| r.status().as_u16()) == Some(400);
+    match judge(what, error) {
+        Unassembled::Failed(PublishError::Store { detail, .. }) if bad_request => {
+            Unassembled::Refused {
+                why: detail,
+                store_wide: true,
+            }
+        }
+        judged => judged,
+    }
 }
 
 /// A failure of the SDK's, as what it means for the assembly: the store

@@ -156,78 +156,31 @@ pub fn publish(
             .filter(|o| !o.hash.is_empty())
             .filter_map(|o| Some((o.path.clone(), o.stored.clone()?)))
             .collect();
-        let copier = match held.is_empty() {
-            true => None,
-            false => delta::client(&store, &endpoint),
-        };
+        // Where no copy can be made within the store, no object is cut.
+        let copier = delta::client(&store, &endpoint);
         let refused: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+        let copying = Copying {
+            copier: copier.as_ref(),
+            held: &held,
+            refused: &refused,
+        };
         let send = |object: &Object| {
             let headers = rules.for_path(&format!("/{}", object.path));
             let attributes = store::attributes(&headers, &object.path);
             let file = config.site.join(&object.path);
-            let (store, held, copier, refused) = (&store, &held, &copier, &refused);
+            let (store, copying) = (&store, &copying);
             let object = object.clone();
             async move {
                 let (target, path) = (&config.target, &object.path);
-                let mut sent = Sent {
-                    moved: delta::Moved {
-                        sent: object.bytes,
-                        copied: 0,
-                    },
-                    stored: None,
-                };
-                if object.bytes >= store::MULTIPART_FROM {
-                    // The chunks are recorded only where they are the bytes
-                    // sent: the file as hashed, unchanged while sent.
-                    let before = unchanged_since(&file, None).await;
-                    let (chunks, whole) = chunks_of(&file).await?;
-                    let store_refused = || refused.lock().is_ok_and(|r| r.is_some());
-                    let assembly = held
-                        .get(path.as_str())
-                        .zip(copier.as_ref().filter(|_| !store_refused()))
-                        .and_then(|(held, copier)| {
-                            let parts = delta::assembly(&chunks, &held.chunks)?;
-                            Some((parts, held.e_tag.as_str(), copier))
-                        });
-                    let assembled = match assembly {
-                        Some((parts, e_tag, copier)) => {
-                            let parts = (parts.as_slice(), e_tag);
-                            match delta::assemble(copier, target, path, &file, &attributes, parts)
-                                .await
-                            {
-                                Ok(assembled) => Some(assembled),
-                                Err(delta::Unassembled::Failed(error)) => return Err(error),
-                                Err(delta::Unassembled::Refused { why, store_wide }) => {
-                                    if let (true, Ok(mut note)) = (store_wide, refused.lock()) {
-                                        note.get_or_insert(why);
-                                    }
-                                    None
-                                }
-                            }
-                        }
-                        None => None,
-                    };
-                    // Where the store took no copy, or none was to be
-                    // made, the object is sent whole.
-                    let e_tag = match assembled {
-                        Some(assembled) => {
-                            sent.moved = assembled.moved;
-                            assembled.e_tag
-                        }
-                        None => store::put_large(store, target, path, &file, attributes).await?,
-                    };
-                    let as_cut = whole == object.hash
-                        && before.is_some()
-                        && unchanged_since(&file, before).await.is_some();
-                    sent.stored = e_tag
-                        .filter(|_| as_cut)
-                        .map(|e_tag| (object.path.clone(), Stored { e_tag, chunks }));
+                let sent = if object.bytes >= store::MULTIPART_FROM {
+                    send_large(store, target, &object, &file, attributes, copying).await?
                 } else {
                     let bytes = tokio::fs::read(&file)
                         .await
                         .map_err(|source| PublishError::Read { path: file, source })?;
                     store::put(store, target, path, bytes, attributes).await?;
-                }
+                    Sent::whole(&object)
+                };
                 progress.advance(1, object.bytes);
                 Ok::<Sent, PublishError>(sent)
             }
@@ -299,6 +252,86 @@ pub fn publish(
 struct Sent {
     moved: delta::Moved,
     stored: Option<(String, Stored)>,
+}
+
+impl Sent {
+    /// `object` sent whole, nothing recorded of how the store holds it.
+    fn whole(object: &Object) -> Sent {
+        Sent {
+            moved: delta::Moved {
+                sent: object.bytes,
+                copied: 0,
+            },
+            stored: None,
+        }
+    }
+}
+
+/// What sending a large object needs of the run: the client that copies
+/// within the store (none where no copy can be made), the large objects
+/// as the store holds them, and why the store took no copy, once it has
+/// refused (no further one is tried).
+struct Copying<'a> {
+    copier: Option<&'a aws_sdk_s3::Client>,
+    held: &'a HashMap<String, Stored>,
+    refused: &'a std::sync::Mutex<Option<String>>,
+}
+
+/// Sends a large object: where the store holds chunks of it, as what
+/// changed (`delta`), else whole; its chunks recorded where they are the
+/// bytes sent (the file as hashed, unchanged while cut and sent).
+async fn send_large(
+    store: &object_store::aws::AmazonS3,
+    target: &store::Target,
+    object: &Object,
+    file: &Path,
+    attributes: object_store::Attributes,
+    copying: &Copying<'_>,
+) -> Result<Sent, PublishError> {
+    let path = &object.path;
+    let store_refused = !copying.refused.lock().is_ok_and(|r| r.is_none());
+    let Some(copier) = copying.copier.filter(|_| !store_refused) else {
+        store::put_large(store, target, path, file, attributes).await?;
+        return Ok(Sent::whole(object));
+    };
+    let before = unchanged_since(file, None).await;
+    let (chunks, whole) = chunks_of(file).await?;
+    let assembly = copying.held.get(path).and_then(|held| {
+        let parts = delta::assembly(&chunks, &held.chunks)?;
+        Some((parts, held.e_tag.as_str()))
+    });
+    let assembled = match assembly {
+        Some((parts, e_tag)) => {
+            let parts = (parts.as_slice(), e_tag);
+            match delta::assemble(copier, target, path, file, &attributes, parts).await {
+                Ok(assembled) => Some(assembled),
+                Err(delta::Unassembled::Failed(error)) => return Err(error),
+                Err(delta::Unassembled::Refused { why, store_wide }) => {
+                    if let (true, Ok(mut note)) = (store_wide, copying.refused.lock()) {
+                        note.get_or_insert(why);
+                    }
+                    None
+                }
+            }
+        }
+        None => None,
+    };
+    // Where the store took no copy, or none was to be made, the object is
+    // sent whole.
+    let mut sent = Sent::whole(object);
+    let e_tag = match assembled {
+        Some(assembled) => {
+            sent.moved = assembled.moved;
+            assembled.e_tag
+        }
+        None => store::put_large(store, target, path, file, attributes).await?,
+    };
+    let as_cut =
+        whole == object.hash && before.is_some() && unchanged_since(file, before).await.is_some();
+    sent.stored = e_tag
+        .filter(|_| as_cut)
+        .map(|e_tag| (path.clone(), Stored { e_tag, chunks }));
+    Ok(sent)
 }
 
 /// The size and date of `file`, where it has them and they are still
