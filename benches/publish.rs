@@ -5,8 +5,9 @@
 //! same server: a first upload, one with nothing changed, eight (or
 //! `ONTOSITE_BENCH_ROUNDS`) after a single entity changed (and changed
 //! back), bodies signed and unsigned
-//! in turn, with the size of the
-//! record's head they leave, and the sync tools' case of a fresh checkout,
+//! in turn, with each publish's peak memory (GNU time's, where
+//! `/usr/bin/time` is at hand) and the size of the record's head they
+//! leave, and the sync tools' case of a fresh checkout,
 //! where every file's date is new. Needs `scripts/test.sh` to have built
 //! Garage, and the AWS CLI (`aws`) on the PATH for the comparison
 //! (`ONTOSITE_BENCH_SYNC=0` leaves it out; `=fresh` leaves out its first
@@ -54,11 +55,12 @@ fn main() {
     println!(
         "{entities} entities, {files} files; --host {host}, --part-size {parts}, ONTOSITE_HOST_LIMITS {limits}"
     );
-    println!("| run | seconds | said |");
-    println!("|---|---:|---|");
+    println!("| run | seconds | peak memory | said |");
+    println!("|---|---:|---:|---|");
     // `ontosite publish` of the site to `prefix` of Garage's bucket.
+    let report = work.join("publish.time");
     let publish_command = |prefix: &str| {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_ontosite"));
+        let mut command = common::ontosite_measured(&report);
         command
             .arg("publish")
             .arg(&site)
@@ -76,7 +78,8 @@ fn main() {
             timed(publish_command("ontosite").env("AWS_UNSIGNED_PAYLOAD", unsigned.to_string()));
         let signing = if unsigned { "unsigned" } else { "signed" };
         println!(
-            "| ontosite publish: {what}, {signing} | {seconds:.2} | {} |",
+            "| ontosite publish: {what}, {signing} | {seconds:.2} | {:.0} MB | {} |",
+            common::peak_kb(&report) as f64 / 1024.0,
             said.lines().next().unwrap_or("")
         );
         seconds
@@ -157,7 +160,7 @@ fn main() {
                 .env("AWS_ACCESS_KEY_ID", &garage.key_id)
                 .env("AWS_SECRET_ACCESS_KEY", &garage.secret),
         );
-        println!("| aws s3 sync: {what} | {seconds:.2} | |");
+        println!("| aws s3 sync: {what} | {seconds:.2} | | |");
         seconds
     };
     // At 100,000 entities its first upload takes the better part of an
@@ -168,7 +171,7 @@ fn main() {
         Ok("fresh") => {
             let filled = publish_command("sync").arg("--quiet").status().unwrap();
             assert!(filled.success());
-            println!("| (the sync's prefix filled by ontosite publish, untimed) | | |");
+            println!("| (the sync's prefix filled by ontosite publish, untimed) | | | |");
             None
         }
         _ => Some(sync("first")),

@@ -157,15 +157,7 @@ fn row(label: &str, triples: Option<usize>, input: &Path, work: &Path) {
 /// reports it (0 where `/usr/bin/time` is missing).
 fn build(input: &Path, out: &Path) -> (Duration, u64) {
     let report = out.with_extension("time");
-    let gnu_time = Path::new("/usr/bin/time").is_file();
-    let mut command = if gnu_time {
-        let mut c = Command::new("/usr/bin/time");
-        c.arg("-f").arg("%M").arg("-o").arg(&report);
-        c.arg(env!("CARGO_BIN_EXE_ontosite"));
-        c
-    } else {
-        Command::new(env!("CARGO_BIN_EXE_ontosite"))
-    };
+    let mut command = common::ontosite_measured(&report);
     command
         .args(["build", "--quiet", "--input"])
         .arg(input)
@@ -175,11 +167,7 @@ fn build(input: &Path, out: &Path) -> (Duration, u64) {
     let status = command.status().unwrap();
     let elapsed = start.elapsed();
     assert!(status.success(), "build of {} failed", input.display());
-    let memory = std::fs::read_to_string(&report)
-        .ok()
-        .and_then(|t| t.trim().parse().ok())
-        .unwrap_or(0);
-    (elapsed, memory)
+    (elapsed, common::peak_kb(&report))
 }
 
 fn pause() {

@@ -141,6 +141,12 @@ fn run_publish(args: &PublishArgs, quiet: bool) -> Result<(), Error> {
                 "the store copied no part within it ({why}): the large objects that changed after that were sent whole"
             );
         }
+        if let Some(why) = report.not_held.first() {
+            println!(
+                "{} large object(s) sent whole: the store no longer held them as the last publish left them (replaced or removed by another hand, or not readable with this key; the first: {why})",
+                report.not_held.len()
+            );
+        }
         let cors = if args.apply_cors && !args.dry_run {
             "the bucket's CORS rules are set (--apply-cors)".to_owned()
         } else {

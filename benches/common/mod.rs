@@ -45,6 +45,29 @@ pub fn synthetic(work: &Path, entities: usize) -> PathBuf {
     input
 }
 
+/// `ontosite` as a command whose peak resident memory GNU time writes to
+/// `report` (in KB), where `/usr/bin/time` is at hand; else `ontosite`
+/// alone, and [`peak_kb`] says 0.
+pub fn ontosite_measured(report: &Path) -> std::process::Command {
+    let _ = std::fs::remove_file(report);
+    if !Path::new("/usr/bin/time").is_file() {
+        return std::process::Command::new(env!("CARGO_BIN_EXE_ontosite"));
+    }
+    let mut command = std::process::Command::new("/usr/bin/time");
+    command.arg("-f").arg("%M").arg("-o").arg(report);
+    command.arg(env!("CARGO_BIN_EXE_ontosite"));
+    command
+}
+
+/// The peak resident memory in KB that [`ontosite_measured`] wrote to
+/// `report`; 0 where it wrote none.
+pub fn peak_kb(report: &Path) -> u64 {
+    std::fs::read_to_string(report)
+        .ok()
+        .and_then(|t| t.lines().last()?.trim().parse().ok())
+        .unwrap_or(0)
+}
+
 /// The machine a benchmark ran on, for the figures' heading.
 pub fn machine() -> String {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")

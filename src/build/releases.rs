@@ -381,10 +381,69 @@ pub fn load(config: &BuildConfig, current: &Ontology) -> Result<Vec<Release>, Er
             Err(Diagnostics(found)) => problems.extend(found),
         }
     }
+    problems.extend(shared_version_iris(&releases));
     if !problems.is_empty() {
         return Err(Diagnostics(problems).into());
     }
     Ok(releases)
+}
+
+/// The version IRI each release states (`owl:versionIRI`, an OBO file's
+/// `data-version`), as it was published where it is frozen.
+fn version_iri(release: &Release) -> Option<&str> {
+    match &release.frozen {
+        Some(frozen) => frozen.listed.version_iri.as_deref(),
+        None => release
+            .ontology
+            .as_ref()?
+            .meta
+            .header
+            .as_ref()?
+            .version_iri
+            .as_deref(),
+    }
+}
+
+/// A version IRI names one release: two releases that state the same
+/// one (sources copied to a new release, their version IRI left as it
+/// was) would resolve it to either. Refused where one of the two is
+/// built now (two published so are left as they were published), naming
+/// the one to mend: of two built now, the one whose version the IRI does
+/// not carry, the copy.
+fn shared_version_iris(releases: &[Release]) -> Vec<Diagnostic> {
+    let mut first: std::collections::HashMap<&str, &Release> = Default::default();
+    let mut problems = Vec::new();
+    for release in releases {
+        let Some(iri) = version_iri(release) else {
+            continue;
+        };
+        match first.get(iri) {
+            None => {
+                first.insert(iri, release);
+            }
+            Some(earlier) if earlier.frozen.is_none() || release.frozen.is_none() => {
+                let carries = |r: &Release| iri.contains(&format!("/{}/", r.version));
+                let built = match (earlier.frozen.is_none(), release.frozen.is_none()) {
+                    (true, true) if carries(release) && !carries(earlier) => earlier,
+                    (true, false) => earlier,
+                    _ => release,
+                };
+                problems.push(Diagnostic::new(
+                    &built.dir,
+                    format!(
+                        "releases {} and {} both state the version IRI <{iri}>, which names one release",
+                        earlier.version, release.version
+                    ),
+                    format!(
+                        "give release {} its own version IRI (owl:versionIRI, or an OBO file's data-version), or remove it from its sources",
+                        built.version
+                    ),
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    problems
 }
 
 /// The sources' hash of a release's input folder, its `releases/` left

@@ -83,16 +83,15 @@ fn headers(input: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error
     // the two values, of which a cache takes the first (RFC 9111 4.2.1),
     // so there the hour stays.
     // The list beside them is not one, though the pattern takes it in.
-    let hour = EVERY_RESPONSE
-        .iter()
-        .find(|(name, _)| *name == "Cache-Control")
-        .map_or("", |(_, value)| value);
     let frozen = [
         (
             crate::site::routes::FROZEN_FILES,
             crate::site::routes::FROZEN,
         ),
-        (crate::site::routes::RELEASE_LISTS, hour),
+        (
+            crate::site::routes::RELEASE_LISTS,
+            crate::site::routes::HOUR,
+        ),
     ];
     for (pattern, cache) in frozen.iter().filter(|_| input.releases) {
         let _ = writeln!(

@@ -71,6 +71,43 @@ pub enum Source {
     Sent { at: u64, bytes: u64 },
 }
 
+impl Source {
+    /// Where the bytes a part copies end in the held object (0 for a
+    /// part sent).
+    fn held_end(&self) -> u64 {
+        match *self {
+            Source::Held { at, bytes } => at + bytes,
+            Source::Sent { .. } => 0,
+        }
+    }
+}
+
+/// Whether the object the store holds (its entity tag and length, as a
+/// HEAD answers) is the version recorded (`recorded`), long enough for
+/// the bytes copied (`held_end`); else why not. Tags are compared as
+/// S3 quotes them or not, and a weak tag (`W/`) is no version at all.
+fn still_held(
+    tag: Option<&str>,
+    length: Option<i64>,
+    recorded: &str,
+    held_end: u64,
+) -> Result<(), String> {
+    let bare = |tag: &str| tag.trim().trim_matches('"').to_owned();
+    match tag {
+        None => return Err("the store named no entity tag of the object".to_owned()),
+        Some(tag) if tag.trim().starts_with("W/") || bare(tag) != bare(recorded) => {
+            return Err(
+                "the store holds another version of it than the last publish left".to_owned(),
+            );
+        }
+        Some(_) => {}
+    }
+    match length.and_then(|l| u64::try_from(l).ok()) {
+        Some(length) if length >= held_end => Ok(()),
+        _ => Err("the store holds less of it than the last publish left".to_owned()),
+    }
+}
+
 /// The parts of an object of chunks `new` that held chunks `held`, in
 /// order: each run of chunks the object held, in the same order, is
 /// copied from where it lies, and the rest sent, each part but the last
@@ -213,6 +250,38 @@ pub struct Moved {
     pub copied: u64,
 }
 
+impl Moved {
+    /// What a part moves: its bytes, sent or copied.
+    fn of(part: &Source) -> Moved {
+        match *part {
+            Source::Held { bytes, .. } => Moved {
+                sent: 0,
+                copied: bytes,
+            },
+            Source::Sent { bytes, .. } => Moved {
+                sent: bytes,
+                copied: 0,
+            },
+        }
+    }
+}
+
+impl std::ops::Add for Moved {
+    type Output = Moved;
+    fn add(self, other: Moved) -> Moved {
+        Moved {
+            sent: self.sent + other.sent,
+            copied: self.copied + other.copied,
+        }
+    }
+}
+
+impl std::iter::Sum for Moved {
+    fn sum<I: Iterator<Item = Moved>>(moved: I) -> Moved {
+        moved.fold(Moved::default(), |all, one| all + one)
+    }
+}
+
 /// What an assembly did: the bytes it moved and the entity tag of the
 /// object it made.
 #[derive(Debug)]
@@ -341,6 +410,35 @@ pub async fn assemble(
         attributes.get(&attribute).map(|v| v.as_ref().to_owned())
     };
     let what = |doing: &str| format!("could not {doing} {}", target.url(path));
+    // The version recorded, asked of the store before anything is copied
+    // from it: the copies also say `x-amz-copy-source-if-match`, but a
+    // store may not heed it (Cloudflare R2's docs list it unsupported).
+    // Whatever the store answers but the object (an object encrypted with
+    // a customer's key answers 400), the object is sent whole; no answer
+    // at all is a failure, as any upload's.
+    let head = match client
+        .head_object()
+        .bucket(&target.bucket)
+        .key(&key)
+        .send()
+        .await
+    {
+        Ok(head) => head,
+        Err(error) if error.raw_response().is_some() => {
+            return Err(Unassembled::Refused {
+                why: store::scrubbed(&sdk_error(&error)),
+                store_wide: false,
+            });
+        }
+        Err(error) => return Err(judge(Call::Other, what("ask the store for"), error)),
+    };
+    let held_end = parts.iter().map(Source::held_end).max().unwrap_or(0);
+    if let Err(why) = still_held(head.e_tag(), head.content_length(), e_tag, held_end) {
+        return Err(Unassembled::Refused {
+            why,
+            store_wide: false,
+        });
+    }
     let created = client
         .create_multipart_upload()
         .bucket(&target.bucket)
@@ -349,7 +447,7 @@ pub async fn assemble(
         .set_cache_control(header(object_store::Attribute::CacheControl))
         .send()
         .await
-        .map_err(|e| judge(what("start the upload of"), e))?;
+        .map_err(|e| judge(Call::Other, what("start the upload of"), e))?;
     let Some(upload) = created.upload_id().map(str::to_owned) else {
         return Err(Unassembled::Failed(PublishError::Store {
             what: what("start the upload of"),
@@ -374,7 +472,7 @@ pub async fn assemble(
                     .copy_source_range(format!("bytes={at}-{}", at + bytes - 1))
                     .send()
                     .await
-                    .map_err(|e| judge_copy(what("copy a part of"), e))?
+                    .map_err(|e| judge(Call::Copy, what("copy a part of"), e))?
                     .copy_part_result()
                     .and_then(|r| r.e_tag().map(str::to_owned))
                     // A store that answers a copy with no part made
@@ -397,7 +495,7 @@ pub async fn assemble(
                         .body(body.into())
                         .send()
                         .await
-                        .map_err(|e| judge(what("send a part of"), e))?
+                        .map_err(|e| judge(Call::Other, what("send a part of"), e))?
                         .e_tag()
                         .map(str::to_owned)
                 }
@@ -428,7 +526,7 @@ pub async fn assemble(
             )
             .send()
             .await
-            .map_err(|e| judge(what("complete the upload of"), e))
+            .map_err(|e| judge(Call::Other, what("complete the upload of"), e))
     }
     .await;
     let completed = match done {
@@ -445,39 +543,20 @@ pub async fn assemble(
             return Err(error);
         }
     };
-    let mut moved = Moved::default();
-    for part in parts {
-        match *part {
-            Source::Held { bytes, .. } => moved.copied += bytes,
-            Source::Sent { bytes, .. } => moved.sent += bytes,
-        }
-    }
     Ok(Assembled {
-        moved,
+        moved: parts.iter().map(Moved::of).sum(),
         e_tag: completed.e_tag().map(str::to_owned),
     })
 }
 
-/// A failure of a copied part: as `judge` says, where a store that takes
-/// no copy at all may also answer 400 (Google Cloud Storage's S3 API has
-/// no `UploadPartCopy`; the answer it gives is not documented).
-fn judge_copy<E>(
-    what: String,
-    error: aws_sdk_s3::error::SdkError<E, aws_sdk_s3::config::http::HttpResponse>,
-) -> Unassembled
-where
-    E: aws_sdk_s3::error::ProvideErrorMetadata + std::error::Error + 'static,
-{
-    let bad_request = error.raw_response().map(|r| r.status().as_u16()) == Some(400);
-    match judge(what, error) {
-        Unassembled::Failed(PublishError::Store { detail, .. }) if bad_request => {
-            Unassembled::Refused {
-                why: detail,
-                store_wide: true,
-            }
-        }
-        judged => judged,
-    }
+/// Which call of an assembly failed: a copy is judged apart, since a
+/// store that takes no copy at all may answer it 400 (Google Cloud
+/// Storage's S3 API has no `UploadPartCopy`; the answer it gives is not
+/// documented), where a 400 to any other call is a failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Call {
+    Copy,
+    Other,
 }
 
 /// A failure of the SDK's, as what it means for the assembly: the store
@@ -485,6 +564,7 @@ where
 /// range it does not hold, the key not allowed to read it), or a failure
 /// as any upload's.
 fn judge<E>(
+    call: Call,
     what: String,
     error: aws_sdk_s3::error::SdkError<E, aws_sdk_s3::config::http::HttpResponse>,
 ) -> Unassembled
@@ -495,7 +575,6 @@ where
     let status = error.raw_response().map(|r| r.status().as_u16());
     let code = error.code().map(str::to_owned);
     let detail = store::scrubbed(&sdk_error(&error));
-    let store_wide = status == Some(501) || code.as_deref() == Some("NotImplemented");
     // A key that may write but not read (s3:GetObject) sends the object
     // whole, as before copies: where it may not write either, that says so.
     let stale = matches!(status, Some(403 | 404 | 412 | 416))
@@ -503,6 +582,9 @@ where
             code.as_deref(),
             Some("NoSuchKey" | "PreconditionFailed" | "InvalidRange" | "AccessDenied")
         );
+    let store_wide = status == Some(501)
+        || code.as_deref() == Some("NotImplemented")
+        || (call == Call::Copy && status == Some(400) && !stale);
     if store_wide || stale {
         return Unassembled::Refused {
             why: detail,
@@ -591,11 +673,7 @@ mod tests {
     }
 
     fn sent(parts: &[Source]) -> u64 {
-        let sent = parts.iter().map(|part| match *part {
-            Source::Sent { bytes, .. } => bytes,
-            Source::Held { .. } => 0,
-        });
-        sent.sum()
+        parts.iter().map(Moved::of).sum::<Moved>().sent
     }
 
     /// A line added after byte `at` of `text`.
@@ -643,6 +721,34 @@ mod tests {
         assert_eq!(parts, None);
         // Nothing held in common: no assembly.
         assert_eq!(assembly(&chunks_of(&text(200_000, 9)), &held), None);
+    }
+
+    /// A copy is made only from the version recorded, whole: the tag
+    /// quoted or not, never weak, never another; the object as long as
+    /// what is copied.
+    #[test]
+    fn copies_come_only_from_the_version_recorded() {
+        let recorded = "\"9b2cf535f27731c974343645a3985328-3\"";
+        let bare = "9b2cf535f27731c974343645a3985328-3";
+        assert_eq!(still_held(Some(recorded), Some(100), recorded, 100), Ok(()));
+        assert_eq!(still_held(Some(bare), Some(200), recorded, 100), Ok(()));
+        assert_eq!(still_held(Some(recorded), Some(100), bare, 100), Ok(()));
+        let refused = [
+            still_held(None, Some(100), recorded, 100),
+            still_held(
+                Some("\"0cc175b9c0f1b6a831c399e269772661\""),
+                Some(100),
+                recorded,
+                100,
+            ),
+            still_held(Some(&format!("W/{recorded}")), Some(100), recorded, 100),
+            still_held(Some(recorded), Some(99), recorded, 100),
+            still_held(Some(recorded), None, recorded, 100),
+            still_held(Some(recorded), Some(-1), recorded, 0),
+        ];
+        for (n, judged) in refused.iter().enumerate() {
+            assert!(judged.is_err(), "case {n}: {judged:?}");
+        }
     }
 
     /// The copy source names the key as S3 reads the header: encoded but

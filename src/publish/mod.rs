@@ -78,6 +78,10 @@ pub struct PublishReport {
     /// Why the store took no part copied within it, where it took none:
     /// its large objects were then sent whole.
     pub copies_refused: Option<String>,
+    /// Why each large object that changed was sent whole, where the
+    /// store no longer held it as recorded (replaced or removed by
+    /// another hand, or not readable with this key).
+    pub not_held: Vec<String>,
     pub seconds: f64,
 }
 
@@ -132,7 +136,7 @@ pub fn publish(
             return Err(PublishError::Read { path, source });
         }
     };
-    let (plan, moved, copies_refused) = runtime.block_on(async {
+    let (plan, sent, copies_refused) = runtime.block_on(async {
         let (store, endpoint, previous, version) =
             reading.await.map_err(|e| PublishError::Store {
                 what: format!("could not read the record under {}", config.target.url("")),
@@ -145,7 +149,7 @@ pub fn publish(
             store::apply_cors(&store, &config.target, &endpoint).await?;
         }
         if config.dry_run || plan.is_empty() {
-            return Ok((plan, delta::Moved::default(), None));
+            return Ok((plan, Sent::default(), None));
         }
         // The large objects to send as the store holds them: a recorded
         // object of no hash was claimed by a run that may have replaced it,
@@ -202,23 +206,14 @@ pub fn publish(
         }));
         record.write().await?;
         progress.phase(phase::SENDING, Some(plan.uploads().count() as u64));
-        let mut moved = delta::Moved::default();
-        let mut stored: HashMap<String, Stored> = HashMap::new();
+        let mut sent = Sent::default();
         for step in plan.steps() {
-            let sent: Vec<Sent> = futures::stream::iter(step.iter().map(send))
-                .buffer_unordered(jobs)
-                .try_collect()
-                .await?;
-            for sent in sent {
-                moved.sent += sent.moved.sent;
-                moved.copied += sent.moved.copied;
-                stored.extend(sent.stored);
-            }
+            sent.add(send_all(step, jobs, &send).await?);
         }
         // The objects to remove stay recorded until they are removed.
         if plan.uploads().next().is_some() {
             record.note(plan.uploads().map(|o| Object {
-                stored: stored.remove(&o.path),
+                stored: sent.stored.remove(&o.path),
                 ..o.clone()
             }));
             record.write().await?;
@@ -237,21 +232,61 @@ pub fn publish(
             record.write().await?;
         }
         let refused = refused.into_inner().ok().flatten();
-        Ok::<_, PublishError>((plan, moved, refused))
+        Ok::<_, PublishError>((plan, sent, refused))
     })?;
     Ok(PublishReport {
         plan,
-        moved,
+        moved: sent.moved,
         copies_refused,
+        not_held: sent.not_held,
         seconds: started.elapsed().as_secs_f64(),
     })
 }
 
-/// What sending one object moved, and how the store holds a large one,
-/// to record.
+/// Sends `objects`, `jobs` at once. After a failure no further object is
+/// started, but those under way are finished, so that each ends its own
+/// multipart upload (completed, or aborted on its own failure) rather
+/// than be dropped half-way, left open in the store; then the first
+/// failure is returned.
+async fn send_all<'a, F>(
+    objects: &'a [Object],
+    jobs: usize,
+    send: &impl Fn(&'a Object) -> F,
+) -> Result<Sent, PublishError>
+where
+    F: std::future::Future<Output = Result<Sent, PublishError>>,
+{
+    let failed = std::sync::atomic::AtomicBool::new(false);
+    let failed = &failed;
+    let outcomes: Vec<Option<Result<Sent, PublishError>>> =
+        futures::stream::iter(objects.iter().map(|object| async move {
+            if failed.load(std::sync::atomic::Ordering::Relaxed) {
+                return None;
+            }
+            let outcome = send(object).await;
+            if outcome.is_err() {
+                failed.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            Some(outcome)
+        }))
+        .buffer_unordered(jobs)
+        .collect()
+        .await;
+    let mut all = Sent::default();
+    for outcome in outcomes.into_iter().flatten() {
+        all.add(outcome?);
+    }
+    Ok(all)
+}
+
+/// What sending objects moved, why each large object the store no
+/// longer held as recorded was sent whole, and how the store holds the
+/// large ones sent, to record.
+#[derive(Default)]
 struct Sent {
     moved: delta::Moved,
-    stored: Option<(String, Stored)>,
+    not_held: Vec<String>,
+    stored: HashMap<String, Stored>,
 }
 
 impl Sent {
@@ -262,8 +297,14 @@ impl Sent {
                 sent: object.bytes,
                 copied: 0,
             },
-            stored: None,
+            ..Sent::default()
         }
+    }
+
+    fn add(&mut self, other: Sent) {
+        self.moved = self.moved + other.moved;
+        self.not_held.extend(other.not_held);
+        self.stored.extend(other.stored);
     }
 }
 
@@ -300,6 +341,7 @@ async fn send_large(
         let parts = delta::assembly(&chunks, &held.chunks)?;
         Some((parts, held.e_tag.as_str()))
     });
+    let mut sent = Sent::whole(object);
     let assembled = match assembly {
         Some((parts, e_tag)) => {
             let parts = (parts.as_slice(), e_tag);
@@ -307,8 +349,12 @@ async fn send_large(
                 Ok(assembled) => Some(assembled),
                 Err(delta::Unassembled::Failed(error)) => return Err(error),
                 Err(delta::Unassembled::Refused { why, store_wide }) => {
-                    if let (true, Ok(mut note)) = (store_wide, copying.refused.lock()) {
-                        note.get_or_insert(why);
+                    if store_wide {
+                        if let Ok(mut note) = copying.refused.lock() {
+                            note.get_or_insert(why);
+                        }
+                    } else {
+                        sent.not_held.push(why);
                     }
                     None
                 }
@@ -318,7 +364,6 @@ async fn send_large(
     };
     // Where the store took no copy, or none was to be made, the object is
     // sent whole.
-    let mut sent = Sent::whole(object);
     let e_tag = match assembled {
         Some(assembled) => {
             sent.moved = assembled.moved;
@@ -328,9 +373,11 @@ async fn send_large(
     };
     let as_cut =
         whole == object.hash && before.is_some() && unchanged_since(file, before).await.is_some();
-    sent.stored = e_tag
-        .filter(|_| as_cut)
-        .map(|e_tag| (path.clone(), Stored { e_tag, chunks }));
+    sent.stored.extend(
+        e_tag
+            .filter(|_| as_cut)
+            .map(|e_tag| (path.clone(), Stored { e_tag, chunks })),
+    );
     Ok(sent)
 }
 

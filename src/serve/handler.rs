@@ -462,12 +462,17 @@ fn prepare(site: &Snapshot, rules_path: &str, answer: Answer, cacheable: bool) -
     {
         insert(&mut headers, name, value);
     }
-    // A kept release's files never change (a 404 there may yet be
-    // answered, so it keeps the hour).
-    if let Some(frozen) = crate::site::routes::cache_control(rules_path)
-        .filter(|_| answer.status.is_success() || answer.status.is_redirection())
-    {
-        insert(&mut headers, "Cache-Control", frozen);
+    // A kept release's files never change; a 404 there may yet be
+    // answered (a release published later), so it keeps the hour, whatever
+    // the rule for its path says, as the R2 Worker's does.
+    if let Some(frozen) = crate::site::routes::cache_control(rules_path) {
+        let answered = answer.status.is_success() || answer.status.is_redirection();
+        let cache = if answered {
+            frozen
+        } else {
+            crate::site::routes::HOUR
+        };
+        insert(&mut headers, "Cache-Control", cache);
     }
     // Every error is a problem document, as openapi.json says, whatever a
     // rule for the requested path types its files as. (Netlify applies

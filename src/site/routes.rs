@@ -364,10 +364,13 @@ pub fn is_private(path: &str) -> bool {
     hidden.split('/').any(|s| s.starts_with('.')) || UNPUBLISHED.iter().any(unpublished)
 }
 
+/// How long any answer of the site may be cached: the API's hour.
+pub const HOUR: &str = "public, max-age=3600";
+
 /// The headers every response of the site carries.
 pub const EVERY_RESPONSE: &[(&str, &str)] = &[
     ("Access-Control-Allow-Origin", "*"),
-    ("Cache-Control", "public, max-age=3600"),
+    ("Cache-Control", HOUR),
     ("X-Content-Type-Options", "nosniff"),
     // What a script on another origin may read beyond the safelisted
     // headers: the tag to revalidate with, and links to other documents.

@@ -548,6 +548,11 @@ fn a_large_object_changed_in_the_middle_sends_only_what_changed() {
         held(&garage, &key).2 == new,
         "bytes copied from another's object"
     );
+    assert!(
+        stdout(&fourth).contains("1 large object(s) sent whole: the store no longer held them"),
+        "{}",
+        stdout(&fourth)
+    );
 
     // Nothing in common: sent whole.
     let other = lines_of_a_dump(250_000, 2);
@@ -555,6 +560,7 @@ fn a_large_object_changed_in_the_middle_sends_only_what_changed() {
     let fifth = publish(&garage, &site, prefix, &[]);
     assert!(fifth.status.success(), "{}", stderr(&fifth));
     assert_eq!(moved(&fifth).1, None, "{}", stdout(&fifth));
+    assert!(!stdout(&fifth).contains("sent whole"), "{}", stdout(&fifth));
     assert!(held(&garage, &key).2 == other);
     let unchanged = publish(&garage, &site, prefix, &[]);
     assert_eq!(sent(&unchanged), 0, "{}", stdout(&unchanged));

@@ -225,7 +225,18 @@ fn pato_releases_publish_side_by_side_and_change_as_obonet_sees_them() {
         );
         let term = server.get(&format!("/releases/{version}/pato0000001.json"));
         assert_eq!(term.status(), 200);
+        // What a release does not hold may be there in no release, or in
+        // one published later: its 404 keeps the hour.
+        let missing = server.get(&format!("/releases/{version}/pato9999999.json"));
+        assert_eq!(missing.status(), 404);
+        assert_eq!(missing.headers()["cache-control"], "public, max-age=3600");
     }
+    let unpublished = server.get("/releases/2099-01-01/api.json");
+    assert_eq!(unpublished.status(), 404);
+    assert_eq!(
+        unpublished.headers()["cache-control"],
+        "public, max-age=3600"
+    );
     // Every term a release removed still resolves at its IRI, to
     // documents that say since when it is gone.
     let (mut removed, mut removed_hash) = (0, 0);
@@ -355,6 +366,44 @@ fn refused_with(input: &Path, out: &Path, args: &[&str], names: &[&str]) {
         }
     }
     assert!(snapshot(out) == site, "the site changed");
+}
+
+/// Two releases that state the same version IRI (an OBO file's
+/// `data-version` left as it was) are refused, naming both and the IRI;
+/// with the later one's own, both are published and each IRI is its
+/// release's.
+#[test]
+fn two_releases_stating_one_version_iri_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("input"), dir.path().join("out"));
+    let shapes = root().join("tests/fixtures/ontologies/obo");
+    releases_of(&shapes, &input, &["2026-10-01", "2026-11-01"]);
+    refused(
+        &input,
+        &out,
+        &[
+            "releases 2026-10-01 and 2026-11-01 both state the version IRI",
+            "shapes/2026-11-01/shapes.owl",
+            "give release 2026-10-01 its own version IRI",
+        ],
+    );
+    let kept = input.join("releases/2026-10-01/shapes.obo");
+    let text = std::fs::read_to_string(&kept).unwrap();
+    std::fs::write(
+        &kept,
+        text.replace("data-version: 2026-11-01", "data-version: 2026-10-01"),
+    )
+    .unwrap();
+    build_ok(&input, &out);
+    let list = read_json(&out.join("releases/index.json"));
+    let iris: Vec<&str> = list["releases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["versionIri"].as_str())
+        .collect();
+    assert_eq!(iris.len(), 2, "{list}");
+    assert!(iris.iter().any(|i| i.contains("/2026-10-01/")), "{list}");
 }
 
 #[test]
