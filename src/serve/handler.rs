@@ -411,12 +411,8 @@ fn follow(site: &Snapshot, route: &Route, runs_code: bool) -> Answer {
         answer.headers.push(("Location".into(), route.to.clone()));
         return answer;
     }
-    let target = route
-        .to
-        .split_once('?')
-        .map_or(route.to.as_str(), |(p, _)| p);
-    match path::site_path(target)
-        .ok()
+    match (route.rewrite_path.as_deref())
+        .and_then(|target| path::checked(target).ok())
         .and_then(|t| static_file(site, &t, runs_code))
     {
         Some((served, body)) => file(&served, body, status),

@@ -305,6 +305,12 @@ fn status(word: &str) -> Option<(u16, bool)> {
 pub struct Route {
     /// The target with its placeholders filled in.
     pub to: String,
+    /// The site path a rewrite serves, decoded: the target's path (its
+    /// query left out), its own text percent-decoded and the captured
+    /// values put in as they are, decoded already with the request's
+    /// path, which is decoded once, never twice. None where the target's
+    /// text does not decode to UTF-8.
+    pub rewrite_path: Option<String>,
     pub status: u16,
     pub force: bool,
 }
@@ -361,8 +367,13 @@ impl RedirectRules {
                     None => return None,
                 }
             }
+            let rewrite_path = rule.to.split_once('?').map_or(rule.to.as_str(), |(p, _)| p);
             Some(Route {
-                to: fill(&rule.to, &captures),
+                to: fill(&rule.to, &captures, |text| Some(text.to_owned())).unwrap_or_default(),
+                rewrite_path: fill(rewrite_path, &captures, |text| {
+                    let decoded = percent_encoding::percent_decode_str(text).decode_utf8();
+                    decoded.ok().map(|d| d.into_owned())
+                }),
                 status: rule.status,
                 force: rule.force,
             })
@@ -371,28 +382,39 @@ impl RedirectRules {
 }
 
 /// Replaces `:name` in a target with what the match captured; a name it
-/// did not capture stays as written, as on Netlify.
-fn fill(target: &str, captures: &Captures) -> String {
+/// did not capture stays as written, as on Netlify. The target's own
+/// text goes through `text` (decoding, for a path), the captures as they
+/// are; None where `text` refuses a piece.
+fn fill(
+    target: &str,
+    captures: &Captures,
+    text: impl Fn(&str) -> Option<String>,
+) -> Option<String> {
     let mut out = String::with_capacity(target.len());
     let mut rest = target;
+    let mut written = String::new();
     while let Some(at) = rest.find(':') {
-        out.push_str(&rest[..at]);
+        written.push_str(&rest[..at]);
         let after = &rest[at + 1..];
         let end = after
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .unwrap_or(after.len());
         let name = &after[..end];
         match captures.iter().rev().find(|(n, _)| n == name) {
-            Some((_, value)) if !name.is_empty() => out.push_str(value),
+            Some((_, value)) if !name.is_empty() => {
+                out.push_str(&text(&std::mem::take(&mut written))?);
+                out.push_str(value);
+            }
             _ => {
-                out.push(':');
-                out.push_str(name);
+                written.push(':');
+                written.push_str(name);
             }
         }
         rest = &after[end..];
     }
-    out.push_str(rest);
-    out
+    written.push_str(rest);
+    out.push_str(&text(&written)?);
+    Some(out)
 }
 
 #[cfg(test)]
@@ -444,6 +466,7 @@ mod tests {
             rules.route("/", none).unwrap(),
             Route {
                 to: "/api.json".into(),
+                rewrite_path: Some("/api.json".into()),
                 status: 200,
                 force: true
             }
@@ -461,6 +484,25 @@ mod tests {
         let with_id = |name: &str| (name == "id").then_some("42");
         assert_eq!(rules.route("/store", with_id).unwrap().to, "/items/42.json");
         assert_eq!(rules.route("/store", |_| None).unwrap().to, "/shop");
+    }
+
+    /// A rewrite's path is decoded once: the rule's own text is decoded,
+    /// what it captured of the request's path (decoded already) is not
+    /// decoded again; a redirect's target keeps the rule's text.
+    #[test]
+    fn a_rewrite_s_path_is_decoded_once() {
+        let rules = redirects(
+            "/terms/:slug  /entities/:slug%20x.json?from=:slug  200\n/old/*  /new%20place/:splat  301\n/bad  /%FF.json  200\n",
+        );
+        let none = |_: &str| None;
+        let rewrite = rules.route("/terms/%61b c", none).unwrap();
+        assert_eq!(
+            rewrite.rewrite_path.as_deref(),
+            Some("/entities/%61b c x.json")
+        );
+        let moved = rules.route("/old/a", none).unwrap();
+        assert_eq!(moved.to, "/new%20place/a");
+        assert_eq!(rules.route("/bad", none).unwrap().rewrite_path, None);
     }
 
     #[test]

@@ -378,6 +378,7 @@ fn two_releases_stating_one_version_iri_are_refused() {
     let (input, out) = (dir.path().join("input"), dir.path().join("out"));
     let shapes = root().join("tests/fixtures/ontologies/obo");
     releases_of(&shapes, &input, &["2026-10-01", "2026-11-01"]);
+    std::fs::create_dir_all(&out).unwrap();
     refused(
         &input,
         &out,
