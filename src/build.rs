@@ -6,6 +6,7 @@ mod releases;
 use crate::config::{BuildConfig, HostCheck};
 use crate::hosts::{self, DoesNotFit, Fit, Measured, Plan};
 use crate::model::Ontology;
+use crate::output::chunks::{Cutter, Cutting};
 use crate::output::objects::{self, Hashing};
 use crate::output::{Previous, Record, Staging, Written};
 use crate::render::{self, Rendering};
@@ -311,14 +312,14 @@ pub fn build_keeping_previous(
     let measured = Measured::of(
         written
             .iter()
-            .map(|file| (file.path.as_str(), file.len as u64)),
+            .map(|file| (file.object.path.as_str(), file.object.bytes)),
         |path| measured_file(&site, path),
     );
     // Refused before it replaces the previous site, never at upload.
     let hosts = fits(host, &measured, config);
     refuse_unfit(host.and(hosts.first()), &measured, site.layout(), config)?;
     let list = write_objects(&staging, &written)?;
-    let bytes = written.iter().map(|file| file.len as u64).sum::<u64>() + list.len as u64;
+    let bytes = written.iter().map(|file| file.object.bytes).sum::<u64>() + list.object.bytes;
     let files = written.len() + 1;
     let kept = written
         .iter()
@@ -343,7 +344,7 @@ pub fn build_keeping_previous(
         written
             .into_iter()
             .chain([list])
-            .map(|file| file.path)
+            .map(|file| file.object.path)
             .collect(),
         &record,
     )?;
@@ -646,12 +647,11 @@ fn prepare<'a>(config: &BuildConfig, ontology: &'a Ontology) -> Result<Rendering
     })
 }
 
-/// A file the build wrote: its path, size, how, and the hash of its bytes.
+/// A file the build wrote, as the list of the site's objects has it, and
+/// how.
 struct WrittenFile {
-    path: String,
-    len: usize,
+    object: objects::Object,
     how: Written,
-    hash: String,
 }
 
 /// A release's copy, ready to render.
@@ -773,10 +773,8 @@ fn keep_frozen(
             staging.keep(&from, &object.path)?;
             progress.advance(1, object.bytes);
             Ok(WrittenFile {
-                path: object.path,
-                len: object.bytes as usize,
+                object,
                 how: Written::Kept,
-                hash: object.hash,
             })
         })
         .collect()
@@ -805,31 +803,35 @@ fn write_documents(
                 source,
             };
             // The documents that grow with the ontology as one file go
-            // straight into it; the rest through the thread's buffer.
-            let (how, len, hash) = if document.streams() {
-                let mut file = Hashing {
-                    inner: staging.create(&path)?,
-                    hasher: blake3::Hasher::new(),
+            // straight into it, hashed and cut as they go (a publish then
+            // need not read them again to cut them); the rest through the
+            // thread's buffer.
+            let (how, object) = if document.streams() {
+                let mut file = Cutting {
+                    inner: Hashing {
+                        inner: staging.create(&path)?,
+                        hasher: blake3::Hasher::new(),
+                    },
+                    cutter: Cutter::new(),
                 };
                 document.render_into(site, &mut file).map_err(failed)?;
-                let (how, len) = staging.finish(file.inner)?;
-                (
-                    how,
-                    len as usize,
-                    file.hasher.finalize().to_hex().to_string(),
-                )
+                let Cutting { inner, cutter } = file;
+                let (how, len) = staging.finish(inner.inner)?;
+                let hash = inner.hasher.finalize().to_hex().to_string();
+                let mut object = objects::Object::new(path, hash, len);
+                let chunks = cutter.finish();
+                if chunks.len() > 1 {
+                    object.chunks = chunks;
+                }
+                (how, object)
             } else {
                 document.render(site, buffer).map_err(failed)?;
                 let how = staging.write(&path, buffer)?;
-                (how, buffer.len(), objects::hash(buffer))
+                let object = objects::Object::new(path, objects::hash(buffer), buffer.len() as u64);
+                (how, object)
             };
-            progress.advance(1, len as u64);
-            Ok(WrittenFile {
-                path,
-                len,
-                how,
-                hash,
-            })
+            progress.advance(1, object.bytes);
+            Ok(WrittenFile { object, how })
         })
         .collect()
 }
@@ -837,19 +839,20 @@ fn write_documents(
 /// Writes the list of the published files with their hashes
 /// (`output::objects`), last: a file edited after it is newer than it.
 fn write_objects(staging: &Staging, written: &[WrittenFile]) -> Result<WrittenFile, Error> {
-    let mut listed: Vec<objects::Object> = written
+    let mut listed: Vec<&objects::Object> = written
         .iter()
-        .filter(|file| !crate::site::routes::is_private(&format!("/{}", file.path)))
-        .map(|file| objects::Object::new(file.path.clone(), file.hash.clone(), file.len as u64))
+        .map(|file| &file.object)
+        .filter(|object| !crate::site::routes::is_private(&format!("/{}", object.path)))
         .collect();
     listed.sort_by(|a, b| a.path.cmp(&b.path));
-    let text = objects::render(&listed);
-    Ok(WrittenFile {
-        path: objects::OBJECTS.to_owned(),
-        len: text.len(),
-        how: staging.write(objects::OBJECTS, &text)?,
-        hash: objects::hash(&text),
-    })
+    let text = objects::render(listed);
+    let how = staging.write(objects::OBJECTS, &text)?;
+    let object = objects::Object::new(
+        objects::OBJECTS.to_owned(),
+        objects::hash(&text),
+        text.len() as u64,
+    );
+    Ok(WrittenFile { object, how })
 }
 
 /// A fingerprint of everything a build reads, so that a build whose

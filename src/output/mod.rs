@@ -8,6 +8,7 @@
 //! and refuses a directory holding anything else. So `--out .` or
 //! `--out $HOME` cannot delete a thing.
 
+pub mod chunks;
 pub mod objects;
 mod record;
 mod reuse;

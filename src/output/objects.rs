@@ -18,11 +18,17 @@ pub struct Object {
     /// BLAKE3 of its bytes, in hex.
     pub hash: String,
     pub bytes: u64,
-    /// How the store holds a large object, as the publish that sent it
-    /// recorded it (`publish::delta`): the next publish of a change copies
-    /// the chunks it held within the store. The build lists none.
+    /// Its chunks (`output::chunks`), where it was cut: by the build, for
+    /// a document it streamed of more than one; by a publish, for a large
+    /// object it sent, with `e_tag`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chunks: Vec<Chunk>,
+    /// The entity tag the store gave the object, as the publish that sent
+    /// it recorded it: the next publish of a change copies the chunks that
+    /// version holds within the store (`publish::delta`). The build lists
+    /// none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stored: Option<Stored>,
+    pub e_tag: Option<String>,
 }
 
 impl Object {
@@ -32,7 +38,8 @@ impl Object {
             path,
             hash,
             bytes,
-            stored: None,
+            chunks: Vec::new(),
+            e_tag: None,
         }
     }
 
@@ -43,16 +50,8 @@ impl Object {
     }
 }
 
-/// A large object as a store holds it: the entity tag the store gave it
-/// (copies are made from that version only) and its chunks.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Stored {
-    pub e_tag: String,
-    pub chunks: Vec<Chunk>,
-}
-
 /// A run of a large object's bytes, cut where its content says
-/// (`publish::delta`), so that an edit leaves the chunks around it as
+/// (`output::chunks`), so that an edit leaves the chunks around it as
 /// they were.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Chunk {

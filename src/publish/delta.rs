@@ -1,12 +1,14 @@
 //! A large object that changed, sent as what changed. The whole dumps and
 //! lists change with any entity (one entity at 100,000 changed 266 MB of
 //! them), but only around it: the object is cut into chunks where its
-//! content says, so that an edit leaves the chunks before and after it as
-//! they were, and a chunk the object already held in the store is copied
-//! there (S3's `UploadPartCopy`, a range of the object as it stands, into
-//! the multipart upload that replaces it) instead of sent again. The
-//! chunks are recorded with the object and the entity tag the store gave
-//! it (`Object::stored`), and copied only from that version of it; readers
+//! content says (`output::chunks`, by the build as it wrote the file), so
+//! that an edit leaves the chunks before and after it as they were, and a
+//! chunk the object already held in the store is copied there (S3's
+//! `UploadPartCopy`, a range of the object as it stands, into the
+//! multipart upload that replaces it) instead of sent again. The chunks
+//! are recorded with the object and the entity tag the store gave it
+//! (`Object::chunks`, `Object::e_tag`), and copied only from that version
+//! of it; readers
 //! see the old object whole until the new one is complete.
 //!
 //! `object_store` has no `UploadPartCopy`: these uploads go through the
@@ -17,13 +19,6 @@ use super::PublishError;
 use super::store::{self, Endpoint, Target};
 use crate::output::objects::Chunk;
 use std::path::Path;
-
-/// FastCDC's cuts: about a mebibyte apart, at content the edit did not
-/// touch. The parts sent are larger (`PART_MIN`): a cut is what can be
-/// found again, not what is sent.
-const CUT_MIN: usize = 256 << 10;
-const CUT_AVERAGE: usize = 1 << 20;
-const CUT_MAX: usize = 4 << 20;
 
 /// S3 takes parts of 5 MiB at least, all but the last: bytes sent around
 /// an edit make up a part that size, taken from the held bytes beside it.
@@ -42,25 +37,6 @@ const COPIED_MOST: u64 = 256 << 20;
 
 /// S3's most parts an upload.
 const MOST_PARTS: usize = 10_000;
-
-/// The object in `file` cut into chunks where its content says, each with
-/// its hash, and the hash of the whole.
-pub fn chunks(file: &Path) -> std::io::Result<(Vec<Chunk>, String)> {
-    let opened = std::fs::File::open(file)?;
-    let mut whole = blake3::Hasher::new();
-    let chunks = fastcdc::v2020::StreamCDC::new(opened, CUT_MIN, CUT_AVERAGE, CUT_MAX)
-        .map(|cut| {
-            let cut = cut.map_err(std::io::Error::from)?;
-            whole.update(&cut.data);
-            Ok(Chunk {
-                at: cut.offset,
-                bytes: cut.length as u64,
-                hash: blake3::hash(&cut.data).to_hex().to_string(),
-            })
-        })
-        .collect::<std::io::Result<_>>()?;
-    Ok((chunks, whole.finalize().to_hex().to_string()))
-}
 
 /// Where a part of the new object comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -649,12 +625,9 @@ mod tests {
     }
 
     fn chunks_of(bytes: &[u8]) -> Vec<Chunk> {
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("dump.nt");
-        std::fs::write(&file, bytes).unwrap();
-        let (chunks, whole) = chunks(&file).unwrap();
-        assert_eq!(whole, blake3::hash(bytes).to_hex().to_string());
-        chunks
+        let mut cutter = crate::output::chunks::Cutter::new();
+        cutter.update(bytes);
+        cutter.finish()
     }
 
     /// The parts, read from where they say, each of S3's size but the
@@ -692,12 +665,12 @@ mod tests {
         let mut at = 0;
         for chunk in &held {
             assert_eq!(chunk.at, at);
-            assert!(chunk.bytes <= CUT_MAX as u64);
+            assert!(chunk.bytes <= crate::output::chunks::CUT_MAX as u64);
             at += chunk.bytes;
         }
         assert_eq!(at, old.len() as u64);
         let line = b"<https://example.org/new> <https://example.org/p> \"added\" .\n";
-        let spoiled = PART_MIN + 2 * CUT_MAX as u64;
+        let spoiled = PART_MIN + 2 * crate::output::chunks::CUT_MAX as u64;
         // In the middle, at the start, at the end, and in two places.
         let middle = added(&old, old.len() / 2, line);
         let start = [line.as_slice(), &old].concat();

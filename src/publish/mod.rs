@@ -13,7 +13,7 @@ pub mod plan;
 pub mod record;
 pub mod store;
 
-use crate::output::objects::{Chunk, Stored};
+use crate::output::objects::Chunk;
 use crate::site::files;
 use futures::{StreamExt, TryStreamExt};
 use plan::{Object, Plan};
@@ -105,6 +105,8 @@ pub fn publish(
     progress: &dyn crate::build::Progress,
 ) -> Result<PublishReport, PublishError> {
     let started = std::time::Instant::now();
+    // A file dated later was changed after the site was looked at.
+    let looked_at = std::time::SystemTime::now();
     let rules = site_rules(&config.site)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -157,8 +159,12 @@ pub fn publish(
         let held: HashMap<String, Stored> = plan
             .uploads()
             .filter_map(|o| previous.objects.get(&o.path))
-            .filter(|o| !o.hash.is_empty())
-            .filter_map(|o| Some((o.path.clone(), o.stored.clone()?)))
+            .filter(|o| !o.hash.is_empty() && !o.chunks.is_empty())
+            .filter_map(|o| {
+                let e_tag = o.e_tag.clone()?;
+                let chunks = o.chunks.clone();
+                Some((o.path.clone(), Stored { e_tag, chunks }))
+            })
             .collect();
         // Where no copy can be made within the store, no object is cut.
         let copier = delta::client(&store, &endpoint);
@@ -167,6 +173,7 @@ pub fn publish(
             copier: copier.as_ref(),
             held: &held,
             refused: &refused,
+            looked_at,
         };
         let send = |object: &Object| {
             let headers = rules.for_path(&format!("/{}", object.path));
@@ -199,11 +206,10 @@ pub fn publish(
         // object would otherwise keep this run's bytes under the old
         // hash); and a publish that read the record before this one wrote
         // it stops at its own first write, having sent nothing.
-        record.note(plan.uploads().map(|o| Object {
-            hash: String::new(),
-            stored: None,
-            ..o.clone()
-        }));
+        record.note(
+            plan.uploads()
+                .map(|o| Object::new(o.path.clone(), String::new(), o.bytes)),
+        );
         record.write().await?;
         progress.phase(phase::SENDING, Some(plan.uploads().count() as u64));
         let mut sent = Sent::default();
@@ -212,9 +218,13 @@ pub fn publish(
         }
         // The objects to remove stay recorded until they are removed.
         if plan.uploads().next().is_some() {
-            record.note(plan.uploads().map(|o| Object {
-                stored: sent.stored.remove(&o.path),
-                ..o.clone()
+            record.note(plan.uploads().map(|o| {
+                let mut recorded = Object::new(o.path.clone(), o.hash.clone(), o.bytes);
+                if let Some(stored) = sent.stored.remove(&o.path) {
+                    recorded.e_tag = Some(stored.e_tag);
+                    recorded.chunks = stored.chunks;
+                }
+                recorded
             }));
             record.write().await?;
         }
@@ -279,6 +289,13 @@ where
     Ok(all)
 }
 
+/// A large object as the store holds it: the entity tag it gave it
+/// (copies are made from that version only) and its chunks.
+struct Stored {
+    e_tag: String,
+    chunks: Vec<Chunk>,
+}
+
 /// What sending objects moved, why each large object the store no
 /// longer held as recorded was sent whole, and how the store holds the
 /// large ones sent, to record.
@@ -311,16 +328,20 @@ impl Sent {
 /// What sending a large object needs of the run: the client that copies
 /// within the store (none where no copy can be made), the large objects
 /// as the store holds them, and why the store took no copy, once it has
-/// refused (no further one is tried).
+/// refused (no further one is tried), and when the site was looked at
+/// (the build's chunks of a file dated later are not its bytes').
 struct Copying<'a> {
     copier: Option<&'a aws_sdk_s3::Client>,
     held: &'a HashMap<String, Stored>,
     refused: &'a std::sync::Mutex<Option<String>>,
+    looked_at: std::time::SystemTime,
 }
 
 /// Sends a large object: where the store holds chunks of it, as what
 /// changed (`delta`), else whole; its chunks recorded where they are the
-/// bytes sent (the file as hashed, unchanged while cut and sent).
+/// bytes sent (the file as hashed, unchanged while cut and sent). The
+/// chunks are the build's where it listed them and the file is as it was
+/// when the site was looked at, else the file is read to cut it.
 async fn send_large(
     store: &object_store::aws::AmazonS3,
     target: &store::Target,
@@ -336,7 +357,13 @@ async fn send_large(
         return Ok(Sent::whole(object));
     };
     let before = unchanged_since(file, None).await;
-    let (chunks, whole) = chunks_of(file).await?;
+    let as_looked_at =
+        before.is_some_and(|(bytes, date)| bytes == object.bytes && date <= copying.looked_at);
+    let (chunks, whole) = if as_looked_at && !object.chunks.is_empty() {
+        (object.chunks.clone(), object.hash.clone())
+    } else {
+        chunks_of(file).await?
+    };
     let assembly = copying.held.get(path).and_then(|held| {
         let parts = delta::assembly(&chunks, &held.chunks)?;
         Some((parts, held.e_tag.as_str()))
@@ -396,7 +423,7 @@ async fn unchanged_since(
 /// the hash of the whole.
 async fn chunks_of(file: &Path) -> Result<(Vec<Chunk>, String), PublishError> {
     let owned = file.to_owned();
-    let cut = tokio::task::spawn_blocking(move || delta::chunks(&owned)).await;
+    let cut = tokio::task::spawn_blocking(move || crate::output::chunks::of_file(&owned)).await;
     let read = cut.unwrap_or_else(|e| Err(std::io::Error::other(e)));
     read.map_err(|source| PublishError::Read {
         path: file.to_owned(),

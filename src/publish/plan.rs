@@ -14,9 +14,10 @@ pub use crate::output::objects::Object;
 
 /// The site's objects: every file a host publishes (not the build's own
 /// files, not the host-only ones), in path order, with its hash. The hash
-/// is the build's (`output::objects`) where the file is as the build left
-/// it, by its size and its date (not after the list's own); any other
-/// file is read and hashed.
+/// is the build's (`output::objects`), and so are its chunks where it
+/// lists them, where the file is as the build left it, by its size and
+/// its date (not after the list's own); any other file is read and
+/// hashed.
 pub fn objects(site: &Path) -> Result<Vec<Object>, (PathBuf, std::io::Error)> {
     // The build's list is read beside the walk, which keeps one core busy.
     let (built, found) = std::thread::scope(|scope| {
@@ -90,19 +91,23 @@ fn hashed(
             let as_built = entry.zip(listed).and_then(|(object, listed)| {
                 let unchanged =
                     object.bytes == bytes && metadata.modified().is_ok_and(|date| date <= listed);
-                unchanged.then_some(object.hash)
+                unchanged.then_some(object)
             });
-            let hash = match as_built {
-                Some(hash) => hash,
+            match as_built {
+                // With the build's chunks; nothing of a store.
+                Some(object) => Ok(Object {
+                    e_tag: None,
+                    ..object
+                }),
                 None => {
                     let mut hasher = blake3::Hasher::new();
                     std::fs::File::open(&file)
                         .and_then(|opened| hasher.update_reader(opened).map(drop))
                         .map_err(|e| (file.clone(), e))?;
-                    hasher.finalize().to_hex().to_string()
+                    let hash = hasher.finalize().to_hex().to_string();
+                    Ok(Object::new(path, hash, bytes))
                 }
-            };
-            Ok(Object::new(path, hash, bytes))
+            }
         })
         .collect()
 }

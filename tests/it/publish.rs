@@ -567,16 +567,36 @@ fn a_large_object_changed_in_the_middle_sends_only_what_changed() {
 }
 
 /// The hashes publish takes from the build's list are the files' own: the
-/// same objects as when every file is read and hashed.
+/// same objects as when every file is read and hashed; and so are the
+/// chunks the build cut its big documents into as it wrote them (on a
+/// site whose dumps are megabytes), which a publish copies by.
 #[test]
-fn the_build_s_hashes_are_the_files_own() {
+fn the_build_s_hashes_and_chunks_are_the_files_own() {
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path().join("dist");
-    build_ok(&tiny_input(), &site);
+    build_ok(&generated_input(dir.path(), "input", 6000, "A word"), &site);
     let listed = ontosite::publish::plan::objects(&site).unwrap();
+    let cut: Vec<_> = listed.iter().filter(|o| !o.chunks.is_empty()).collect();
+    assert!(cut.len() >= 2, "{:?}", listed.iter().map(|o| o.bytes).max());
+    for object in cut {
+        let (chunks, hash) = ontosite::output::chunks::of_file(&site.join(&object.path)).unwrap();
+        assert_eq!(
+            (&object.chunks, &object.hash),
+            (&chunks, &hash),
+            "{}",
+            object.path
+        );
+    }
     std::fs::remove_file(site.join(ontosite::output::objects::OBJECTS)).unwrap();
     let hashed = ontosite::publish::plan::objects(&site).unwrap();
-    assert_eq!(listed, hashed);
+    let content = |objects: &[ontosite::output::objects::Object]| -> Vec<(String, String, u64)> {
+        objects
+            .iter()
+            .map(|o| (o.path.clone(), o.hash.clone(), o.bytes))
+            .collect()
+    };
+    assert_eq!(content(&listed), content(&hashed));
+    assert!(hashed.iter().all(|o| o.chunks.is_empty()));
     assert_eq!(listed.len(), published_paths(&site).len());
 }
 
