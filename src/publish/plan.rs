@@ -6,7 +6,7 @@
 use crate::site::{bundles, files, routes};
 use itertools::{EitherOrBoth, Itertools};
 use rayon::prelude::*;
-use std::collections::BTreeMap;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use super::record::{Published, RECORD, RecordReader};
@@ -19,104 +19,170 @@ pub use crate::output::objects::Object;
 /// its date (not after the list's own); any other file is read and
 /// hashed.
 pub fn objects(site: &Path) -> Result<Vec<Object>, (PathBuf, std::io::Error)> {
-    // The build's list is read beside the walk, which keeps one core busy.
+    // The build's list is read beside the walk.
     let (built, found) = std::thread::scope(|scope| {
         let built = scope.spawn(|| built_objects(site));
         let found = walk(site);
         // A list that cannot be read is no list: every file is hashed.
         (built.join().ok().flatten(), found)
     });
-    hashed(found?, built)
+    hashed(site, found?, built)
 }
 
-/// Every file a host publishes under `site`, as `(path, file)`.
-fn walk(site: &Path) -> Result<Vec<(String, PathBuf)>, (PathBuf, std::io::Error)> {
-    let mut found: Vec<(String, PathBuf)> = Vec::new();
-    for entry in walkdir::WalkDir::new(site) {
-        let failed = |e: walkdir::Error| {
-            let path = e.path().unwrap_or(site).to_owned();
-            (path, std::io::Error::other(e))
-        };
-        let entry = entry.map_err(failed)?;
-        if !entry.file_type().is_file() {
+/// A file of the site as the walk found it: its path from the site's
+/// root, `/`-separated, and its size and date.
+struct Found {
+    path: String,
+    bytes: u64,
+    modified: Option<std::time::SystemTime>,
+}
+
+/// Every file a host publishes under `site`, with its status, in no
+/// order. Each folder is read once, opened relative to its parent, and
+/// each file's status asked relative to its folder, on both cores: at half
+/// a million files these calls to the kernel were most of a publish that
+/// sends nothing, and a whole path looked up again for each was a third
+/// of them. Links are not followed, and no file but a regular one is
+/// published.
+fn walk(site: &Path) -> Result<Vec<Found>, (PathBuf, std::io::Error)> {
+    use rustix::fs::{Mode, OFlags};
+    let opened = rustix::fs::open(
+        site,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .map_err(|e| (site.to_owned(), e.into()))?;
+    walk_folder(site, opened, "")
+}
+
+/// The files under the open folder `folder`, whose path from the site's
+/// root is `prefix` (empty, or ending in `/`).
+fn walk_folder(
+    site: &Path,
+    folder: rustix::fd::OwnedFd,
+    prefix: &str,
+) -> Result<Vec<Found>, (PathBuf, std::io::Error)> {
+    use rustix::fs::{AtFlags, FileType, Mode, OFlags};
+    let failed =
+        |name: &str, e: rustix::io::Errno| (site.join(format!("{prefix}{name}")), e.into());
+    let mut names: Vec<(String, FileType)> = Vec::new();
+    let entries = rustix::fs::Dir::read_from(&folder).map_err(|e| failed("", e))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| failed("", e))?;
+        let name = entry.file_name().to_bytes();
+        if name == b"." || name == b".." {
             continue;
         }
-        let relative = entry.path().strip_prefix(site).unwrap_or(entry.path());
-        let Some(path) = relative
-            .to_str()
-            .map(|p| p.replace(std::path::MAIN_SEPARATOR, "/"))
-        else {
+        let Ok(name) = std::str::from_utf8(name) else {
+            let path = site.join(prefix).join(std::ffi::OsStr::from_bytes(name));
             let why = "its name is not UTF-8, which no object key can hold";
-            return Err((entry.path().to_owned(), std::io::Error::other(why)));
+            return Err((path, std::io::Error::other(why)));
         };
-        if !routes::is_private(&format!("/{path}")) {
-            found.push((path, entry.into_path()));
-        }
+        names.push((name.to_owned(), entry.file_type()));
     }
-    Ok(found)
+    let found: Vec<Vec<Found>> = names
+        .into_par_iter()
+        .map(|(name, kind)| {
+            let path = format!("{prefix}{name}");
+            // The type the folder names, or, where it names none, the
+            // status's; asked once for a file either way.
+            let status = match kind {
+                FileType::Directory | FileType::Symlink => None,
+                _ => Some(
+                    rustix::fs::statat(&folder, name.as_str(), AtFlags::SYMLINK_NOFOLLOW)
+                        .map_err(|e| failed(&name, e))?,
+                ),
+            };
+            let kind = status
+                .as_ref()
+                .map_or(kind, |status| FileType::from_raw_mode(status.st_mode));
+            match (kind, status) {
+                (FileType::Directory, _) => {
+                    let inner = rustix::fs::openat(
+                        &folder,
+                        name.as_str(),
+                        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NOFOLLOW,
+                        Mode::empty(),
+                    )
+                    .map_err(|e| failed(&name, e))?;
+                    walk_folder(site, inner, &format!("{path}/"))
+                }
+                (FileType::RegularFile, Some(status))
+                    if !routes::is_private(&format!("/{path}")) =>
+                {
+                    let modified = u64::try_from(status.st_mtime).ok().map(|seconds| {
+                        let nanos = u32::try_from(status.st_mtime_nsec).unwrap_or(0);
+                        std::time::UNIX_EPOCH + std::time::Duration::new(seconds, nanos)
+                    });
+                    Ok(vec![Found {
+                        path,
+                        bytes: u64::try_from(status.st_size).unwrap_or(0),
+                        modified,
+                    }])
+                }
+                _ => Ok(Vec::new()),
+            }
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(found.into_iter().flatten().collect())
 }
 
-/// The site's objects `(path, file)`, in path order, with their
-/// statuses and hashes: the build's where a file is as it left it
-/// (`built`), else read.
+/// The site's objects found, in path order, with their hashes: the
+/// build's where a file is as it left it (`built`, in path order), else
+/// read.
 fn hashed(
-    mut found: Vec<(String, PathBuf)>,
-    built: Option<(BTreeMap<String, Object>, std::time::SystemTime)>,
+    site: &Path,
+    mut found: Vec<Found>,
+    built: Option<(Vec<Object>, std::time::SystemTime)>,
 ) -> Result<Vec<Object>, (PathBuf, std::io::Error)> {
-    found.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    found.par_sort_unstable_by(|a, b| a.path.cmp(&b.path));
     // Each file beside its entry in the build's list, both in path order:
     // one pass, not a search of the list per file (such searches, here and
     // in `Plan::of`, were a fifth of a publish that sends nothing).
     let (listed, built) = match built {
         Some((objects, listed)) => (Some(listed), objects),
-        None => (None, BTreeMap::new()),
+        None => (None, Vec::new()),
     };
-    let found: Vec<(String, PathBuf, Option<Object>)> = found
+    let found: Vec<(Found, Option<Object>)> = found
         .into_iter()
-        .merge_join_by(built, |(path, _), (listed, _)| path.cmp(listed))
+        .merge_join_by(built, |found, object| found.path.cmp(&object.path))
         .filter_map(|pair| match pair {
-            EitherOrBoth::Both((path, file), (_, object)) => Some((path, file, Some(object))),
-            EitherOrBoth::Left((path, file)) => Some((path, file, None)),
+            EitherOrBoth::Both(found, object) => Some((found, Some(object))),
+            EitherOrBoth::Left(found) => Some((found, None)),
             EitherOrBoth::Right(_) => None,
         })
         .collect();
-    // Each file's status asked on both cores, not in the walk: at half a
-    // million files the calls to the kernel are most of a publish that
-    // sends nothing.
     found
         .into_par_iter()
-        .map(|(path, file, entry)| {
-            let metadata = std::fs::symlink_metadata(&file).map_err(|e| (file.clone(), e))?;
-            let bytes = metadata.len();
-            let as_built = entry.zip(listed).and_then(|(object, listed)| {
-                let unchanged =
-                    object.bytes == bytes && metadata.modified().is_ok_and(|date| date <= listed);
-                unchanged.then_some(object)
+        .map(|(found, entry)| {
+            let as_built = entry.zip(listed).filter(|(object, listed)| {
+                object.bytes == found.bytes && found.modified.is_some_and(|date| date <= *listed)
             });
             match as_built {
                 // With the build's chunks; nothing of a store.
-                Some(object) => Ok(Object {
+                Some((object, _)) => Ok(Object {
                     e_tag: None,
                     ..object
                 }),
                 None => {
+                    let file = site.join(&found.path);
                     let mut hasher = blake3::Hasher::new();
                     std::fs::File::open(&file)
                         .and_then(|opened| hasher.update_reader(opened).map(drop))
                         .map_err(|e| (file.clone(), e))?;
                     let hash = hasher.finalize().to_hex().to_string();
-                    Ok(Object::new(path, hash, bytes))
+                    Ok(Object::new(found.path, hash, found.bytes))
                 }
             }
         })
         .collect()
 }
 
-/// The build's list of the site's objects, and when it was written; none
-/// where the site has none or it cannot be read (every file is then
-/// hashed). Read a piece at a time: at a million entities the list is
-/// half a gigabyte.
-fn built_objects(site: &Path) -> Option<(BTreeMap<String, Object>, std::time::SystemTime)> {
+/// The build's list of the site's objects, in path order, and when it
+/// was written; none where the site has none or it cannot be read (every
+/// file is then hashed). Read a piece at a time: at a million entities
+/// the list is half a gigabyte.
+fn built_objects(site: &Path) -> Option<(Vec<Object>, std::time::SystemTime)> {
     use std::io::Read;
     let path = site.join(crate::output::objects::OBJECTS);
     let mut file = std::fs::File::open(&path).ok()?;
@@ -129,8 +195,8 @@ fn built_objects(site: &Path) -> Option<(BTreeMap<String, Object>, std::time::Sy
             read => reader.feed(&piece[..read]).ok()?,
         }
     }
-    let objects = reader.finish().ok()?.entries.into_iter();
-    Some((objects.filter_map(|(p, o)| Some((p, o?))).collect(), listed))
+    let objects = reader.finish().ok()?.entries.into_values();
+    Some((objects.flatten().collect(), listed))
 }
 
 /// A publish's steps, in order: `first` the new and changed objects other
@@ -342,6 +408,9 @@ mod tests {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, file).unwrap();
         }
+        // Links are no files of the site: neither followed nor sent.
+        std::os::unix::fs::symlink(dir.path().join("a.json"), dir.path().join("l.json")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("ui"), dir.path().join("v")).unwrap();
         let paths: Vec<String> = objects(dir.path())
             .unwrap()
             .into_iter()
