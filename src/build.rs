@@ -647,8 +647,8 @@ fn prepare<'a>(config: &BuildConfig, ontology: &'a Ontology) -> Result<Rendering
     })
 }
 
-/// A file the build wrote, as the list of the site's objects has it, and
-/// how.
+/// A file the build wrote, as an object of the site (the list of them
+/// leaves out the private ones), and how.
 struct WrittenFile {
     object: objects::Object,
     how: Written,
@@ -772,6 +772,9 @@ fn keep_frozen(
             }
             staging.keep(&from, &object.path)?;
             progress.advance(1, object.bytes);
+            // Listed without the chunks an earlier list gave it: only a
+            // file this build wrote has chunks it cut itself.
+            let object = objects::Object::new(object.path, object.hash, object.bytes);
             Ok(WrittenFile {
                 object,
                 how: Written::Kept,
@@ -836,7 +839,7 @@ fn write_documents(
         .collect()
 }
 
-/// Writes the list of the published files with their hashes
+/// Writes the list of the published files with their hashes and chunks
 /// (`output::objects`), last: a file edited after it is newer than it.
 fn write_objects(staging: &Staging, written: &[WrittenFile]) -> Result<WrittenFile, Error> {
     let mut listed: Vec<&objects::Object> = written

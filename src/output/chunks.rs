@@ -9,11 +9,15 @@
 
 use super::objects::Chunk;
 
-/// FastCDC's cuts: about a mebibyte apart, at content the edit did not
-/// touch. The parts a publish sends are larger: a cut is what can be
-/// found again, not what is sent.
+// FastCDC's cuts: about a mebibyte apart, at content the edit did not
+// touch. The parts a publish sends are larger: a cut is what can be found
+// again, not what is sent.
+
+/// The shortest chunk but the last.
 const CUT_MIN: usize = 256 << 10;
+/// About how far apart FastCDC cuts.
 const CUT_AVERAGE: usize = 1 << 20;
+/// The longest chunk, and so the most bytes held to find a cut.
 pub const CUT_MAX: usize = 4 << 20;
 
 /// Cuts bytes given a piece at a time into chunks, each with its hash.
@@ -84,6 +88,23 @@ impl Cutter {
         self.done += length;
         self.at += length as u64;
     }
+}
+
+/// Whether `chunks` are those of an object of `bytes` bytes: one after
+/// another from its start to its end, none empty. A list read from a file
+/// is checked before anything is copied by it.
+pub fn covers(chunks: &[Chunk], bytes: u64) -> bool {
+    let mut at = 0u64;
+    for chunk in chunks {
+        if chunk.at != at || chunk.bytes == 0 {
+            return false;
+        }
+        at = match at.checked_add(chunk.bytes) {
+            Some(end) => end,
+            None => return false,
+        };
+    }
+    !chunks.is_empty() && at == bytes
 }
 
 /// A stream that cuts what it passes on: the chunks of a document the
@@ -180,6 +201,13 @@ mod tests {
             at += chunk.bytes;
         }
         assert_eq!(at as usize, whole.len());
+        assert!(covers(&at_once, whole.len() as u64));
+        assert!(!covers(&at_once, whole.len() as u64 + 1));
+        assert!(!covers(
+            &at_once[1..],
+            whole.len() as u64 - at_once[0].bytes
+        ));
+        assert!(!covers(&[], 0));
         assert!(Cutter::new().finish().is_empty());
         assert_eq!(cut_in_pieces(b"short", 2).len(), 1);
     }

@@ -1,8 +1,9 @@
 //! The list of a site's published files with their content hashes, which
 //! the build writes as it writes the files (it holds their bytes then),
 //! so that `publish` need not read a file again to know it is unchanged.
-//! One JSON line per file, in path order: the same lines as the record a
-//! publish leaves in the bucket.
+//! One JSON line per file, in path order: lines of the same form as the
+//! record a publish leaves in the bucket (which adds the store's entity
+//! tag of the large objects).
 
 use serde::{Deserialize, Serialize};
 

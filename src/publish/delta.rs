@@ -1,7 +1,8 @@
 //! A large object that changed, sent as what changed. The whole dumps and
 //! lists change with any entity (one entity at 100,000 changed 266 MB of
 //! them), but only around it: the object is cut into chunks where its
-//! content says (`output::chunks`, by the build as it wrote the file), so
+//! content says (`output::chunks`: by the build as it wrote the file, or
+//! by publish where the build did not), so
 //! that an edit leaves the chunks before and after it as they were, and a
 //! chunk the object already held in the store is copied there (S3's
 //! `UploadPartCopy`, a range of the object as it stands, into the

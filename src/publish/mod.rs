@@ -105,8 +105,6 @@ pub fn publish(
     progress: &dyn crate::build::Progress,
 ) -> Result<PublishReport, PublishError> {
     let started = std::time::Instant::now();
-    // A file dated later was changed after the site was looked at.
-    let looked_at = std::time::SystemTime::now();
     let rules = site_rules(&config.site)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -129,8 +127,8 @@ pub fn publish(
         Ok::<_, PublishError>((store, endpoint, previous, version))
     });
     progress.phase(phase::HASHING, None);
-    let objects = match plan::objects(&config.site) {
-        Ok(objects) => objects,
+    let site = match plan::objects(&config.site) {
+        Ok(site) => site,
         Err((path, source)) => {
             // Not waiting for the record (a name lookup, a credential
             // process) to say what is wrong here.
@@ -146,7 +144,7 @@ pub fn publish(
                 help: "run publish again; where it fails alike, report it as a bug of ontosite",
             })??;
         let previous = previous.unwrap_or_default();
-        let plan = Plan::of(&objects, &previous);
+        let plan = Plan::of(&site.objects, &previous);
         if config.apply_cors && !config.dry_run {
             store::apply_cors(&store, &config.target, &endpoint).await?;
         }
@@ -173,7 +171,7 @@ pub fn publish(
             copier: copier.as_ref(),
             held: &held,
             refused: &refused,
-            looked_at,
+            seen: &site.seen,
         };
         let send = |object: &Object| {
             let headers = rules.for_path(&format!("/{}", object.path));
@@ -216,10 +214,17 @@ pub fn publish(
         for step in plan.steps() {
             sent.add(send_all(step, jobs, &send).await?);
         }
-        // The objects to remove stay recorded until they are removed.
+        // The objects to remove stay recorded until they are removed; one
+        // whose file changed while it was sent, with no hash, as claimed.
         if plan.uploads().next().is_some() {
+            let unsure: std::collections::HashSet<&String> = sent.unsure.iter().collect();
             record.note(plan.uploads().map(|o| {
-                let mut recorded = Object::new(o.path.clone(), o.hash.clone(), o.bytes);
+                let hash = if unsure.contains(&o.path) {
+                    String::new()
+                } else {
+                    o.hash.clone()
+                };
+                let mut recorded = Object::new(o.path.clone(), hash, o.bytes);
                 if let Some(stored) = sent.stored.remove(&o.path) {
                     recorded.e_tag = Some(stored.e_tag);
                     recorded.chunks = stored.chunks;
@@ -304,6 +309,8 @@ struct Sent {
     moved: delta::Moved,
     not_held: Vec<String>,
     stored: HashMap<String, Stored>,
+    /// The large objects whose file changed while they were sent.
+    unsure: Vec<String>,
 }
 
 impl Sent {
@@ -322,26 +329,29 @@ impl Sent {
         self.moved = self.moved + other.moved;
         self.not_held.extend(other.not_held);
         self.stored.extend(other.stored);
+        self.unsure.extend(other.unsure);
     }
 }
 
 /// What sending a large object needs of the run: the client that copies
 /// within the store (none where no copy can be made), the large objects
 /// as the store holds them, and why the store took no copy, once it has
-/// refused (no further one is tried), and when the site was looked at
-/// (the build's chunks of a file dated later are not its bytes').
+/// refused (no further one is tried), and how the walk saw the files
+/// whose chunks the build listed.
 struct Copying<'a> {
     copier: Option<&'a aws_sdk_s3::Client>,
     held: &'a HashMap<String, Stored>,
     refused: &'a std::sync::Mutex<Option<String>>,
-    looked_at: std::time::SystemTime,
+    seen: &'a HashMap<String, plan::Seen>,
 }
 
 /// Sends a large object: where the store holds chunks of it, as what
 /// changed (`delta`), else whole; its chunks recorded where they are the
 /// bytes sent (the file as hashed, unchanged while cut and sent). The
-/// chunks are the build's where it listed them and the file is as it was
-/// when the site was looked at, else the file is read to cut it.
+/// chunks are the build's where it listed them and the file is still the
+/// one the walk saw, unchanged; else the file is read to cut it. A file
+/// changed while it was sent is recorded with no hash, so that the next
+/// publish sends it again whatever the store now holds.
 async fn send_large(
     store: &object_store::aws::AmazonS3,
     target: &store::Target,
@@ -356,10 +366,9 @@ async fn send_large(
         store::put_large(store, target, path, file, attributes).await?;
         return Ok(Sent::whole(object));
     };
-    let before = unchanged_since(file, None).await;
-    let as_looked_at =
-        before.is_some_and(|(bytes, date)| bytes == object.bytes && date <= copying.looked_at);
-    let (chunks, whole) = if as_looked_at && !object.chunks.is_empty() {
+    let before = seen(file).await;
+    let as_walked = before.is_some() && before.as_ref() == copying.seen.get(path);
+    let (chunks, whole) = if as_walked && !object.chunks.is_empty() {
         (object.chunks.clone(), object.hash.clone())
     } else {
         chunks_of(file).await?
@@ -398,25 +407,23 @@ async fn send_large(
         }
         None => store::put_large(store, target, path, file, attributes).await?,
     };
-    let as_cut =
-        whole == object.hash && before.is_some() && unchanged_since(file, before).await.is_some();
+    let unchanged = before.is_some() && seen(file).await == before;
+    if !unchanged {
+        sent.unsure.push(path.clone());
+    }
     sent.stored.extend(
         e_tag
-            .filter(|_| as_cut)
+            .filter(|_| unchanged && whole == object.hash)
             .map(|e_tag| (path.clone(), Stored { e_tag, chunks })),
     );
     Ok(sent)
 }
 
-/// The size and date of `file`, where it has them and they are still
-/// `then`'s (none: any).
-async fn unchanged_since(
-    file: &Path,
-    then: Option<(u64, std::time::SystemTime)>,
-) -> Option<(u64, std::time::SystemTime)> {
-    let metadata = tokio::fs::metadata(file).await.ok()?;
-    let now = (metadata.len(), metadata.modified().ok()?);
-    then.is_none_or(|then| then == now).then_some(now)
+/// How a status of `file` sees it now, not through a link; none where it
+/// has none.
+async fn seen(file: &Path) -> Option<plan::Seen> {
+    let metadata = tokio::fs::symlink_metadata(file).await.ok()?;
+    Some(plan::Seen::of_metadata(&metadata))
 }
 
 /// The chunks of the large object in `file`, cut beside the uploads, and

@@ -18,7 +18,7 @@ pub use crate::output::objects::Object;
 /// lists them, where the file is as the build left it, by its size and
 /// its date (not after the list's own); any other file is read and
 /// hashed.
-pub fn objects(site: &Path) -> Result<Vec<Object>, (PathBuf, std::io::Error)> {
+pub fn objects(site: &Path) -> Result<Site, (PathBuf, std::io::Error)> {
     // The build's list is read beside the walk.
     let (built, found) = std::thread::scope(|scope| {
         let built = scope.spawn(|| built_objects(site));
@@ -29,17 +29,74 @@ pub fn objects(site: &Path) -> Result<Vec<Object>, (PathBuf, std::io::Error)> {
     hashed(site, found?, built)
 }
 
+/// The site's objects, and how the walk saw each file whose chunks the
+/// build listed: those chunks are its bytes' only while the file is the
+/// one the walk saw, unchanged (a build may swap a new site in while a
+/// publish runs, or a hand edit a file).
+#[derive(Debug, Default)]
+pub struct Site {
+    pub objects: Vec<Object>,
+    pub seen: std::collections::HashMap<String, Seen>,
+}
+
+/// A file as one status of it says: which file (device and inode) and in
+/// what state (size, modification and change times, to the nanosecond).
+/// Two equal are the same file, unchanged but by a hand that set its
+/// times back (which the hashes the build listed trust too).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Seen {
+    device: u64,
+    inode: u64,
+    bytes: u64,
+    modified: (i64, i64),
+    changed: (i64, i64),
+}
+
+impl Seen {
+    // A status's fields are of other types on other platforms.
+    #[allow(clippy::unnecessary_cast)]
+    fn of_status(status: &rustix::fs::Stat) -> Seen {
+        Seen {
+            device: status.st_dev as u64,
+            inode: status.st_ino as u64,
+            bytes: status.st_size as u64,
+            modified: (status.st_mtime as i64, status.st_mtime_nsec as i64),
+            changed: (status.st_ctime as i64, status.st_ctime_nsec as i64),
+        }
+    }
+
+    /// How `metadata` (of a file, not followed through a link) sees it.
+    pub fn of_metadata(metadata: &std::fs::Metadata) -> Seen {
+        use std::os::unix::fs::MetadataExt;
+        Seen {
+            device: metadata.dev(),
+            inode: metadata.ino(),
+            bytes: metadata.size(),
+            modified: (metadata.mtime(), metadata.mtime_nsec()),
+            changed: (metadata.ctime(), metadata.ctime_nsec()),
+        }
+    }
+}
+
 /// A file of the site as the walk found it: its path from the site's
-/// root, `/`-separated, and its size and date.
+/// root, `/`-separated, and its status.
 struct Found {
     path: String,
-    bytes: u64,
-    modified: Option<std::time::SystemTime>,
+    seen: Seen,
+}
+
+impl Found {
+    fn modified(&self) -> Option<std::time::SystemTime> {
+        let (seconds, nanos) = self.seen.modified;
+        let seconds = u64::try_from(seconds).ok()?;
+        let nanos = u32::try_from(nanos).ok()?;
+        Some(std::time::UNIX_EPOCH + std::time::Duration::new(seconds, nanos))
+    }
 }
 
 /// Every file a host publishes under `site`, with its status, in no
 /// order. Each folder is read once, opened relative to its parent, and
-/// each file's status asked relative to its folder, on both cores: at half
+/// each file's status asked relative to its folder, in parallel: at half
 /// a million files these calls to the kernel were most of a publish that
 /// sends nothing, and a whole path looked up again for each was a third
 /// of them. Links are not followed, and no file but a regular one is
@@ -110,15 +167,8 @@ fn walk_folder(
                 (FileType::RegularFile, Some(status))
                     if !routes::is_private(&format!("/{path}")) =>
                 {
-                    let modified = u64::try_from(status.st_mtime).ok().map(|seconds| {
-                        let nanos = u32::try_from(status.st_mtime_nsec).unwrap_or(0);
-                        std::time::UNIX_EPOCH + std::time::Duration::new(seconds, nanos)
-                    });
-                    Ok(vec![Found {
-                        path,
-                        bytes: u64::try_from(status.st_size).unwrap_or(0),
-                        modified,
-                    }])
+                    let seen = Seen::of_status(&status);
+                    Ok(vec![Found { path, seen }])
                 }
                 _ => Ok(Vec::new()),
             }
@@ -129,12 +179,12 @@ fn walk_folder(
 
 /// The site's objects found, in path order, with their hashes: the
 /// build's where a file is as it left it (`built`, in path order), else
-/// read.
+/// read; and with the build's chunks where they cover the file.
 fn hashed(
     site: &Path,
     mut found: Vec<Found>,
     built: Option<(Vec<Object>, std::time::SystemTime)>,
-) -> Result<Vec<Object>, (PathBuf, std::io::Error)> {
+) -> Result<Site, (PathBuf, std::io::Error)> {
     found.par_sort_unstable_by(|a, b| a.path.cmp(&b.path));
     // Each file beside its entry in the build's list, both in path order:
     // one pass, not a search of the list per file (such searches, here and
@@ -152,18 +202,26 @@ fn hashed(
             EitherOrBoth::Right(_) => None,
         })
         .collect();
-    found
+    let objects: Vec<(Object, Option<Seen>)> = found
         .into_par_iter()
         .map(|(found, entry)| {
             let as_built = entry.zip(listed).filter(|(object, listed)| {
-                object.bytes == found.bytes && found.modified.is_some_and(|date| date <= *listed)
+                object.bytes == found.seen.bytes && found.modified().is_some_and(|d| d <= *listed)
             });
             match as_built {
-                // With the build's chunks; nothing of a store.
-                Some((object, _)) => Ok(Object {
-                    e_tag: None,
-                    ..object
-                }),
+                // With the build's chunks where they cover it; nothing of
+                // a store.
+                Some((object, _)) => {
+                    let covered = crate::output::chunks::covers(&object.chunks, object.bytes);
+                    let seen = covered.then_some(found.seen);
+                    let chunks = if covered { object.chunks } else { Vec::new() };
+                    let object = Object {
+                        e_tag: None,
+                        chunks,
+                        ..object
+                    };
+                    Ok((object, seen))
+                }
                 None => {
                     let file = site.join(&found.path);
                     let mut hasher = blake3::Hasher::new();
@@ -171,11 +229,19 @@ fn hashed(
                         .and_then(|opened| hasher.update_reader(opened).map(drop))
                         .map_err(|e| (file.clone(), e))?;
                     let hash = hasher.finalize().to_hex().to_string();
-                    Ok(Object::new(found.path, hash, found.bytes))
+                    Ok((Object::new(found.path, hash, found.seen.bytes), None))
                 }
             }
         })
-        .collect()
+        .collect::<Result<_, _>>()?;
+    let mut site = Site::default();
+    for (object, seen) in objects {
+        if let Some(seen) = seen {
+            site.seen.insert(object.path.clone(), seen);
+        }
+        site.objects.push(object);
+    }
+    Ok(site)
 }
 
 /// The build's list of the site's objects, in path order, and when it
@@ -389,9 +455,49 @@ mod tests {
             .open(dir.path().join("b.json"))
             .unwrap();
         edited.set_modified(later).unwrap();
-        let found = objects(dir.path()).unwrap();
+        let found = objects(dir.path()).unwrap().objects;
         assert_eq!(found[0].hash, "listed");
         assert_eq!(found[1].hash, blake3::hash(b"bbbb").to_hex().to_string());
+    }
+
+    /// The build's chunks go with the file the walk saw: one put in its
+    /// place (as a build swapping a new site in does), of the same size
+    /// and with its date set back, is not seen as it; nor are chunks that
+    /// do not cover the file listed.
+    #[test]
+    fn the_build_s_chunks_go_with_the_file_the_walk_saw() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("all");
+        std::fs::write(&file, "aaaa").unwrap();
+        let chunk = |at, bytes| crate::output::objects::Chunk {
+            at,
+            bytes,
+            hash: "h".to_owned(),
+        };
+        let mut listed = Object::new("all".to_owned(), "listed".to_owned(), 4);
+        listed.chunks = vec![chunk(0, 2), chunk(2, 2)];
+        let mut short = Object::new("b".to_owned(), "listed".to_owned(), 4);
+        short.chunks = vec![chunk(0, 2)];
+        std::fs::write(dir.path().join("b"), "bbbb").unwrap();
+        let list = dir.path().join(crate::output::objects::OBJECTS);
+        std::fs::write(&list, crate::output::objects::render([&listed, &short])).unwrap();
+        let site = objects(dir.path()).unwrap();
+        assert_eq!(site.objects[0].chunks, listed.chunks);
+        assert!(site.objects[1].chunks.is_empty());
+        assert_eq!(site.seen.len(), 1);
+        let walked = site.seen["all"];
+        let then = std::fs::metadata(&file).unwrap().modified().unwrap();
+        let stand_in = dir.path().join("stand-in");
+        std::fs::write(&stand_in, "cccc").unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&stand_in)
+            .unwrap()
+            .set_modified(then)
+            .unwrap();
+        std::fs::rename(&stand_in, &file).unwrap();
+        let now = Seen::of_metadata(&std::fs::symlink_metadata(&file).unwrap());
+        assert_ne!(now, walked);
     }
 
     #[test]
@@ -413,6 +519,7 @@ mod tests {
         std::os::unix::fs::symlink(dir.path().join("ui"), dir.path().join("v")).unwrap();
         let paths: Vec<String> = objects(dir.path())
             .unwrap()
+            .objects
             .into_iter()
             .map(|o| o.path)
             .collect();

@@ -575,10 +575,19 @@ fn the_build_s_hashes_and_chunks_are_the_files_own() {
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path().join("dist");
     build_ok(&generated_input(dir.path(), "input", 6000, "A word"), &site);
-    let listed = ontosite::publish::plan::objects(&site).unwrap();
+    let walked = ontosite::publish::plan::objects(&site).unwrap();
+    let listed = walked.objects;
     let cut: Vec<_> = listed.iter().filter(|o| !o.chunks.is_empty()).collect();
     assert!(cut.len() >= 2, "{:?}", listed.iter().map(|o| o.bytes).max());
+    // Each with how the walk saw its file, which a publish checks the
+    // file against before it copies by them.
+    assert_eq!(walked.seen.len(), cut.len());
     for object in cut {
+        let metadata = std::fs::symlink_metadata(site.join(&object.path)).unwrap();
+        assert_eq!(
+            walked.seen.get(&object.path),
+            Some(&ontosite::publish::plan::Seen::of_metadata(&metadata))
+        );
         let (chunks, hash) = ontosite::output::chunks::of_file(&site.join(&object.path)).unwrap();
         assert_eq!(
             (&object.chunks, &object.hash),
@@ -588,7 +597,7 @@ fn the_build_s_hashes_and_chunks_are_the_files_own() {
         );
     }
     std::fs::remove_file(site.join(ontosite::output::objects::OBJECTS)).unwrap();
-    let hashed = ontosite::publish::plan::objects(&site).unwrap();
+    let hashed = ontosite::publish::plan::objects(&site).unwrap().objects;
     let content = |objects: &[ontosite::output::objects::Object]| -> Vec<(String, String, u64)> {
         objects
             .iter()
