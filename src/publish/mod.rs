@@ -13,6 +13,7 @@ pub mod plan;
 pub mod record;
 pub mod store;
 
+use crate::output::chunks::covers;
 use crate::output::objects::Chunk;
 use crate::site::files;
 use futures::{StreamExt, TryStreamExt};
@@ -157,7 +158,7 @@ pub fn publish(
         let held: HashMap<String, Stored> = plan
             .uploads()
             .filter_map(|o| previous.objects.get(&o.path))
-            .filter(|o| !o.hash.is_empty() && !o.chunks.is_empty())
+            .filter(|o| !o.hash.is_empty() && covers(&o.chunks, o.bytes))
             .filter_map(|o| {
                 let e_tag = o.e_tag.clone()?;
                 let chunks = o.chunks.clone();
@@ -350,8 +351,9 @@ struct Copying<'a> {
 /// bytes sent (the file as hashed, unchanged while cut and sent). The
 /// chunks are the build's where it listed them and the file is still the
 /// one the walk saw, unchanged; else the file is read to cut it. A file
-/// changed while it was sent is recorded with no hash, so that the next
-/// publish sends it again whatever the store now holds.
+/// changed since the plan hashed it, or while it was sent, is recorded
+/// with no hash, so that the next publish sends it again whatever the
+/// store now holds.
 async fn send_large(
     store: &object_store::aws::AmazonS3,
     target: &store::Target,
@@ -407,13 +409,15 @@ async fn send_large(
         }
         None => store::put_large(store, target, path, file, attributes).await?,
     };
-    let unchanged = before.is_some() && seen(file).await == before;
-    if !unchanged {
+    // Sent as cut, and the file the plan hashed: else the store may hold
+    // other bytes than the plan's hash says.
+    let as_planned = before.is_some() && seen(file).await == before && whole == object.hash;
+    if !as_planned {
         sent.unsure.push(path.clone());
     }
     sent.stored.extend(
         e_tag
-            .filter(|_| unchanged && whole == object.hash)
+            .filter(|_| as_planned)
             .map(|e_tag| (path.clone(), Stored { e_tag, chunks })),
     );
     Ok(sent)

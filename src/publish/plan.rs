@@ -41,8 +41,9 @@ pub struct Site {
 
 /// A file as one status of it says: which file (device and inode) and in
 /// what state (size, modification and change times, to the nanosecond).
-/// Two equal are the same file, unchanged but by a hand that set its
-/// times back (which the hashes the build listed trust too).
+/// Two equal are the same file, unchanged, but for a write of the same
+/// size within one tick of the file system's clock, or under a clock set
+/// back (which the hashes the build listed trust too).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Seen {
     device: u64,
