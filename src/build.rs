@@ -772,9 +772,8 @@ fn keep_frozen(
             }
             staging.keep(&from, &object.path)?;
             progress.advance(1, object.bytes);
-            // Listed without the chunks an earlier list gave it: only a
-            // file this build wrote has chunks it cut itself.
-            let object = objects::Object::new(object.path, object.hash, object.bytes);
+            // Listed as the earlier list has it, chunks and all: the same
+            // list as where the release was built in this run.
             Ok(WrittenFile {
                 object,
                 how: Written::Kept,
