@@ -7,7 +7,7 @@ use crate::config::{BuildConfig, HostCheck};
 use crate::hosts::{self, DoesNotFit, Fit, Measured, Plan};
 use crate::model::Ontology;
 use crate::output::chunks::{Cutter, Cutting};
-use crate::output::objects::{self, Hashing};
+use crate::output::objects;
 use crate::output::{Previous, Record, Staging, Written};
 use crate::render::{self, Rendering};
 use crate::site::bundles::Layout;
@@ -810,18 +810,14 @@ fn write_documents(
             // thread's buffer.
             let (how, object) = if document.streams() {
                 let mut file = Cutting {
-                    inner: Hashing {
-                        inner: staging.create(&path)?,
-                        hasher: blake3::Hasher::new(),
-                    },
+                    inner: staging.create(&path)?,
                     cutter: Cutter::new(),
                 };
                 document.render_into(site, &mut file).map_err(failed)?;
                 let Cutting { inner, cutter } = file;
-                let (how, len) = staging.finish(inner.inner)?;
-                let hash = inner.hasher.finalize().to_hex().to_string();
+                let (how, len) = staging.finish(inner)?;
+                let (chunks, hash) = cutter.finish();
                 let mut object = objects::Object::new(path, hash, len);
-                let chunks = cutter.finish();
                 if chunks.len() > 1 {
                     object.chunks = chunks;
                 }

@@ -20,7 +20,8 @@ const CUT_AVERAGE: usize = 1 << 20;
 /// The longest chunk, and so the most bytes held to find a cut.
 pub const CUT_MAX: usize = 4 << 20;
 
-/// Cuts bytes given a piece at a time into chunks, each with its hash.
+/// Cuts bytes given a piece at a time into chunks, each with its hash,
+/// and hashes the whole.
 /// A cut is found in the next `CUT_MAX` bytes (or what is left at the
 /// end), as FastCDC finds it in a buffer of that size: the pieces' sizes
 /// change nothing.
@@ -31,6 +32,7 @@ pub struct Cutter {
     /// The offset in the whole of `pending[done]`.
     at: u64,
     chunks: Vec<Chunk>,
+    whole: blake3::Hasher,
 }
 
 impl Default for Cutter {
@@ -46,11 +48,13 @@ impl Cutter {
             done: 0,
             at: 0,
             chunks: Vec::new(),
+            whole: blake3::Hasher::new(),
         }
     }
 
     /// Takes the next bytes of the whole.
     pub fn update(&mut self, bytes: &[u8]) {
+        self.whole.update(bytes);
         self.pending.extend_from_slice(bytes);
         while self.pending.len() - self.done >= CUT_MAX {
             self.cut_one();
@@ -63,12 +67,12 @@ impl Cutter {
         }
     }
 
-    /// The chunks of the whole, in order.
-    pub fn finish(mut self) -> Vec<Chunk> {
+    /// The chunks of the whole, in order, and the hash of the whole.
+    pub fn finish(mut self) -> (Vec<Chunk>, String) {
         while self.done < self.pending.len() {
             self.cut_one();
         }
-        self.chunks
+        (self.chunks, self.whole.finalize().to_hex().to_string())
     }
 
     /// Cuts the next chunk of what is pending, which is not empty.
@@ -107,8 +111,8 @@ pub fn covers(chunks: &[Chunk], bytes: u64) -> bool {
     !chunks.is_empty() && at == bytes
 }
 
-/// A stream that cuts what it passes on: the chunks of a document the
-/// build renders straight into its file.
+/// A stream that cuts and hashes what it passes on: the chunks and hash of
+/// a document the build renders straight into its file.
 pub struct Cutting<W> {
     pub inner: W,
     pub cutter: Cutter,
@@ -132,20 +136,16 @@ pub fn of_file(file: &std::path::Path) -> std::io::Result<(Vec<Chunk>, String)> 
     use std::io::Read;
     let mut opened = std::fs::File::open(file)?;
     let mut cutter = Cutter::new();
-    let mut whole = blake3::Hasher::new();
     let mut piece = vec![0; 1 << 20];
     loop {
         match opened.read(&mut piece) {
             Ok(0) => break,
-            Ok(read) => {
-                cutter.update(&piece[..read]);
-                whole.update(&piece[..read]);
-            }
+            Ok(read) => cutter.update(&piece[..read]),
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e),
         }
     }
-    Ok((cutter.finish(), whole.finalize().to_hex().to_string()))
+    Ok(cutter.finish())
 }
 
 #[cfg(test)]
@@ -170,7 +170,7 @@ mod tests {
         for piece in bytes.chunks(piece) {
             cutter.update(piece);
         }
-        cutter.finish()
+        cutter.finish().0
     }
 
     /// The same bytes are cut the same way whether they come in one piece
@@ -208,7 +208,7 @@ mod tests {
             whole.len() as u64 - at_once[0].bytes
         ));
         assert!(!covers(&[], 0));
-        assert!(Cutter::new().finish().is_empty());
+        assert!(Cutter::new().finish().0.is_empty());
         assert_eq!(cut_in_pieces(b"short", 2).len(), 1);
     }
 

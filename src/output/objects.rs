@@ -87,22 +87,3 @@ pub fn parse(text: &str) -> Option<Vec<Object>> {
         .map(|line| serde_json::from_str(line).ok())
         .collect()
 }
-
-/// A stream that hashes what it passes on: the hash of a document the
-/// build renders straight into its file.
-pub struct Hashing<W> {
-    pub inner: W,
-    pub hasher: blake3::Hasher,
-}
-
-impl<W: std::io::Write> std::io::Write for Hashing<W> {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        let n = self.inner.write(bytes)?;
-        self.hasher.update(&bytes[..n]);
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush()
-    }
-}

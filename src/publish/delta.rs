@@ -628,7 +628,7 @@ mod tests {
     fn chunks_of(bytes: &[u8]) -> Vec<Chunk> {
         let mut cutter = crate::output::chunks::Cutter::new();
         cutter.update(bytes);
-        cutter.finish()
+        cutter.finish().0
     }
 
     /// The parts, read from where they say, each of S3's size but the
