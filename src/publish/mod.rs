@@ -157,7 +157,7 @@ pub fn publish(
         // so what was recorded of it says nothing of it.
         let held: HashMap<String, Stored> = plan
             .uploads()
-            .filter_map(|o| previous.objects.get(&o.path))
+            .filter_map(|o| previous.get(&o.path))
             .filter(|o| !o.hash.is_empty() && covers(&o.chunks, o.bytes))
             .filter_map(|o| {
                 let e_tag = o.e_tag.clone()?;

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-use super::record::{Published, RECORD, RecordReader};
+use super::record::{Entry, Published, RECORD, RecordReader};
 pub use crate::output::objects::Object;
 
 /// The site's objects: every file a host publishes (not the build's own
@@ -262,8 +262,8 @@ fn built_objects(site: &Path) -> Option<(Vec<Object>, std::time::SystemTime)> {
             read => reader.feed(&piece[..read]).ok()?,
         }
     }
-    let objects = reader.finish().ok()?.entries.into_values();
-    Some((objects.flatten().collect(), listed))
+    let entries = reader.finish().ok()?.entries.into_iter();
+    Some((entries.filter_map(Entry::into_object).collect(), listed))
 }
 
 /// A publish's steps, in order: `first` the new and changed objects other
@@ -296,11 +296,11 @@ impl Plan {
         let recorded = &published.objects;
         for pair in objects
             .iter()
-            .merge_join_by(recorded, |object, (path, _)| object.path.cmp(path))
+            .merge_join_by(recorded, |object, recorded| object.path.cmp(&recorded.path))
         {
             match pair {
-                EitherOrBoth::Right((gone, _)) => plan.removed.push(gone.clone()),
-                EitherOrBoth::Both(object, (_, recorded)) if recorded.same_content(object) => {
+                EitherOrBoth::Right(gone) => plan.removed.push(gone.path.clone()),
+                EitherOrBoth::Both(object, recorded) if recorded.same_content(object) => {
                     plan.kept += 1
                 }
                 EitherOrBoth::Both(object, _) | EitherOrBoth::Left(object) => {
