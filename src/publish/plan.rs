@@ -180,9 +180,10 @@ fn walk_folder(
 
 /// The site's objects found, in path order, with their hashes: the
 /// build's where a file is as it left it (`built`, in path order), else
-/// read; and with the build's chunks where they cover the file.
+/// read (under `root`, the site); and with the build's chunks where they
+/// cover the file.
 fn hashed(
-    site: &Path,
+    root: &Path,
     mut found: Vec<Found>,
     built: Option<(Vec<Object>, std::time::SystemTime)>,
 ) -> Result<Site, (PathBuf, std::io::Error)> {
@@ -194,53 +195,61 @@ fn hashed(
         Some((objects, listed)) => (Some(listed), objects),
         None => (None, Vec::new()),
     };
-    let found: Vec<(Found, Option<Object>)> = found
+    let mut site = Site {
+        objects: Vec::with_capacity(found.len()),
+        seen: std::collections::HashMap::new(),
+    };
+    // The files not as the build left them, by their place among the
+    // objects: read and hashed after, in parallel.
+    let mut unread: Vec<usize> = Vec::new();
+    let pairs = found
         .into_iter()
-        .merge_join_by(built, |found, object| found.path.cmp(&object.path))
-        .filter_map(|pair| match pair {
-            EitherOrBoth::Both(found, object) => Some((found, Some(object))),
-            EitherOrBoth::Left(found) => Some((found, None)),
-            EitherOrBoth::Right(_) => None,
-        })
-        .collect();
-    let objects: Vec<(Object, Option<Seen>)> = found
-        .into_par_iter()
-        .map(|(found, entry)| {
-            let as_built = entry.zip(listed).filter(|(object, listed)| {
-                object.bytes == found.seen.bytes && found.modified().is_some_and(|d| d <= *listed)
-            });
-            match as_built {
-                // With the build's chunks where they cover it; nothing of
-                // a store.
-                Some((object, _)) => {
-                    let covered = crate::output::chunks::covers(&object.chunks, object.bytes);
-                    let seen = covered.then_some(found.seen);
-                    let chunks = if covered { object.chunks } else { Vec::new() };
-                    let object = Object {
-                        e_tag: None,
-                        chunks,
-                        ..object
-                    };
-                    Ok((object, seen))
+        .merge_join_by(built, |found, object| found.path.cmp(&object.path));
+    for pair in pairs {
+        let (found, entry) = match pair {
+            EitherOrBoth::Both(found, object) => (found, Some(object)),
+            EitherOrBoth::Left(found) => (found, None),
+            EitherOrBoth::Right(_) => continue,
+        };
+        let as_built = entry.filter(|object| {
+            object.bytes == found.seen.bytes
+                && listed.is_some_and(|listed| found.modified().is_some_and(|d| d <= listed))
+        });
+        match as_built {
+            // With the build's chunks where they cover it; nothing of a
+            // store.
+            Some(object) => {
+                let covered = crate::output::chunks::covers(&object.chunks, object.bytes);
+                if covered {
+                    site.seen.insert(object.path.clone(), found.seen);
                 }
-                None => {
-                    let file = site.join(&found.path);
-                    let mut hasher = blake3::Hasher::new();
-                    std::fs::File::open(&file)
-                        .and_then(|opened| hasher.update_reader(opened).map(drop))
-                        .map_err(|e| (file.clone(), e))?;
-                    let hash = hasher.finalize().to_hex().to_string();
-                    Ok((Object::new(found.path, hash, found.seen.bytes), None))
-                }
+                let chunks = if covered { object.chunks } else { Vec::new() };
+                site.objects.push(Object {
+                    e_tag: None,
+                    chunks,
+                    ..object
+                });
             }
+            None => {
+                unread.push(site.objects.len());
+                let object = Object::new(found.path, String::new(), found.seen.bytes);
+                site.objects.push(object);
+            }
+        }
+    }
+    let hashes: Vec<(usize, String)> = unread
+        .into_par_iter()
+        .map(|at| {
+            let file = root.join(&site.objects[at].path);
+            let mut hasher = blake3::Hasher::new();
+            std::fs::File::open(&file)
+                .and_then(|opened| hasher.update_reader(opened).map(drop))
+                .map_err(|e| (file.clone(), e))?;
+            Ok((at, hasher.finalize().to_hex().to_string()))
         })
         .collect::<Result<_, _>>()?;
-    let mut site = Site::default();
-    for (object, seen) in objects {
-        if let Some(seen) = seen {
-            site.seen.insert(object.path.clone(), seen);
-        }
-        site.objects.push(object);
+    for (at, hash) in hashes {
+        site.objects[at].hash = hash;
     }
     Ok(site)
 }
