@@ -14,7 +14,7 @@ pub mod record;
 pub mod store;
 
 use crate::output::chunks::covers;
-use crate::output::objects::Chunk;
+use crate::output::objects::{self, Chunk};
 use crate::site::files;
 use futures::{StreamExt, TryStreamExt};
 use plan::{Object, Plan};
@@ -188,8 +188,9 @@ pub fn publish(
                     let bytes = tokio::fs::read(&file)
                         .await
                         .map_err(|source| PublishError::Read { path: file, source })?;
+                    let as_planned = objects::hash(&bytes) == object.hash;
                     store::put(store, target, path, bytes, attributes).await?;
-                    Sent::whole(&object)
+                    Sent::whole(&object).unless(as_planned, path)
                 };
                 progress.advance(1, object.bytes);
                 Ok::<Sent, PublishError>(sent)
@@ -310,7 +311,9 @@ struct Sent {
     moved: delta::Moved,
     not_held: Vec<String>,
     stored: HashMap<String, Stored>,
-    /// The large objects whose file changed while they were sent.
+    /// The objects whose bytes sent may not be those the plan hashed:
+    /// their file changed (a build swapped a new site in, or a hand edited
+    /// it) since the walk, or while they were sent.
     unsure: Vec<String>,
 }
 
@@ -324,6 +327,14 @@ impl Sent {
             },
             ..Sent::default()
         }
+    }
+
+    /// As it is, or, where it was not sent `as_planned`, unsure.
+    fn unless(mut self, as_planned: bool, path: &str) -> Sent {
+        if !as_planned {
+            self.unsure.push(path.to_owned());
+        }
+        self
     }
 
     fn add(&mut self, other: Sent) {
@@ -365,8 +376,8 @@ async fn send_large(
     let path = &object.path;
     let store_refused = !copying.refused.lock().is_ok_and(|r| r.is_none());
     let Some(copier) = copying.copier.filter(|_| !store_refused) else {
-        store::put_large(store, target, path, file, attributes).await?;
-        return Ok(Sent::whole(object));
+        let (_, sent) = store::put_large(store, target, path, file, attributes).await?;
+        return Ok(Sent::whole(object).unless(sent == object.hash, path));
     };
     let before = seen(file).await;
     let as_walked = before.is_some() && before.as_ref() == copying.seen.get(path);
@@ -402,19 +413,23 @@ async fn send_large(
     };
     // Where the store took no copy, or none was to be made, the object is
     // sent whole.
-    let e_tag = match assembled {
+    let (e_tag, sent_whole) = match assembled {
         Some(assembled) => {
             sent.moved = assembled.moved;
-            assembled.e_tag
+            (assembled.e_tag, None)
         }
-        None => store::put_large(store, target, path, file, attributes).await?,
+        None => {
+            let (e_tag, hash) = store::put_large(store, target, path, file, attributes).await?;
+            (e_tag, Some(hash))
+        }
     };
     // Sent as cut, and the file the plan hashed: else the store may hold
     // other bytes than the plan's hash says.
-    let as_planned = before.is_some() && seen(file).await == before && whole == object.hash;
-    if !as_planned {
-        sent.unsure.push(path.clone());
-    }
+    let as_planned = before.is_some()
+        && seen(file).await == before
+        && whole == object.hash
+        && sent_whole.is_none_or(|hash| hash == object.hash);
+    let mut sent = sent.unless(as_planned, path);
     sent.stored.extend(
         e_tag
             .filter(|_| as_planned)

@@ -476,19 +476,21 @@ pub async fn put(
 }
 
 /// Writes a large object in parts, read from `file` a part at a time; its
-/// entity tag, where the store gives one.
+/// entity tag, where the store gives one, and the hash of the bytes sent
+/// (those the plan hashed only where the file did not change meanwhile).
 pub async fn put_large(
     store: &impl ObjectStore,
     target: &Target,
     path: &str,
     file: &std::path::Path,
     attributes: Attributes,
-) -> Result<Option<String>, PublishError> {
+) -> Result<(Option<String>, String), PublishError> {
     use tokio::io::AsyncReadExt;
     let read_error = |source| PublishError::Read {
         path: file.to_owned(),
         source,
     };
+    let hasher = std::sync::Mutex::new(blake3::Hasher::new());
     let pieces = futures::stream::try_unfold(None, async |opened| {
         let mut opened = match opened {
             Some(opened) => opened,
@@ -497,9 +499,17 @@ pub async fn put_large(
         let mut buffer = vec![0; 1 << 20];
         let read = opened.read(&mut buffer).await.map_err(read_error)?;
         buffer.truncate(read);
+        if let Ok(mut hasher) = hasher.lock() {
+            hasher.update(&buffer);
+        }
         Ok((read > 0).then_some((buffer, Some(opened))))
     });
-    put_parts(store, target, path, attributes, pieces).await
+    let e_tag = put_parts(store, target, path, attributes, pieces).await?;
+    // No hashing panics: the lock is never poisoned.
+    let hasher = hasher
+        .into_inner()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    Ok((e_tag, hasher.finalize().to_hex().to_string()))
 }
 
 /// Writes an object from `pieces` as they come: whole where they come to
@@ -794,9 +804,10 @@ mod tests {
                 let file = dir.path().join(&path);
                 std::fs::write(&file, &whole).unwrap();
                 let large = format!("large-{bytes}");
-                put_large(store, target, &large, &file, Attributes::new())
+                let (_, hash) = put_large(store, target, &large, &file, Attributes::new())
                     .await
                     .unwrap();
+                assert_eq!(hash, crate::output::objects::hash(&whole));
                 for path in [path, large] {
                     let read = store.get(&target.key(&path)).await.unwrap();
                     assert!(read.bytes().await.unwrap() == whole, "{path}");

@@ -566,6 +566,72 @@ fn a_large_object_changed_in_the_middle_sends_only_what_changed() {
     assert_eq!(sent(&unchanged), 0, "{}", stdout(&unchanged));
 }
 
+/// A file whose bytes are not those the plan took a hash for (edited in
+/// place after the build, to the same size, its date set back: the
+/// build's list then names bytes the file no longer holds) is sent as it
+/// is and recorded with no hash, never under the list's: when the file
+/// comes to hold the listed bytes, the next publish sends them.
+#[test]
+fn an_object_sent_other_than_planned_is_sent_again() {
+    needs!(GARAGE);
+    let garage = start();
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("dist");
+    build_ok(&tiny_input(), &site);
+    let first = publish(&garage, &site, "edited", &[]);
+    assert!(first.status.success(), "{}", stderr(&first));
+
+    let name = "acmeupdate.json";
+    let file = site.join(name);
+    let old = std::fs::read(&file).unwrap();
+    let other = |fill: u8| {
+        let mut bytes = old.clone();
+        bytes[old.len() / 2] = fill;
+        bytes
+    };
+    let (listed, held) = (other(1), other(2));
+    // The build's list names `listed`; the file holds `held`, dated before
+    // the list, as the build left it.
+    let list = site.join(ontosite::output::objects::OBJECTS);
+    let text = std::fs::read_to_string(&list).unwrap();
+    let mut lines = Vec::new();
+    for line in text.lines() {
+        let mut object: serde_json::Value = serde_json::from_str(line).unwrap();
+        if object["path"] == name {
+            object["hash"] = blake3::hash(&listed).to_hex().to_string().into();
+        }
+        lines.push(object.to_string());
+    }
+    let write_dated = |bytes: &[u8]| {
+        std::fs::write(&file, bytes).unwrap();
+        let then = std::time::SystemTime::now() - Duration::from_secs(3600);
+        std::fs::File::options()
+            .write(true)
+            .open(&file)
+            .unwrap()
+            .set_modified(then)
+            .unwrap();
+    };
+    write_dated(&held);
+    std::fs::write(&list, lines.join("\n") + "\n").unwrap();
+    let second = publish(&garage, &site, "edited", &[]);
+    assert!(second.status.success(), "{}", stderr(&second));
+    assert_eq!(sent(&second), 1, "{}", stdout(&second));
+    assert!(web_get(&garage, &format!("edited/{name}")).3 == held);
+
+    // Now the file holds what the list names.
+    write_dated(&listed);
+    let third = publish(&garage, &site, "edited", &[]);
+    assert!(third.status.success(), "{}", stderr(&third));
+    assert_eq!(sent(&third), 1, "{}", stdout(&third));
+    assert!(
+        web_get(&garage, &format!("edited/{name}")).3 == listed,
+        "the store kept bytes the record said were the list's"
+    );
+    let unchanged = publish(&garage, &site, "edited", &[]);
+    assert_eq!(sent(&unchanged), 0, "{}", stdout(&unchanged));
+}
+
 /// The hashes publish takes from the build's list are the files' own: the
 /// same objects as when every file is read and hashed; and so are the
 /// chunks the build cut its big documents into as it wrote them (on a
