@@ -106,6 +106,20 @@ fn inside(root: &Path, path: &str) -> Option<PathBuf> {
     (joined.canonicalize().ok()? == joined).then_some(joined)
 }
 
+/// The hash and size of the file `from`, read never through a link put
+/// there since the walk; none where it cannot be read.
+fn hashed(from: &Path) -> Option<(String, u64)> {
+    let mut hasher = blake3::Hasher::new();
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
+        .open(from)
+        .ok()?;
+    hasher.update_reader(file).ok()?;
+    let bytes = hasher.count();
+    Some((hasher.finalize().to_hex().to_string(), bytes))
+}
+
 /// The site published earlier: `--previous`, else the output itself.
 struct Published {
     root: PathBuf,
@@ -114,8 +128,9 @@ struct Published {
     deployed: bool,
     list: Vec<Listed>,
     /// Its list of files with their hashes, where it has one (a site
-    /// downloaded from a host has not: the list is never published).
-    objects: Option<Vec<Object>>,
+    /// downloaded from a host has not: the list is never published), and
+    /// when the list was written.
+    objects: Option<(Vec<Object>, std::time::SystemTime)>,
 }
 
 impl Published {
@@ -149,9 +164,15 @@ impl Published {
         };
         // Canonical once: every path taken from it is checked against it.
         let root = root.canonicalize().unwrap_or(root);
-        let objects = std::fs::read_to_string(root.join(objects::OBJECTS))
+        let list_of_objects = root.join(objects::OBJECTS);
+        let objects = std::fs::read_to_string(&list_of_objects)
             .ok()
-            .and_then(|text| objects::parse(&text));
+            .and_then(|text| objects::parse(&text))
+            .zip(
+                std::fs::metadata(&list_of_objects)
+                    .and_then(|m| m.modified())
+                    .ok(),
+            );
         Ok(Some(Published {
             root,
             deployed,
@@ -162,9 +183,12 @@ impl Published {
 
     /// Release `version` as this site holds it, where it was built from
     /// `sources` at the same base URL and all of it is there: every file
-    /// its list of objects names, a regular file of the size listed (or,
-    /// with no list, every file of its folder, hashed), no link anywhere
-    /// in it, and its change log.
+    /// its list of objects names, a regular file of the size listed and
+    /// of the hash listed (trusted where the file is dated no later than
+    /// the list, as the build left it; else read: a hand may have edited
+    /// it to the same size, and its hash and chunks go into the new list)
+    /// or, with no list, every file of its folder, hashed; no link
+    /// anywhere in it, and its change log.
     fn frozen(&self, version: &str, sources: &str, base: &BaseUrl) -> Option<Frozen> {
         let url = base.join(&files::release(version));
         let listed = self
@@ -176,30 +200,24 @@ impl Published {
         let files: Vec<(PathBuf, Object)> = match &self.objects {
             // Sizes checked on both cores: a file's status is a call
             // to the kernel, and a release has tens of thousands.
-            Some(objects) => objects
+            Some((objects, listed_at)) => objects
                 .par_iter()
                 .filter(|object| object.path.starts_with(&prefix))
                 .map(|object| {
                     let from = found.get(&object.path)?;
                     let status = std::fs::symlink_metadata(from).ok()?;
-                    (status.is_file() && status.len() == object.bytes)
-                        .then(|| (from.clone(), object.clone()))
+                    let as_built = status.modified().is_ok_and(|d| d <= *listed_at);
+                    let same = status.is_file()
+                        && status.len() == object.bytes
+                        && (as_built || hashed(from) == Some((object.hash.clone(), object.bytes)));
+                    same.then(|| (from.clone(), object.clone()))
                 })
                 .collect::<Option<_>>()?,
             None => found
                 .into_par_iter()
                 .filter(|(path, _)| !crate::site::routes::is_private(&format!("/{path}")))
                 .map(|(path, from)| {
-                    let mut hasher = blake3::Hasher::new();
-                    // Never through a link put there since the walk.
-                    let file = std::fs::OpenOptions::new()
-                        .read(true)
-                        .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
-                        .open(&from)
-                        .ok()?;
-                    hasher.update_reader(file).ok()?;
-                    let bytes = hasher.count();
-                    let hash = hasher.finalize().to_hex().to_string();
+                    let (hash, bytes) = hashed(&from)?;
                     Some((from, Object::new(path, hash, bytes)))
                 })
                 .collect::<Option<_>>()?,

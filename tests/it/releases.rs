@@ -520,6 +520,38 @@ fn a_published_release_is_never_rewritten_nor_dropped() {
     build_ok(&input, &out);
 }
 
+/// A released file edited by hand to the same size (dated after the
+/// build's list) is not taken for the release as built: a build (forced,
+/// the input being unchanged) builds the release again from its sources,
+/// and the list names the file's own hash.
+#[test]
+fn a_released_file_edited_to_the_same_size_is_built_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("input"), dir.path().join("out"));
+    releases_of(&tiny_input(), &input, &["1", "2"]);
+    build_ok(&input, &out);
+    let file = out.join("releases/1/api.json");
+    let built = std::fs::read(&file).unwrap();
+    let mut edited = built.clone();
+    let middle = edited.len() / 2;
+    edited[middle] = if edited[middle] == b' ' { b'\t' } else { b' ' };
+    // The list is dated by the clock; so is the edit, a moment later.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::remove_file(&file).unwrap();
+    std::fs::write(&file, &edited).unwrap();
+    // Forced: the input is as it was, and the output's record says so.
+    let rebuilt = build(&input, &out, &["--force"]);
+    assert!(rebuilt.status.success(), "{}", stderr(&rebuilt));
+    assert!(std::fs::read(&file).unwrap() == built, "the edit was kept");
+    let list = std::fs::read_to_string(out.join(ontosite::output::objects::OBJECTS)).unwrap();
+    let listed = ontosite::output::objects::parse(&list).unwrap();
+    let entry = listed
+        .iter()
+        .find(|o| o.path == "releases/1/api.json")
+        .unwrap();
+    assert_eq!(entry.hash, ontosite::output::objects::hash(&built));
+}
+
 /// `check --host` measures the site with every release in it, as the
 /// build that writes it does (it once measured the current release
 /// alone, without its copy, the list or the change log).
