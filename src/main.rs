@@ -147,6 +147,12 @@ fn run_publish(args: &PublishArgs, quiet: bool) -> Result<(), Error> {
                 report.not_held.len()
             );
         }
+        if let Some(first) = report.unsure.first() {
+            println!(
+                "{} object(s) sent as their files are now, not as the build listed them (the first: {first}): recorded with no hash, so the next publish sends them again; a file edited after the build with its date set back is one, and `ontosite build --force` lists it anew",
+                report.unsure.len()
+            );
+        }
         let cors = if args.apply_cors && !args.dry_run {
             "the bucket's CORS rules are set (--apply-cors)".to_owned()
         } else {

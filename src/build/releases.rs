@@ -164,15 +164,18 @@ impl Published {
         };
         // Canonical once: every path taken from it is checked against it.
         let root = root.canonicalize().unwrap_or(root);
-        let list_of_objects = root.join(objects::OBJECTS);
-        let objects = std::fs::read_to_string(&list_of_objects)
+        // Its date from the file read, not from its path again: a list
+        // put in its place meanwhile is not dated as this one.
+        let objects = std::fs::File::open(root.join(objects::OBJECTS))
+            .and_then(|mut file| {
+                use std::io::Read;
+                let written = file.metadata()?.modified()?;
+                let mut text = String::new();
+                file.read_to_string(&mut text)?;
+                Ok((text, written))
+            })
             .ok()
-            .and_then(|text| objects::parse(&text))
-            .zip(
-                std::fs::metadata(&list_of_objects)
-                    .and_then(|m| m.modified())
-                    .ok(),
-            );
+            .and_then(|(text, written)| Some((objects::parse(&text)?, written)));
         Ok(Some(Published {
             root,
             deployed,
@@ -186,9 +189,9 @@ impl Published {
     /// its list of objects names, a regular file of the size listed and
     /// of the hash listed (trusted where the file is dated no later than
     /// the list, as the build left it; else read: a hand may have edited
-    /// it to the same size, and its hash and chunks go into the new list)
-    /// or, with no list, every file of its folder, hashed; no link
-    /// anywhere in it, and its change log.
+    /// it to the same size, and the listed hash and chunks would go into
+    /// the new list) or, with no list, every file of its folder, hashed;
+    /// no link anywhere in it, and its change log.
     fn frozen(&self, version: &str, sources: &str, base: &BaseUrl) -> Option<Frozen> {
         let url = base.join(&files::release(version));
         let listed = self

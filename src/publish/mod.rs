@@ -83,6 +83,10 @@ pub struct PublishReport {
     /// store no longer held it as recorded (replaced or removed by
     /// another hand, or not readable with this key).
     pub not_held: Vec<String>,
+    /// The objects sent other than the plan hashed them (their file not
+    /// as the build listed it, or changed while sent): recorded with no
+    /// hash, so that the next publish sends them again.
+    pub unsure: Vec<String>,
     pub seconds: f64,
 }
 
@@ -256,6 +260,7 @@ pub fn publish(
         moved: sent.moved,
         copies_refused,
         not_held: sent.not_held,
+        unsure: sent.unsure,
         seconds: started.elapsed().as_secs_f64(),
     })
 }

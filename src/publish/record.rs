@@ -9,7 +9,8 @@
 //! rendered, and named by a head only once it is whole. A publish that
 //! changes a few objects then writes a head of a few lines: a site of half
 //! a million objects is not written out again, twice, for one entity, and
-//! no record is ever held whole in memory. Only the head is written under
+//! no record's text is ever held whole in memory (its objects are, once
+//! each, in path order). Only the head is written under
 //! a condition (the version this run read), so two publishes never record
 //! over each other.
 
@@ -260,8 +261,8 @@ fn is_layer(key: &str) -> bool {
         })
 }
 
-/// A head or a layer read a piece at a time, as the store sends it: only
-/// the line being read is held, never the whole text. An error names the
+/// A head or a layer read a piece at a time, as the store sends it: of
+/// its text only the line being read is held, never the whole. An error names the
 /// line that is not an entry; a path must be one a site can have, since a
 /// publish removes what the record lists and the site no longer has.
 #[derive(Debug, Default)]

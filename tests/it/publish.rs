@@ -617,6 +617,13 @@ fn an_object_sent_other_than_planned_is_sent_again() {
     let second = publish(&garage, &site, "edited", &[]);
     assert!(second.status.success(), "{}", stderr(&second));
     assert_eq!(sent(&second), 1, "{}", stdout(&second));
+    assert!(
+        stdout(&second).contains(&format!(
+            "1 object(s) sent as their files are now, not as the build listed them (the first: {name})"
+        )),
+        "{}",
+        stdout(&second)
+    );
     assert!(web_get(&garage, &format!("edited/{name}")).3 == held);
 
     // Now the file holds what the list names.

@@ -535,16 +535,23 @@ fn a_released_file_edited_to_the_same_size_is_built_again() {
     let mut edited = built.clone();
     let middle = edited.len() / 2;
     edited[middle] = if edited[middle] == b' ' { b'\t' } else { b' ' };
-    // The list is dated by the clock; so is the edit, a moment later.
-    std::thread::sleep(std::time::Duration::from_millis(20));
     std::fs::remove_file(&file).unwrap();
     std::fs::write(&file, &edited).unwrap();
+    // Dated after the list, whatever the file system's clock tick.
+    let list = out.join(ontosite::output::objects::OBJECTS);
+    let listed_at = std::fs::metadata(&list).unwrap().modified().unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(listed_at + std::time::Duration::from_secs(2))
+        .unwrap();
     // Forced: the input is as it was, and the output's record says so.
     let rebuilt = build(&input, &out, &["--force"]);
     assert!(rebuilt.status.success(), "{}", stderr(&rebuilt));
     assert!(std::fs::read(&file).unwrap() == built, "the edit was kept");
-    let list = std::fs::read_to_string(out.join(ontosite::output::objects::OBJECTS)).unwrap();
-    let listed = ontosite::output::objects::parse(&list).unwrap();
+    let listed = std::fs::read_to_string(&list).unwrap();
+    let listed = ontosite::output::objects::parse(&listed).unwrap();
     let entry = listed
         .iter()
         .find(|o| o.path == "releases/1/api.json")
