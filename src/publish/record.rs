@@ -843,6 +843,46 @@ mod tests {
         });
     }
 
+    /// A run as publish makes it, of more objects than a head holds: the
+    /// claim (each with no hash) written as a record anew, then the
+    /// objects with their hashes, then a removal, each written; read
+    /// back, the record is the objects read before with all three over
+    /// them, in path order, each path once.
+    #[test]
+    fn a_run_of_many_claimed_then_recorded_reads_back_as_noted() {
+        in_memory(async |store, target| {
+            let before: Vec<Object> = (0..50)
+                .map(|i| object(&format!("a/{i:03}.json"), "0"))
+                .collect();
+            let mut first = Recorder::new(store, target, "aa", None, Published::default());
+            first.note(before.clone());
+            first.write().await.unwrap();
+            let (recorded, version) = read(store, target).await.unwrap();
+            let sent: Vec<Object> = (0..HEAD_MOST + 10)
+                .map(|i| object(&format!("b/{i:05}.json"), "1"))
+                .chain([object("a/007.json", "1")])
+                .collect();
+            let mut run = Recorder::new(store, target, "bb", version, recorded.unwrap());
+            run.note(
+                sent.iter()
+                    .map(|o| Object::new(o.path.clone(), String::new(), 1)),
+            );
+            run.write().await.unwrap();
+            run.note(sent.iter().cloned());
+            run.write().await.unwrap();
+            run.forget(&["a/010.json".to_owned()]);
+            run.write().await.unwrap();
+            let mut expected: Vec<Object> = before
+                .into_iter()
+                .filter(|o| o.path != "a/010.json" && o.path != "a/007.json")
+                .chain(sent)
+                .collect();
+            expected.sort_by(|a, b| a.path.cmp(&b.path));
+            let (recorded, _) = read(store, target).await.unwrap();
+            assert_eq!(recorded.unwrap().objects, expected);
+        });
+    }
+
     #[test]
     fn a_head_without_layers_is_a_record_as_publish_wrote_them_before() {
         let objects = [object("a.json", "1")];
