@@ -591,6 +591,34 @@ fn copy_source(bucket: &str, key: &str) -> String {
 }
 
 /// Bytes `at..at + bytes` of `file`.
+/// Whether the bytes of `file` an assembly of `parts` sent are those of
+/// the chunks listed for it (`chunks`, the build's, not cut from the file
+/// itself): each chunk a part sent touches is read from the file whole
+/// and hashed. The parts copied hold chunks of the same hashes already.
+pub async fn sent_as_listed(
+    file: &Path,
+    chunks: &[Chunk],
+    parts: &[Source],
+) -> Result<bool, PublishError> {
+    let sent: Vec<(u64, u64)> = parts
+        .iter()
+        .filter_map(|part| match *part {
+            Source::Sent { at, bytes } => Some((at, at + bytes)),
+            Source::Held { .. } => None,
+        })
+        .collect();
+    for chunk in chunks {
+        let end = chunk.at + chunk.bytes;
+        if sent.iter().any(|&(from, to)| from < end && chunk.at < to) {
+            let bytes = read_range(file, chunk.at, chunk.bytes).await?;
+            if crate::output::objects::hash(&bytes) != chunk.hash {
+                return Ok(false);
+            }
+        }
+    }
+    Ok(true)
+}
+
 async fn read_range(file: &Path, at: u64, bytes: u64) -> Result<Vec<u8>, PublishError> {
     use tokio::io::{AsyncReadExt, AsyncSeekExt};
     let read_error = |source| PublishError::Read {

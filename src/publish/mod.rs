@@ -386,7 +386,11 @@ async fn send_large(
     };
     let before = seen(file).await;
     let as_walked = before.is_some() && before.as_ref() == copying.seen.get(path);
-    let (chunks, whole) = if as_walked && !object.chunks.is_empty() {
+    // The build's chunks, not read from the file: trusted as the plan
+    // trusts the build's list, by the file's size and date, until what is
+    // sent of them is checked.
+    let as_listed = as_walked && !object.chunks.is_empty();
+    let (chunks, whole) = if as_listed {
         (object.chunks.clone(), object.hash.clone())
     } else {
         chunks_of(file).await?
@@ -400,7 +404,11 @@ async fn send_large(
         Some((parts, e_tag)) => {
             let parts = (parts.as_slice(), e_tag);
             match delta::assemble(copier, target, path, file, &attributes, parts).await {
-                Ok(assembled) => Some(assembled),
+                Ok(assembled) => {
+                    let checked =
+                        !as_listed || delta::sent_as_listed(file, &chunks, parts.0).await?;
+                    Some((assembled, checked))
+                }
                 Err(delta::Unassembled::Failed(error)) => return Err(error),
                 Err(delta::Unassembled::Refused { why, store_wide }) => {
                     if store_wide {
@@ -418,14 +426,14 @@ async fn send_large(
     };
     // Where the store took no copy, or none was to be made, the object is
     // sent whole.
-    let (e_tag, sent_whole) = match assembled {
-        Some(assembled) => {
+    let (e_tag, sent_whole, checked) = match assembled {
+        Some((assembled, checked)) => {
             sent.moved = assembled.moved;
-            (assembled.e_tag, None)
+            (assembled.e_tag, None, checked)
         }
         None => {
             let (e_tag, hash) = store::put_large(store, target, path, file, attributes).await?;
-            (e_tag, Some(hash))
+            (e_tag, Some(hash), true)
         }
     };
     // Sent as cut, and the file the plan hashed: else the store may hold
@@ -433,6 +441,7 @@ async fn send_large(
     let as_planned = before.is_some()
         && seen(file).await == before
         && whole == object.hash
+        && checked
         && sent_whole.is_none_or(|hash| hash == object.hash);
     let mut sent = sent.unless(as_planned, path);
     sent.stored.extend(

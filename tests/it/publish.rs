@@ -570,7 +570,9 @@ fn a_large_object_changed_in_the_middle_sends_only_what_changed() {
 /// place after the build, to the same size, its date set back: the
 /// build's list then names bytes the file no longer holds) is sent as it
 /// is and recorded with no hash, never under the list's: when the file
-/// comes to hold the listed bytes, the next publish sends them.
+/// comes to hold the listed bytes, the next publish sends them. A small
+/// object, and a large one the build listed the chunks of, which a
+/// publish assembles from the store's copy and the file's changed chunks.
 #[test]
 fn an_object_sent_other_than_planned_is_sent_again() {
     needs!(GARAGE);
@@ -578,65 +580,94 @@ fn an_object_sent_other_than_planned_is_sent_again() {
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path().join("dist");
     build_ok(&tiny_input(), &site);
+    let big = "sources/dump.nt";
+    std::fs::create_dir_all(site.join("sources")).unwrap();
+    write_dated(&site.join(big), &lines_of_a_dump(300_000, 1));
+    listed_as(&site, big, &site.join(big));
     let first = publish(&garage, &site, "edited", &[]);
     assert!(first.status.success(), "{}", stderr(&first));
 
-    let name = "acmeupdate.json";
-    let file = site.join(name);
-    let old = std::fs::read(&file).unwrap();
-    let other = |fill: u8| {
-        let mut bytes = old.clone();
-        bytes[old.len() / 2] = fill;
-        bytes
-    };
-    let (listed, held) = (other(1), other(2));
-    // The build's list names `listed`; the file holds `held`, dated before
-    // the list, as the build left it.
+    for name in ["acmeupdate.json", big] {
+        let file = site.join(name);
+        let old = std::fs::read(&file).unwrap();
+        let other = |at: usize, fill: u8| {
+            let mut bytes = old.clone();
+            bytes[at] = fill;
+            bytes
+        };
+        let middle = old.len() / 2;
+        let (listed, held) = (other(middle, 1), other(middle + 10, 2));
+        // The build's list names `listed`; the file holds `held`, dated
+        // before the list, as the build left it.
+        let stand_in = dir.path().join("listed");
+        std::fs::write(&stand_in, &listed).unwrap();
+        write_dated(&file, &held);
+        listed_as(&site, name, &stand_in);
+        let second = publish(&garage, &site, "edited", &[]);
+        assert!(second.status.success(), "{}", stderr(&second));
+        assert_eq!(sent(&second), 1, "{}", stdout(&second));
+        assert!(
+            stdout(&second).contains(&format!(
+                "1 object(s) sent as their files are now, not as the build listed them (the first: {name})"
+            )),
+            "{}",
+            stdout(&second)
+        );
+        assert!(web_get(&garage, &format!("edited/{name}")).3 == held);
+
+        // Now the file holds what the list names.
+        write_dated(&file, &listed);
+        let third = publish(&garage, &site, "edited", &[]);
+        assert!(third.status.success(), "{}", stderr(&third));
+        assert_eq!(sent(&third), 1, "{}", stdout(&third));
+        assert!(
+            web_get(&garage, &format!("edited/{name}")).3 == listed,
+            "{name}: the store kept bytes the record said were the list's"
+        );
+        let unchanged = publish(&garage, &site, "edited", &[]);
+        assert_eq!(sent(&unchanged), 0, "{}", stdout(&unchanged));
+    }
+}
+
+/// Writes `bytes` to `file`, dated an hour back: before the build's list.
+fn write_dated(file: &Path, bytes: &[u8]) {
+    std::fs::write(file, bytes).unwrap();
+    let then = std::time::SystemTime::now() - Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(file)
+        .unwrap()
+        .set_modified(then)
+        .unwrap();
+}
+
+/// Sets the entry of `path` in the site's list of objects to the bytes of
+/// `bytes_of`: its hash, size and, where it is cut in more than one, its
+/// chunks, as the build lists a document it streams.
+fn listed_as(site: &Path, path: &str, bytes_of: &Path) {
+    let (chunks, hash) = ontosite::output::chunks::of_file(bytes_of).unwrap();
+    let mut entry = serde_json::json!({
+        "path": path,
+        "hash": hash,
+        "bytes": std::fs::metadata(bytes_of).unwrap().len(),
+    });
+    if chunks.len() > 1 {
+        entry["chunks"] = serde_json::to_value(&chunks).unwrap();
+    }
     let list = site.join(ontosite::output::objects::OBJECTS);
     let text = std::fs::read_to_string(&list).unwrap();
-    let mut lines = Vec::new();
-    for line in text.lines() {
-        let mut object: serde_json::Value = serde_json::from_str(line).unwrap();
-        if object["path"] == name {
-            object["hash"] = blake3::hash(&listed).to_hex().to_string().into();
-        }
-        lines.push(object.to_string());
-    }
-    let write_dated = |bytes: &[u8]| {
-        std::fs::write(&file, bytes).unwrap();
-        let then = std::time::SystemTime::now() - Duration::from_secs(3600);
-        std::fs::File::options()
-            .write(true)
-            .open(&file)
-            .unwrap()
-            .set_modified(then)
-            .unwrap();
-    };
-    write_dated(&held);
+    let mut lines: Vec<(String, String)> = text
+        .lines()
+        .map(|line| {
+            let object: serde_json::Value = serde_json::from_str(line).unwrap();
+            (object["path"].as_str().unwrap().to_owned(), line.to_owned())
+        })
+        .filter(|(listed, _)| listed != path)
+        .collect();
+    lines.push((path.to_owned(), entry.to_string()));
+    lines.sort();
+    let lines: Vec<String> = lines.into_iter().map(|(_, line)| line).collect();
     std::fs::write(&list, lines.join("\n") + "\n").unwrap();
-    let second = publish(&garage, &site, "edited", &[]);
-    assert!(second.status.success(), "{}", stderr(&second));
-    assert_eq!(sent(&second), 1, "{}", stdout(&second));
-    assert!(
-        stdout(&second).contains(&format!(
-            "1 object(s) sent as their files are now, not as the build listed them (the first: {name})"
-        )),
-        "{}",
-        stdout(&second)
-    );
-    assert!(web_get(&garage, &format!("edited/{name}")).3 == held);
-
-    // Now the file holds what the list names.
-    write_dated(&listed);
-    let third = publish(&garage, &site, "edited", &[]);
-    assert!(third.status.success(), "{}", stderr(&third));
-    assert_eq!(sent(&third), 1, "{}", stdout(&third));
-    assert!(
-        web_get(&garage, &format!("edited/{name}")).3 == listed,
-        "the store kept bytes the record said were the list's"
-    );
-    let unchanged = publish(&garage, &site, "edited", &[]);
-    assert_eq!(sent(&unchanged), 0, "{}", stdout(&unchanged));
 }
 
 /// The hashes publish takes from the build's list are the files' own: the
