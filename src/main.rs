@@ -149,7 +149,7 @@ fn run_publish(args: &PublishArgs, quiet: bool) -> Result<(), Error> {
         }
         if let Some(first) = report.unsure.first() {
             println!(
-                "{} object(s) sent as their files are now, not as the build listed them (the first: {first}): recorded with no hash, so the next publish sends them again; a file edited after the build with its date set back is one, and `ontosite build --force` lists it anew",
+                "{} object(s) sent with other bytes than the build listed (the first: {first}), their files changed since the build or while sent: recorded with no hash, so the next publish sends them again; a file edited after the build with its date set back is one, and `ontosite build --force` lists it anew",
                 report.unsure.len()
             );
         }

@@ -590,7 +590,6 @@ fn copy_source(bucket: &str, key: &str) -> String {
     )
 }
 
-/// Bytes `at..at + bytes` of `file`.
 /// Whether the bytes of `file` an assembly of `parts` sent are those of
 /// the chunks listed for it (`chunks`, the build's, not cut from the file
 /// itself): each chunk a part sent touches is read from the file whole
@@ -619,6 +618,7 @@ pub async fn sent_as_listed(
     Ok(true)
 }
 
+/// Bytes `at..at + bytes` of `file`.
 async fn read_range(file: &Path, at: u64, bytes: u64) -> Result<Vec<u8>, PublishError> {
     use tokio::io::{AsyncReadExt, AsyncSeekExt};
     let read_error = |source| PublishError::Read {

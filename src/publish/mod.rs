@@ -260,7 +260,13 @@ pub fn publish(
         moved: sent.moved,
         copies_refused,
         not_held: sent.not_held,
-        unsure: sent.unsure,
+        // In path order, not the order sends finished: the summary names
+        // the first.
+        unsure: {
+            let mut unsure = sent.unsure;
+            unsure.sort();
+            unsure
+        },
         seconds: started.elapsed().as_secs_f64(),
     })
 }
