@@ -13,7 +13,6 @@ use crate::site::files;
 use crate::source::{self, Diagnostic, Diagnostics, releases as kept};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 /// One release: its version, the hash of its sources and where they are;
@@ -104,20 +103,6 @@ fn inside(root: &Path, path: &str) -> Option<PathBuf> {
     }
     let joined = root.join(path);
     (joined.canonicalize().ok()? == joined).then_some(joined)
-}
-
-/// The hash and size of the file `from`, read never through a link put
-/// there since the walk; none where it cannot be read.
-fn hashed(from: &Path) -> Option<(String, u64)> {
-    let mut hasher = blake3::Hasher::new();
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
-        .open(from)
-        .ok()?;
-    hasher.update_reader(file).ok()?;
-    let bytes = hasher.count();
-    Some((hasher.finalize().to_hex().to_string(), bytes))
 }
 
 /// The site published earlier: `--previous`, else the output itself.
@@ -212,7 +197,9 @@ impl Published {
                     let as_built = status.modified().is_ok_and(|d| d <= *listed_at);
                     let same = status.is_file()
                         && status.len() == object.bytes
-                        && (as_built || hashed(from) == Some((object.hash.clone(), object.bytes)));
+                        && (as_built
+                            || objects::hash_file(from).ok()
+                                == Some((object.hash.clone(), object.bytes)));
                     same.then(|| (from.clone(), object.clone()))
                 })
                 .collect::<Option<_>>()?,
@@ -220,7 +207,7 @@ impl Published {
                 .into_par_iter()
                 .filter(|(path, _)| !crate::site::routes::is_private(&format!("/{path}")))
                 .map(|(path, from)| {
-                    let (hash, bytes) = hashed(&from)?;
+                    let (hash, bytes) = objects::hash_file(&from).ok()?;
                     Some((from, Object::new(path, hash, bytes)))
                 })
                 .collect::<Option<_>>()?,

@@ -68,6 +68,20 @@ pub fn hash(bytes: &[u8]) -> String {
     blake3::hash(bytes).to_hex().to_string()
 }
 
+/// The BLAKE3 of the file `file`, in hex, and its size, read as it is
+/// now and never through a link (one put in its place since a walk saw
+/// a file there is not followed).
+pub fn hash_file(file: &std::path::Path) -> std::io::Result<(String, u64)> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let opened = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
+        .open(file)?;
+    let mut hasher = blake3::Hasher::new();
+    hasher.update_reader(opened)?;
+    Ok((hasher.finalize().to_hex().to_string(), hasher.count()))
+}
+
 /// The lines of `objects`, in their order.
 pub fn render<'a>(objects: impl IntoIterator<Item = &'a Object>) -> Vec<u8> {
     let mut out = Vec::new();

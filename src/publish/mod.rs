@@ -411,9 +411,9 @@ async fn send_large(
             let parts = (parts.as_slice(), e_tag);
             match delta::assemble(copier, target, path, file, &attributes, parts).await {
                 Ok(assembled) => {
-                    let checked =
+                    let sent_as_planned =
                         !as_listed || delta::sent_as_listed(file, &chunks, parts.0).await?;
-                    Some((assembled, checked))
+                    Some((assembled, sent_as_planned))
                 }
                 Err(delta::Unassembled::Failed(error)) => return Err(error),
                 Err(delta::Unassembled::Refused { why, store_wide }) => {
@@ -432,23 +432,20 @@ async fn send_large(
     };
     // Where the store took no copy, or none was to be made, the object is
     // sent whole.
-    let (e_tag, sent_whole, checked) = match assembled {
-        Some((assembled, checked)) => {
+    let (e_tag, sent_as_planned) = match assembled {
+        Some((assembled, sent_as_planned)) => {
             sent.moved = assembled.moved;
-            (assembled.e_tag, None, checked)
+            (assembled.e_tag, sent_as_planned)
         }
         None => {
             let (e_tag, hash) = store::put_large(store, target, path, file, attributes).await?;
-            (e_tag, Some(hash), true)
+            (e_tag, hash == object.hash)
         }
     };
     // Sent as cut, and the file the plan hashed: else the store may hold
     // other bytes than the plan's hash says.
-    let as_planned = before.is_some()
-        && seen(file).await == before
-        && whole == object.hash
-        && checked
-        && sent_whole.is_none_or(|hash| hash == object.hash);
+    let as_planned =
+        before.is_some() && seen(file).await == before && whole == object.hash && sent_as_planned;
     let mut sent = sent.unless(as_planned, path);
     sent.stored.extend(
         e_tag

@@ -241,11 +241,8 @@ fn hashed(
         .into_par_iter()
         .map(|at| {
             let file = root.join(&site.objects[at].path);
-            let mut hasher = blake3::Hasher::new();
-            std::fs::File::open(&file)
-                .and_then(|opened| hasher.update_reader(opened).map(drop))
-                .map_err(|e| (file.clone(), e))?;
-            Ok((at, hasher.finalize().to_hex().to_string()))
+            let (hash, _) = crate::output::objects::hash_file(&file).map_err(|e| (file, e))?;
+            Ok((at, hash))
         })
         .collect::<Result<_, _>>()?;
     for (at, hash) in hashes {
