@@ -1,20 +1,28 @@
 //! `cargo bench --bench releases`: what keeping ten releases costs beside
 //! publishing one. Ten synthetic releases of `ONTOSITE_BENCH_ENTITIES`
-//! (10,000) entities, each renaming a hundredth of them. Timed, each into
-//! a directory of its own (after `sync` and a pause, untimed), alternated
-//! (A B A B) over three rounds, medians reported:
+//! (10,000) entities, each renaming a hundredth of them. Timed, alternated
+//! (A B A B) over three rounds, medians reported, each run after `sync`
+//! and a pause (untimed):
 //! - A: the last release alone, as a site without releases;
-//! - B: the ten releases as CI builds them, with the site that published
-//!   the first nine at hand (`--previous`), so only the new one is built;
+//! - B: the ten releases as CI builds them with the last deploy at hand,
+//!   so only the new one is built;
 //!
 //! then, once, C: the ten from a clean checkout with no published site.
+//!
+//! How the last deploy is at hand (`ONTOSITE_BENCH_FROM`):
+//! - `out` (the default): as `dist` kept between CI runs
+//!   (docs/releases.md): A and B each build into a copy (hard links,
+//!   untimed) of the site the release before published (A: release 9
+//!   alone; B: the first nine), which the build replaces;
+//! - `previous`: each run into a new directory, B given the nine's site
+//!   with `--previous` (its releases' files linked one by one).
 //!
 //! `ONTOSITE_BENCH_HOST` (`--host`) and `ONTOSITE_BENCH_LAYOUT`
 //! (`--layout`) build every run for that host and layout: bundled, the
 //! releases' copies are bundled too (docs/releases.md).
 //!
 //! `ONTOSITE_BENCH_KEEP` keeps `target/bench-releases` (the inputs, the
-//! published nine and every run) for profiling a run by hand.
+//! published sites and every run) for profiling a run by hand.
 //!
 //! The runs are not deleted until the end: on an ext4 without a journal
 //! (this machine's) the kernel skips every inode freed in the last minute
@@ -52,19 +60,41 @@ fn main() {
     write_release(&base, RELEASES, &alone);
     let nine = site_input(&base, &work.join("input-9"), RELEASES - 1);
     let ten = site_input(&base, &work.join("input-10"), RELEASES);
+    let in_out = match std::env::var("ONTOSITE_BENCH_FROM").as_deref() {
+        Ok("previous") => false,
+        Ok("out") | Err(_) => true,
+        Ok(other) => panic!("ONTOSITE_BENCH_FROM={other}: `out` or `previous`"),
+    };
+    println!(
+        "the last deploy at hand: {}",
+        match in_out {
+            true => "in --out (dist kept between runs)",
+            false => "--previous, each run into a new directory",
+        }
+    );
     let published = work.join("published");
     build(&binary, &nine, &published, None);
+    // A's deploy before it: release 9 alone.
+    let before_one = work.join("published-one");
+    let ninth = work.join("input-ninth");
+    write_release(&base, RELEASES - 1, &ninth);
+    if in_out {
+        build(&binary, &ninth, &before_one, None);
+    }
     let runs = work.join("runs");
+    std::fs::create_dir_all(&runs).unwrap();
     let (mut one, mut kept) = (Vec::new(), Vec::new());
     for round in 0..ROUNDS {
-        one.push(timed(
-            &binary,
-            &alone,
-            &runs.join(format!("one-{round}")),
-            None,
-        ));
+        let out = runs.join(format!("one-{round}"));
+        one.push(match in_out {
+            true => timed(&binary, &alone, &copy_of(&before_one, &out), None),
+            false => timed(&binary, &alone, &out, None),
+        });
         let out = runs.join(format!("ten-{round}"));
-        kept.push(timed(&binary, &ten, &out, Some(&published)));
+        kept.push(match in_out {
+            true => timed(&binary, &ten, &copy_of(&published, &out), None),
+            false => timed(&binary, &ten, &out, Some(&published)),
+        });
     }
     let out = runs.join("clean");
     let clean = timed(&binary, &ten, &out, None);
@@ -76,7 +106,10 @@ fn main() {
             .join(", ")
     };
     println!("rounds, one release: {} s", seconds(&one));
-    println!("rounds, ten with --previous: {} s", seconds(&kept));
+    println!(
+        "rounds, ten, the nine published at hand: {} s",
+        seconds(&kept)
+    );
     let files = walkdir::WalkDir::new(&out).into_iter().count();
     // `ONTOSITE_BENCH_KEEP` keeps the inputs and sites, to profile a run
     // by hand.
@@ -87,7 +120,7 @@ fn main() {
     println!("files of the ten-release site: {files}");
     println!();
     println!(
-        "| entities | one release | ten, the nine published at hand (`--previous`) | ratio | ten from a clean checkout | ratio |"
+        "| entities | one release | ten, the nine published at hand | ratio | ten from a clean checkout | ratio |"
     );
     println!("|---:|---:|---:|---:|---:|---:|");
     println!(
@@ -155,7 +188,15 @@ fn build(binary: &Path, input: &Path, out: &Path, previous: Option<&Path>) {
     assert!(command.status().unwrap().success());
 }
 
-/// A build into `out`, new, timed.
+/// A copy of the site `site` at `out` (hard links, as `cp -al` makes):
+/// a deploy kept, for a build to replace.
+fn copy_of(site: &Path, out: &Path) -> PathBuf {
+    let copied = Command::new("cp").arg("-al").arg(site).arg(out).status();
+    assert!(copied.unwrap().success(), "cp -al {}", site.display());
+    out.to_owned()
+}
+
+/// A build into `out`, timed.
 fn timed(binary: &Path, input: &Path, out: &Path, previous: Option<&Path>) -> Duration {
     let _ = Command::new("sync").status();
     std::thread::sleep(Duration::from_secs(10));

@@ -260,7 +260,7 @@ pub fn build_keeping_previous(
     // --force writes every file anew; otherwise unchanged ones are linked.
     // The output is locked before its releases are read: another build
     // could otherwise replace them between the look and the linking.
-    let staging = Staging::begin(&config.out, !config.force)?;
+    let mut staging = Staging::begin(&config.out, !config.force)?;
     let releases = releases::load(config, &ontology)?;
     progress.phase(phase::PREPARING, None);
     let mut site = prepare(config, &ontology)?;
@@ -292,7 +292,7 @@ pub fn build_keeping_previous(
     for release in &frozen {
         release.add_bundled(&mut copies);
     }
-    written.extend(keep_frozen(frozen, &staging, interrupted, progress)?);
+    written.extend(keep_frozen(frozen, &mut staging, interrupted, progress)?);
     written.extend(built_copies_then_host_files(
         config,
         host,
@@ -741,30 +741,43 @@ fn with_current<T>(
     Ok((rendered, copies))
 }
 
-/// Puts the files of the releases published earlier into staging as they
-/// are (`Staging::keep`), all in one parallel pass: the two halves of the
+/// Puts the files of the releases published earlier into the new site as
+/// they are: a release's folder in the output itself taken whole
+/// (`Staging::adopt`: one rename at the swap, however many files it
+/// holds), those of a site elsewhere (`--previous`) linked one by one
+/// (`Staging::keep`), all in one parallel pass: the two halves of the
 /// list are then mostly in folders of different releases.
 fn keep_frozen(
     frozen: Vec<releases::Frozen>,
-    staging: &Staging,
+    staging: &mut Staging,
     interrupted: &AtomicBool,
     progress: &dyn Progress,
 ) -> Result<Vec<WrittenFile>, Error> {
-    let mut files = Vec::new();
+    let (mut written, mut files) = (Vec::new(), Vec::new());
     for release in frozen {
+        if let Some(folder) = release.folder_in(staging.out()) {
+            staging.adopt(&folder)?;
+            // Listed as the earlier list has it, chunks and all.
+            written.extend(release.files.into_iter().map(|(_, object)| WrittenFile {
+                object,
+                how: Written::Kept,
+            }));
+            continue;
+        }
         for dir in &release.dirs {
             staging.make_dir(dir)?;
         }
         files.extend(release.files);
     }
     if files.is_empty() {
-        return Ok(Vec::new());
+        return Ok(written);
     }
     progress.phase(
         "keeping the releases published earlier",
         Some(files.len() as u64),
     );
-    files
+    let staging = &*staging;
+    let linked: Vec<WrittenFile> = files
         .into_par_iter()
         .map(|(from, object)| {
             if interrupted.load(Ordering::Relaxed) {
@@ -779,7 +792,9 @@ fn keep_frozen(
                 how: Written::Kept,
             })
         })
-        .collect()
+        .collect::<Result<_, Error>>()?;
+    written.extend(linked);
+    Ok(written)
 }
 
 /// Renders the documents of `sites` in `pass` (each site with the folder

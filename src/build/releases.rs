@@ -43,9 +43,19 @@ pub struct Frozen {
     bundled: Option<crate::site::bundles::Manifest>,
     /// The root of the site that holds it.
     root: PathBuf,
+    /// Whether its files are all its folder holds: the folder may then be
+    /// taken whole (`Staging::adopt`) where that site is the output.
+    whole: bool,
 }
 
 impl Frozen {
+    /// Its folder in the site that holds it, where that site is `out`
+    /// and the folder holds its files and nothing else: the new site can
+    /// take the folder as it is.
+    pub fn folder_in(&self, out: &Path) -> Option<String> {
+        (self.whole && self.root == out).then(|| files::release(&self.listed.version))
+    }
+
     /// Adds it to `copies` where it bundles.
     pub fn add_bundled(&self, copies: &mut crate::site::bundles::Bundled) {
         if let Some(manifest) = &self.bundled {
@@ -185,6 +195,7 @@ impl Published {
             .find(|l| l.version == version && l.sources == sources && l.url == url)?;
         let prefix = files::release(version);
         let (dirs, found) = self.walk(&prefix)?;
+        let found_files = found.len();
         let files: Vec<(PathBuf, Object)> = match &self.objects {
             // Sizes checked on both cores: a file's status is a call
             // to the kernel, and a release has tens of thousands.
@@ -212,6 +223,7 @@ impl Published {
                 })
                 .collect::<Option<_>>()?,
         };
+        let whole = files.len() == found_files;
         let frozen = Frozen {
             listed: listed.clone(),
             dirs,
@@ -219,6 +231,7 @@ impl Published {
             changes: None,
             bundled: None,
             root: self.root.clone(),
+            whole,
         };
         // A change log it should have and that does not read: built again.
         let changes = match &listed.previous {

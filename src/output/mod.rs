@@ -8,6 +8,7 @@
 //! and refuses a directory holding anything else. So `--out .` or
 //! `--out $HOME` cannot delete a thing.
 
+mod adopt;
 pub mod chunks;
 pub mod objects;
 mod record;
@@ -158,6 +159,9 @@ pub struct Staging {
     /// thousand folders, and asking the kernel to make each file's folder
     /// again would be a failing `mkdir` per file.
     made: std::sync::Mutex<HashSet<PathBuf>>,
+    /// Folders of the previous output the new site takes as they are,
+    /// moved in at the swap ([`Staging::adopt`]).
+    adopted: Vec<String>,
     committed: bool,
     lock: Option<Lock>,
 }
@@ -178,6 +182,7 @@ impl Staging {
             Arc::new(marker_list)
         });
         let dir = sibling(&out, "staging");
+        adopt::recover(&out, &dir)?;
         clear_leftover(&dir)?;
         clear_leftover(&sibling(&out, "old"))?;
         let parent = out.parent().unwrap_or(Path::new("/"));
@@ -207,6 +212,7 @@ impl Staging {
             previous,
             reuse,
             made: Default::default(),
+            adopted: Vec::new(),
             committed: false,
             lock: Some(lock),
         })
@@ -289,6 +295,26 @@ impl Staging {
         Ok(())
     }
 
+    /// Takes the folder `site_path` of the previous output, and all it
+    /// holds, into the new site as it is: moved there when the new site
+    /// is swapped in, so nothing of it is written, linked or removed.
+    /// The caller lists its files among those written (they are the new
+    /// site's) and has checked them; nothing else of the new site may be
+    /// written inside it.
+    pub fn adopt(&mut self, site_path: &str) -> Result<(), OutputError> {
+        let relative = checked(site_path.trim_end_matches('/'))?;
+        let from = self.out.join(relative);
+        let is_dir = std::fs::symlink_metadata(&from).is_ok_and(|m| m.is_dir());
+        if self.previous.is_none() || !is_dir {
+            return Err(io(&from, "taking a folder of the previous site")(
+                std::io::ErrorKind::NotFound.into(),
+            ));
+        }
+        self.make_parent(&self.dir.join(relative))?;
+        self.adopted.push(relative.to_string_lossy().into_owned());
+        Ok(())
+    }
+
     /// Creates the folders above a file of the site, where it has any.
     fn make_parent(&self, path: &Path) -> Result<(), OutputError> {
         match path.parent().filter(|p| *p != self.dir) {
@@ -365,7 +391,26 @@ impl Staging {
                     .map_err(io(&self.out, "moving the new site into place"))?;
                 None
             }
-            Some(marker_list) => Some((swap::replace(&self.dir, &self.out)?, marker_list)),
+            Some(marker_list) => {
+                let moved = adopt::move_in(&self.out, &self.dir, &self.adopted)?;
+                match swap::replace(&self.dir, &self.out) {
+                    Ok(old) => {
+                        let adopted = moved.folders().to_vec();
+                        moved.swapped();
+                        Some((old, marker_list, adopted))
+                    }
+                    Err(e) => {
+                        if let Err(stuck) = moved.move_back() {
+                            // Not removed on drop: it holds the previous
+                            // site's releases, which the next build moves
+                            // back.
+                            self.committed = true;
+                            return Err(stuck);
+                        }
+                        return Err(e);
+                    }
+                }
+            }
         };
         self.committed = true;
         Ok(Previous {
@@ -414,7 +459,9 @@ pub enum Written {
 #[derive(Debug)]
 #[must_use = "the previous site stays on disk until it is removed"]
 pub struct Previous {
-    site: Option<(PathBuf, Arc<Vec<String>>)>,
+    /// Where it is, its marker's list, and the folders the new site took
+    /// from it (no longer in it).
+    site: Option<(PathBuf, Arc<Vec<String>>, Vec<String>)>,
     _lock: Option<Lock>,
 }
 
@@ -429,7 +476,7 @@ impl Previous {
 
     pub fn remove(mut self) -> Result<(), OutputError> {
         match self.site.take() {
-            Some((dir, marker_list)) => remove_listed(&dir, marker_list.as_slice()),
+            Some((dir, marker_list, adopted)) => remove_listed(&dir, &marker_list, &adopted),
             None => Ok(()),
         }
     }
@@ -437,8 +484,8 @@ impl Previous {
 
 impl Drop for Previous {
     fn drop(&mut self) {
-        if let Some((dir, marker_list)) = self.site.take() {
-            let _ = remove_listed(&dir, marker_list.as_slice());
+        if let Some((dir, marker_list, adopted)) = self.site.take() {
+            let _ = remove_listed(&dir, &marker_list, &adopted);
         }
     }
 }
@@ -598,7 +645,7 @@ fn clear_leftover(dir: &Path) -> Result<(), OutputError> {
         let _ = std::fs::remove_file(&marker);
         std::fs::remove_dir(dir).map_err(io(dir, "removing a leftover directory"))
     } else {
-        remove_listed(dir, &marker_list)
+        remove_listed(dir, &marker_list, &[])
     }
 }
 
@@ -625,14 +672,27 @@ fn remove_all_but_marker(dir: &Path) -> Result<(), OutputError> {
 
 /// Deletes the files `marker_list` lists from `dir`, then the directories left
 /// empty, then the marker. A directory that still holds anything is kept.
-fn remove_listed(dir: &Path, marker_list: &[String]) -> Result<(), OutputError> {
+/// Files inside the folders `moved` (out of `dir`, into the new site) are
+/// not looked for.
+fn remove_listed(dir: &Path, marker_list: &[String], moved: &[String]) -> Result<(), OutputError> {
     let mut subdirs = std::collections::BTreeSet::new();
-    for site_path in marker_list {
-        let path = dir.join(checked(site_path)?);
-        match std::fs::remove_file(&path) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(io(&path, "removing")(e)),
+    let was_moved = |site_path: &str| {
+        moved.iter().any(|folder| {
+            site_path
+                .strip_prefix(folder.as_str())
+                .is_some_and(|rest| rest.starts_with('/'))
+        })
+    };
+    let listed = marker_list.iter().filter(|p| !was_moved(p));
+    // A moved folder's parents are left behind, perhaps empty.
+    for site_path in listed.chain(moved) {
+        if !moved.contains(site_path) {
+            let path = dir.join(checked(site_path)?);
+            match std::fs::remove_file(&path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(io(&path, "removing")(e)),
+            }
         }
         let mut parent = Path::new(site_path).parent();
         while let Some(p) = parent.filter(|p| !p.as_os_str().is_empty()) {
@@ -683,6 +743,119 @@ fn checked(site_path: &str) -> Result<&Path, OutputError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn record() -> Record {
+        Record {
+            fingerprint: String::new(),
+            entities: 0,
+            files: 0,
+            bytes: 0,
+            measured: String::new(),
+        }
+    }
+
+    /// A site at `out` of `paths`, each file holding its own path.
+    fn site_of(out: &Path, paths: &[&str]) {
+        let staging = Staging::begin(out, true).unwrap();
+        for path in paths {
+            staging.write(path, path.as_bytes()).unwrap();
+        }
+        let written = paths.iter().map(|p| p.to_string()).collect();
+        staging
+            .commit(written, &record())
+            .unwrap()
+            .remove()
+            .unwrap();
+    }
+
+    fn inode(path: &Path) -> u64 {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::symlink_metadata(path).unwrap().ino()
+    }
+
+    const KEPT: [&str; 2] = ["releases/1/a.json", "releases/1/deeper/b.json"];
+
+    #[test]
+    fn an_adopted_folder_is_moved_into_the_new_site_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("site");
+        site_of(&out, &["index.json", KEPT[0], KEPT[1]]);
+        let folder = inode(&out.join("releases/1"));
+        let mut staging = Staging::begin(&out, true).unwrap();
+        staging.adopt("releases/1/").unwrap();
+        staging.write("index.json", b"new").unwrap();
+        staging.write("releases/index.json", b"list").unwrap();
+        let mut written: Vec<String> = KEPT.iter().map(|p| p.to_string()).collect();
+        written.extend(["index.json".into(), "releases/index.json".into()]);
+        staging
+            .commit(written, &record())
+            .unwrap()
+            .remove()
+            .unwrap();
+        // The same folder, not a copy of it, and the replaced site gone
+        // without taking it along.
+        assert_eq!(inode(&out.join("releases/1")), folder);
+        for path in KEPT {
+            assert_eq!(std::fs::read(out.join(path)).unwrap(), path.as_bytes());
+        }
+        assert_eq!(std::fs::read(out.join("index.json")).unwrap(), b"new");
+        let beside: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(beside, ["site"], "left beside the site");
+        // Its files are the site's, listed: the next build replaces it.
+        site_of(&out, &["index.json"]);
+        assert!(!out.join("releases").exists());
+    }
+
+    #[test]
+    fn a_build_stopped_between_its_moves_and_its_swap_gives_the_folders_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("site");
+        site_of(&out, &["index.json", KEPT[0], KEPT[1]]);
+        // What a build killed just before its swap leaves: its staging
+        // directory, marked and listing the moved files, holding them.
+        let staging = sibling(&out, "staging");
+        std::fs::create_dir_all(staging.join("releases")).unwrap();
+        let listed = format!("{MARKER_HEADER}index.json\n{}\n{}\n", KEPT[0], KEPT[1]);
+        std::fs::write(staging.join(MARKER), listed).unwrap();
+        std::fs::write(staging.join("index.json"), "new").unwrap();
+        let moved = adopt::move_in(&out, &staging, &["releases/1".into()]).unwrap();
+        assert!(!out.join(KEPT[0]).exists());
+        drop(moved);
+        // The next build puts them back before it clears the staging.
+        let next = Staging::begin(&out, true).unwrap();
+        drop(next);
+        for path in KEPT {
+            assert_eq!(std::fs::read(out.join(path)).unwrap(), path.as_bytes());
+        }
+        assert!(!staging.exists());
+        assert!(!sibling(&out, "adopting").exists());
+    }
+
+    #[test]
+    fn a_build_stopped_after_its_swap_moves_nothing_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let (out, staging) = (dir.path().join("out"), dir.path().join("staging"));
+        for path in KEPT {
+            let path = out.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "kept").unwrap();
+        }
+        std::fs::create_dir_all(staging.join("releases")).unwrap();
+        let moved = adopt::move_in(&out, &staging, &["releases/1".into()]).unwrap();
+        // The swap: the new site, holding the folder, where the old was.
+        let old = dir.path().join("old");
+        std::fs::rename(&out, &old).unwrap();
+        std::fs::rename(&staging, &out).unwrap();
+        std::fs::rename(&old, &staging).unwrap();
+        drop(moved);
+        adopt::recover(&out, &staging).unwrap();
+        assert!(out.join(KEPT[1]).exists());
+        assert!(!staging.join("releases/1").exists());
+        assert!(!sibling(&out, "adopting").exists());
+    }
 
     #[test]
     fn only_plain_relative_paths_are_written() {

@@ -559,6 +559,49 @@ fn a_released_file_edited_to_the_same_size_is_built_again() {
     assert_eq!(entry.hash, ontosite::output::objects::hash(&built));
 }
 
+/// A release the output published is taken into the new site as its
+/// folder, moved whole at the swap, not linked file by file (half a
+/// million links at ten releases of 10,000 entities): the folder is the
+/// same one, its files as they were, and they are the site's own to the
+/// build after.
+#[test]
+fn a_release_in_the_output_is_kept_as_its_folder() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("input"), dir.path().join("out"));
+    let folder = |version: &str| {
+        std::fs::metadata(out.join("releases").join(version))
+            .unwrap()
+            .ino()
+    };
+    releases_of(&tiny_input(), &input, &["1", "2"]);
+    build_ok(&input, &out);
+    let (first, second) = (folder("1"), folder("2"));
+    let published = [release_files(&out, "1"), release_files(&out, "2")];
+    std::fs::remove_dir_all(&input).unwrap();
+    releases_of(&tiny_input(), &input, &["1", "2", "3"]);
+    build_ok(&input, &out);
+    assert_eq!((folder("1"), folder("2")), (first, second));
+    assert!(published == [release_files(&out, "1"), release_files(&out, "2")]);
+    let beside: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    assert_eq!(beside, ["input", "out"], "left beside the site");
+    // Listed as the site's own: the build after finds nothing foreign in
+    // them and takes them again, the third release's copy with them.
+    let third = folder("3");
+    std::fs::remove_dir_all(&input).unwrap();
+    releases_of(&tiny_input(), &input, &["1", "2", "3", "4"]);
+    build_ok(&input, &out);
+    assert_eq!(
+        (folder("1"), folder("2"), folder("3")),
+        (first, second, third)
+    );
+}
+
 /// `check --host` measures the site with every release in it, as the
 /// build that writes it does (it once measured the current release
 /// alone, without its copy, the list or the change log).
