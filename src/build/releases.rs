@@ -223,7 +223,10 @@ impl Published {
                 })
                 .collect::<Option<_>>()?,
         };
-        let whole = files.len() == found_files;
+        // Every file found is listed, each once (the list is in path
+        // order; one out of order is taken file by file).
+        let whole =
+            files.len() == found_files && files.is_sorted_by(|(_, a), (_, b)| a.path < b.path);
         let frozen = Frozen {
             listed: listed.clone(),
             dirs,

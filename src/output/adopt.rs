@@ -51,7 +51,13 @@ pub fn move_in(out: &Path, staging: &Path, folders: &[String]) -> Result<Moved, 
         text.push('\n');
     }
     let journal = sibling(out, "adopting");
-    std::fs::write(&journal, text).map_err(io(&journal, "writing"))?;
+    // On disk before any folder moves: without it a crash between the
+    // moves and the swap would leave them where the next build clears.
+    let written = std::fs::File::create(&journal).and_then(|mut file| {
+        std::io::Write::write_all(&mut file, text.as_bytes())?;
+        file.sync_all()
+    });
+    written.map_err(io(&journal, "writing"))?;
     moved.journal = Some(journal);
     for folder in folders {
         let from = out.join(folder);
@@ -96,6 +102,13 @@ impl Moved {
     }
 }
 
+/// Whether a journal beside `out` names folders moved into its staging
+/// directory that may still be there: the staging directory is then not
+/// to be removed, whatever else went wrong.
+pub fn pending(out: &Path) -> bool {
+    std::fs::symlink_metadata(sibling(out, "adopting")).is_ok()
+}
+
 /// Undoes what a build killed between its moves and its swap left: each
 /// folder the journal beside `out` lists that is in `staging` and not in
 /// `out` goes back to `out`. Run under the build lock, before the leftover
@@ -110,12 +123,21 @@ pub fn recover(out: &Path, staging: &Path) -> Result<(), OutputError> {
     for folder in text.lines().skip(1).filter(|l| !l.is_empty()) {
         let relative = checked(folder)?;
         let (moved, home) = (staging.join(relative), out.join(relative));
-        let there = |path: &Path| std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir());
-        if there(&moved) && !there(&home) {
-            std::fs::rename(&moved, &home).map_err(io(
+        let there = |path: &Path| std::fs::symlink_metadata(path).is_ok();
+        match (there(&moved), there(&home)) {
+            (true, false) => std::fs::rename(&moved, &home).map_err(io(
                 &home,
                 "moving a kept release back into the previous site (an earlier build was stopped while swapping)",
-            ))?;
+            ))?,
+            // Neither is to be cleared: the staging directory is left
+            // to a person.
+            (true, true) => {
+                return Err(io(
+                    &moved,
+                    "moving a kept release back into the previous site, which has a folder of that name again (an earlier build was stopped while swapping)",
+                )(std::io::ErrorKind::AlreadyExists.into()));
+            }
+            _ => {}
         }
     }
     std::fs::remove_file(&journal).map_err(io(&journal, "removing"))

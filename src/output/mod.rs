@@ -60,7 +60,7 @@ pub enum OutputError {
     #[error("`{0}` is not a relative path inside the site; refusing to write it")]
     OutsideSite(String),
     #[error(
-        "another ontosite build is writing `{}` (it holds the lock `{}`)\n  help: wait for it to finish, then build again; two builds into one directory would delete each other's files", .out.display(), .lock.display()
+        "another ontosite build is writing `{}`, or a publish reading it (it holds the lock `{}`)\n  help: wait for it to finish, then run this again; two builds into one directory would delete each other's files, and a build under a publish would replace the site it sends", .out.display(), .lock.display()
     )]
     Busy { out: PathBuf, lock: PathBuf },
     #[error(
@@ -98,11 +98,16 @@ struct Lock {
 
 impl Lock {
     fn take(out: &Path) -> Result<Lock, OutputError> {
+        let parent = out.parent().unwrap_or(Path::new("/"));
+        std::fs::create_dir_all(parent).map_err(io(parent, "creating the directory"))?;
+        Lock::take_beside(out)
+    }
+
+    /// [`Lock::take`] where the folder of `out` exists.
+    fn take_beside(out: &Path) -> Result<Lock, OutputError> {
         use fs4::fs_std::FileExt;
         use std::os::unix::fs::MetadataExt;
         let path = sibling(out, "lock");
-        let parent = out.parent().unwrap_or(Path::new("/"));
-        std::fs::create_dir_all(parent).map_err(io(parent, "creating the directory"))?;
         loop {
             let file = std::fs::OpenOptions::new()
                 .create(true)
@@ -139,6 +144,40 @@ impl Drop for Lock {
         let _ = fs4::fs_std::FileExt::unlock(&self.file);
     }
 }
+
+/// The site at `out` held against builds while it is read as a whole (a
+/// publish sending it): a build meanwhile would swap another site in, and
+/// move its kept releases out of this one for a moment, under the reader,
+/// which could then take files for gone. A build that tries is refused
+/// ([`OutputError::Busy`]), as one is by another build. `None` where the
+/// lock cannot be made beside the site (a read-only place, where no build
+/// can write either; no site there).
+pub fn hold(out: &Path) -> Result<Option<Held>, OutputError> {
+    let out = resolve(out)?;
+    match Lock::take_beside(&out) {
+        Ok(lock) => {
+            // The site whole again where a build was stopped half-way
+            // through its swap.
+            recover(&out)?;
+            Ok(Some(Held(lock)))
+        }
+        Err(OutputError::Io { source, .. })
+            if matches!(
+                source.kind(),
+                std::io::ErrorKind::PermissionDenied
+                    | std::io::ErrorKind::ReadOnlyFilesystem
+                    | std::io::ErrorKind::NotFound
+            ) =>
+        {
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The hold [`hold`] takes, released on drop.
+#[derive(Debug)]
+pub struct Held(#[allow(dead_code)] Lock);
 
 /// A build's staging directory, swapped in by `commit`; removed on drop
 /// when the build does not get that far.
@@ -182,7 +221,7 @@ impl Staging {
             Arc::new(marker_list)
         });
         let dir = sibling(&out, "staging");
-        adopt::recover(&out, &dir)?;
+        recover(&out)?;
         clear_leftover(&dir)?;
         clear_leftover(&sibling(&out, "old"))?;
         let parent = out.parent().unwrap_or(Path::new("/"));
@@ -360,9 +399,11 @@ impl Staging {
 
     /// Records `written` (every site path written) in the marker and swaps
     /// the staging directory, with `record`, in place of the output
-    /// directory. The previous site is handed back, moved aside
-    /// but whole, for the caller to remove once nothing reads it any more
-    /// (a server lets its requests finish).
+    /// directory, the folders [`Staging::adopt`] took moved from the
+    /// previous site into it just before. The previous site is handed
+    /// back, moved aside, whole but for those folders, for the caller to
+    /// remove once nothing reads it any more (a server lets its requests
+    /// finish).
     pub fn commit(
         mut self,
         mut written: Vec<String>,
@@ -400,13 +441,9 @@ impl Staging {
                         Some((old, marker_list, adopted))
                     }
                     Err(e) => {
-                        if let Err(stuck) = moved.move_back() {
-                            // Not removed on drop: it holds the previous
-                            // site's releases, which the next build moves
-                            // back.
-                            self.committed = true;
-                            return Err(stuck);
-                        }
+                        // Where one cannot go back, the journal stays and
+                        // keeps the staging directory from removal.
+                        moved.move_back()?;
                         return Err(e);
                     }
                 }
@@ -452,7 +489,8 @@ pub enum Written {
     Kept,
 }
 
-/// The site a commit replaced, moved aside; removed by [`Previous::remove`]
+/// The site a commit replaced, moved aside (without the folders the new
+/// site took from it); removed by [`Previous::remove`]
 /// or, failing that, on drop. Only the files its marker lists are removed.
 /// The build lock is held until then: the next build would otherwise take
 /// the replaced site for a leftover while a server still reads it.
@@ -492,11 +530,21 @@ impl Drop for Previous {
 
 impl Drop for Staging {
     fn drop(&mut self) {
-        if !self.committed {
-            // Everything in it is ours: it was created by this build.
+        // Everything in it is ours (this build created it), but for
+        // folders of the previous site that could not be moved back
+        // there, which the journal names for the next build.
+        if !self.committed && !adopt::pending(&self.out) {
             let _ = std::fs::remove_dir_all(&self.dir);
         }
     }
+}
+
+/// Puts back what a build stopped half-way through its swap left out of
+/// the site at `out` (the previous site aside, folders of it moved into
+/// staging). Run under the lock, before anything else looks at the site.
+fn recover(out: &Path) -> Result<(), OutputError> {
+    swap::recover(out)?;
+    adopt::recover(out, &sibling(out, "staging"))
 }
 
 /// `out` as a build names it in its summary: absolute, `.` and `..`
@@ -581,6 +629,19 @@ fn check_replaceable(out: &Path) -> Result<Option<Vec<String>>, OutputError> {
         Err(e) => return Err(io(&marker, "reading")(e)),
     };
     let listed: HashSet<&str> = marker_list.iter().map(String::as_str).collect();
+    // The folders holding them, each once: a folder asked about by going
+    // through the whole list was seconds at half a million files.
+    let mut folders: HashSet<&str> = HashSet::new();
+    for path in &marker_list {
+        let mut folder = path.as_str();
+        while let Some(end) = folder.rfind('/') {
+            folder = &folder[..end];
+            // Its own folders are in already.
+            if !folders.insert(folder) {
+                break;
+            }
+        }
+    }
     let mut foreign = Vec::new();
     for entry in walkdir::WalkDir::new(out).min_depth(1).sort_by_file_name() {
         let entry = entry.map_err(|e| io(out, "reading")(e.into()))?;
@@ -588,10 +649,7 @@ fn check_replaceable(out: &Path) -> Result<Option<Vec<String>>, OutputError> {
         let ours = relative == MARKER
             || relative == RECORD
             || listed.contains(relative.as_str())
-            || (entry.file_type().is_dir()
-                && listed
-                    .iter()
-                    .any(|p| p.starts_with(&format!("{relative}/"))));
+            || (entry.file_type().is_dir() && folders.contains(relative.as_str()));
         if !ours {
             foreign.push(relative);
         }
@@ -835,6 +893,59 @@ mod tests {
     }
 
     #[test]
+    fn a_swap_stopped_between_its_two_renames_puts_the_previous_site_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("site");
+        site_of(&out, &["index.json", KEPT[0]]);
+        // A swap that cannot exchange, killed after moving the site aside.
+        std::fs::rename(&out, sibling(&out, "old")).unwrap();
+        drop(Staging::begin(&out, true).unwrap());
+        assert_eq!(
+            std::fs::read(out.join(KEPT[0])).unwrap(),
+            KEPT[0].as_bytes()
+        );
+        assert!(!sibling(&out, "old").exists());
+    }
+
+    #[test]
+    fn a_site_held_for_a_publish_is_not_built_into() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("site");
+        site_of(&out, &["index.json"]);
+        let held = hold(&out).unwrap();
+        assert!(held.is_some());
+        assert!(matches!(
+            Staging::begin(&out, true),
+            Err(OutputError::Busy { .. })
+        ));
+        drop(held);
+        site_of(&out, &["index.json"]);
+        // Nothing there, nothing held.
+        assert!(hold(&dir.path().join("none/site")).unwrap().is_none());
+    }
+
+    #[test]
+    fn a_staging_directory_holding_folders_not_moved_back_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("site");
+        site_of(&out, &["index.json", KEPT[0], KEPT[1]]);
+        let mut staging = Staging::begin(&out, true).unwrap();
+        staging.adopt("releases/1").unwrap();
+        let moved = adopt::move_in(&out, &staging.dir, &staging.adopted).unwrap();
+        // Say the previous site could not take it back: a folder of that
+        // name, not empty, there again.
+        std::fs::create_dir_all(out.join("releases/1")).unwrap();
+        std::fs::write(out.join("releases/1/other"), "").unwrap();
+        assert!(moved.move_back().is_err());
+        let kept = staging.dir.join(KEPT[1]);
+        drop(staging);
+        assert!(kept.exists(), "removed with the staging directory");
+        // Nor does the next build take either for its own to clear.
+        assert!(Staging::begin(&out, true).is_err());
+        assert!(kept.exists());
+    }
+
+    #[test]
     fn a_build_stopped_after_its_swap_moves_nothing_back() {
         let dir = tempfile::tempdir().unwrap();
         let (out, staging) = (dir.path().join("out"), dir.path().join("staging"));
@@ -855,6 +966,12 @@ mod tests {
         assert!(out.join(KEPT[1]).exists());
         assert!(!staging.join("releases/1").exists());
         assert!(!sibling(&out, "adopting").exists());
+        // A folder of that name in both is left for a person.
+        let again = adopt::move_in(&out, &staging, &["releases/1".into()]).unwrap();
+        std::fs::create_dir_all(out.join("releases/1")).unwrap();
+        drop(again);
+        assert!(adopt::recover(&out, &staging).is_err());
+        assert!(staging.join(KEPT[1]).exists());
     }
 
     #[test]

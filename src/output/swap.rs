@@ -21,6 +21,26 @@ pub fn replace(new: &Path, out: &Path) -> Result<PathBuf, OutputError> {
     }
     let old = sibling(out, "old");
     std::fs::rename(out, &old).map_err(io(out, "moving the previous site aside"))?;
-    std::fs::rename(new, out).map_err(io(out, "moving the new site into place"))?;
+    if let Err(e) = std::fs::rename(new, out) {
+        // The previous site back in place; failing that, the next build
+        // puts it back (`recover`).
+        let _ = std::fs::rename(&old, out);
+        return Err(io(out, "moving the new site into place")(e));
+    }
     Ok(old)
+}
+
+/// Undoes what a build killed between the two renames of a swap that
+/// could not exchange left: no site at `out`, the previous one aside. It
+/// goes back to `out`. Run under the build lock, before anything else.
+pub fn recover(out: &Path) -> Result<(), OutputError> {
+    let old = sibling(out, "old");
+    let missing = matches!(std::fs::symlink_metadata(out), Err(e) if e.kind() == std::io::ErrorKind::NotFound);
+    if missing && std::fs::symlink_metadata(&old).is_ok_and(|m| m.is_dir()) {
+        std::fs::rename(&old, out).map_err(io(
+            out,
+            "putting the previous site back in place (an earlier build was stopped while swapping)",
+        ))?;
+    }
+    Ok(())
 }

@@ -52,6 +52,9 @@ pub enum PublishError {
         "{url} changed while this publish ran: another publish to the same prefix wrote it\n  help: let the other publish finish, then run this one again; it sends only what is still missing"
     )]
     Concurrent { url: String },
+    /// A build is replacing the site (or another publish sends it).
+    #[error(transparent)]
+    Busy(#[from] crate::output::OutputError),
 }
 
 /// What to publish where.
@@ -111,6 +114,8 @@ pub fn publish(
 ) -> Result<PublishReport, PublishError> {
     let started = std::time::Instant::now();
     let rules = site_rules(&config.site)?;
+    // Held to the end: every file is read again as it is sent.
+    let _held = crate::output::hold(&config.site)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
