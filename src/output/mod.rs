@@ -154,6 +154,14 @@ impl Drop for Lock {
 /// can write either; no site there).
 pub fn hold(out: &Path) -> Result<Option<Held>, OutputError> {
     let out = resolve(out)?;
+    // Unlocked, a site a stopped build left incomplete is not sent.
+    let incomplete = || {
+        (adopt::pending(&out) || swap::was_stopped(&out)).then(|| {
+            io(&out, "reading the site: an ontosite build was stopped while swapping it in; run the build again first")(
+                std::io::ErrorKind::Other.into(),
+            )
+        })
+    };
     match Lock::take_beside(&out) {
         Ok(lock) => {
             // The site whole again where a build was stopped half-way
@@ -169,7 +177,10 @@ pub fn hold(out: &Path) -> Result<Option<Held>, OutputError> {
                     | std::io::ErrorKind::NotFound
             ) =>
         {
-            Ok(None)
+            match incomplete() {
+                Some(stopped) => Err(stopped),
+                None => Ok(None),
+            }
         }
         Err(e) => Err(e),
     }
@@ -213,6 +224,9 @@ impl Staging {
     pub fn begin(out: &Path, reuse: bool) -> Result<Staging, OutputError> {
         let out = resolve(out)?;
         let lock = Lock::take(&out)?;
+        // Before the site is looked at: it may lack what a stopped swap
+        // left aside.
+        recover(&out)?;
         refuse_mount_point(&out)?;
         let previous = check_replaceable(&out)?.map(|mut marker_list| {
             if !marker_list.is_sorted() {
@@ -221,7 +235,6 @@ impl Staging {
             Arc::new(marker_list)
         });
         let dir = sibling(&out, "staging");
-        recover(&out)?;
         clear_leftover(&dir)?;
         clear_leftover(&sibling(&out, "old"))?;
         let parent = out.parent().unwrap_or(Path::new("/"));
@@ -902,14 +915,25 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("site");
         site_of(&out, &["index.json", KEPT[0]]);
-        // A swap that cannot exchange, killed after moving the site aside.
+        // A swap that cannot exchange, killed after moving the site aside:
+        // the new site still staged.
+        let staging = sibling(&out, "staging");
+        std::fs::create_dir(&staging).unwrap();
+        std::fs::write(staging.join(MARKER), MARKER_HEADER).unwrap();
         std::fs::rename(&out, sibling(&out, "old")).unwrap();
+        assert!(swap::was_stopped(&out));
         drop(Staging::begin(&out, true).unwrap());
         assert_eq!(
             std::fs::read(out.join(KEPT[0])).unwrap(),
             KEPT[0].as_bytes()
         );
         assert!(!sibling(&out, "old").exists());
+        // A replaced site aside alone (its removal stopped, the site since
+        // deleted by hand) is not put back.
+        std::fs::rename(&out, sibling(&out, "old")).unwrap();
+        assert!(!swap::was_stopped(&out));
+        drop(Staging::begin(&out, true).unwrap());
+        assert!(!out.exists());
     }
 
     #[test]

@@ -30,13 +30,24 @@ pub fn replace(new: &Path, out: &Path) -> Result<PathBuf, OutputError> {
     Ok(old)
 }
 
+/// Whether a swap that could not exchange was stopped between its two
+/// renames: no site at `out`, the previous one aside, and the new one
+/// still staged beside it. A folder aside alone is a replaced site whose
+/// removal did not finish (`out` since deleted by hand): never put back.
+pub fn was_stopped(out: &Path) -> bool {
+    let is_dir = |path: &Path| std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir());
+    let missing = matches!(std::fs::symlink_metadata(out), Err(e) if e.kind() == std::io::ErrorKind::NotFound);
+    missing
+        && is_dir(&sibling(out, "old"))
+        && std::fs::symlink_metadata(sibling(out, "staging").join(super::MARKER)).is_ok()
+}
+
 /// Undoes what a build killed between the two renames of a swap that
 /// could not exchange left: no site at `out`, the previous one aside. It
 /// goes back to `out`. Run under the build lock, before anything else.
 pub fn recover(out: &Path) -> Result<(), OutputError> {
-    let old = sibling(out, "old");
-    let missing = matches!(std::fs::symlink_metadata(out), Err(e) if e.kind() == std::io::ErrorKind::NotFound);
-    if missing && std::fs::symlink_metadata(&old).is_ok_and(|m| m.is_dir()) {
+    if was_stopped(out) {
+        let old = sibling(out, "old");
         std::fs::rename(&old, out).map_err(io(
             out,
             "putting the previous site back in place (an earlier build was stopped while swapping)",

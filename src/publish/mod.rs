@@ -113,9 +113,10 @@ pub fn publish(
     progress: &dyn crate::build::Progress,
 ) -> Result<PublishReport, PublishError> {
     let started = std::time::Instant::now();
-    let rules = site_rules(&config.site)?;
-    // Held to the end: every file is read again as it is sent.
+    // Held to the end, from before the first file is read: every file is
+    // read again as it is sent.
     let _held = crate::output::hold(&config.site)?;
+    let rules = site_rules(&config.site)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
