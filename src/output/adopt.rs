@@ -50,7 +50,7 @@ pub fn move_in(out: &Path, staging: &Path, folders: &[String]) -> Result<Moved, 
         text.push_str(folder);
         text.push('\n');
     }
-    let journal = sibling(out, "adopting");
+    let journal = journal(out);
     // On disk before any folder moves: without it a crash between the
     // moves and the swap would leave them where the next build clears.
     let written = std::fs::File::create(&journal).and_then(|mut file| {
@@ -71,15 +71,12 @@ pub fn move_in(out: &Path, staging: &Path, folders: &[String]) -> Result<Moved, 
 }
 
 impl Moved {
-    /// The folders moved, as site paths.
-    pub fn folders(&self) -> &[String] {
-        &self.folders
-    }
-
-    /// The swap happened: the folders are in the output now.
-    pub fn swapped(self) {
+    /// The swap happened: the folders are in the output now. Returns
+    /// them (site paths), which the replaced site no longer holds.
+    pub fn swapped(self) -> Vec<String> {
         // Left behind, the next build finds nothing to move back.
         self.forget();
+        self.folders
     }
 
     /// The swap did not happen: every folder back where it was, and the
@@ -106,7 +103,12 @@ impl Moved {
 /// directory that may still be there: the staging directory is then not
 /// to be removed, whatever else went wrong.
 pub fn pending(out: &Path) -> bool {
-    std::fs::symlink_metadata(sibling(out, "adopting")).is_ok()
+    std::fs::symlink_metadata(journal(out)).is_ok()
+}
+
+/// The journal's place, beside `out`.
+fn journal(out: &Path) -> PathBuf {
+    sibling(out, "adopting")
 }
 
 /// Undoes what a build killed between its moves and its swap left: each
@@ -114,7 +116,7 @@ pub fn pending(out: &Path) -> bool {
 /// `out` goes back to `out`. Run under the build lock, before the leftover
 /// staging directory is cleared (its marker lists the moved files).
 pub fn recover(out: &Path, staging: &Path) -> Result<(), OutputError> {
-    let journal = sibling(out, "adopting");
+    let journal = journal(out);
     let text = match std::fs::read_to_string(&journal) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),

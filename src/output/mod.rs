@@ -154,14 +154,6 @@ impl Drop for Lock {
 /// can write either; no site there).
 pub fn hold(out: &Path) -> Result<Option<Held>, OutputError> {
     let out = resolve(out)?;
-    // Unlocked, a site a stopped build left incomplete is not sent.
-    let incomplete = || {
-        (adopt::pending(&out) || swap::was_stopped(&out)).then(|| {
-            io(&out, "reading the site: an ontosite build was stopped while swapping it in; run the build again first")(
-                std::io::ErrorKind::Other.into(),
-            )
-        })
-    };
     match Lock::take_beside(&out) {
         Ok(lock) => {
             // The site whole again where a build was stopped half-way
@@ -177,9 +169,13 @@ pub fn hold(out: &Path) -> Result<Option<Held>, OutputError> {
                     | std::io::ErrorKind::NotFound
             ) =>
         {
-            match incomplete() {
-                Some(stopped) => Err(stopped),
-                None => Ok(None),
+            // Unlocked, a site a stopped build left incomplete is not sent.
+            match adopt::pending(&out) || swap::was_stopped(&out) {
+                true => Err(io(
+                    &out,
+                    "reading the site: an ontosite build was stopped while swapping it in; run the build again first",
+                )(std::io::ErrorKind::Other.into())),
+                false => Ok(None),
             }
         }
         Err(e) => Err(e),
@@ -448,11 +444,7 @@ impl Staging {
             Some(marker_list) => {
                 let moved = adopt::move_in(&self.out, &self.dir, &self.adopted)?;
                 match swap::replace(&self.dir, &self.out) {
-                    Ok(old) => {
-                        let adopted = moved.folders().to_vec();
-                        moved.swapped();
-                        Some((old, marker_list, adopted))
-                    }
+                    Ok(old) => Some((old, marker_list, moved.swapped())),
                     Err(e) => {
                         // Where one cannot go back, the journal stays and
                         // keeps the staging directory from removal.

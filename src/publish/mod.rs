@@ -52,9 +52,11 @@ pub enum PublishError {
         "{url} changed while this publish ran: another publish to the same prefix wrote it\n  help: let the other publish finish, then run this one again; it sends only what is still missing"
     )]
     Concurrent { url: String },
-    /// A build is replacing the site (or another publish sends it).
+    /// The site could not be held against builds (`output::hold`): one is
+    /// replacing it, another publish holds it, or a stopped build left it
+    /// incomplete.
     #[error(transparent)]
-    Busy(#[from] crate::output::OutputError),
+    Site(#[from] crate::output::OutputError),
 }
 
 /// What to publish where.
