@@ -1,13 +1,17 @@
 //! `cargo bench --bench releases`: what keeping ten releases costs beside
 //! publishing one. Ten synthetic releases of `ONTOSITE_BENCH_ENTITIES`
 //! (10,000) entities, each renaming a hundredth of them. Timed, alternated
-//! (A B A B) over three rounds, medians reported, each run after `sync`
+//! (F A B F A B) over three rounds, medians reported, each run after `sync`
 //! and a pause (untimed):
-//! - A: the last release alone, as a site without releases;
+//! - F: the last release alone, as a site without releases, into a new
+//!   directory;
+//! - A: the same, over the deploy before it (below);
 //! - B: the ten releases as CI builds them with the last deploy at hand,
 //!   so only the new one is built;
 //!
-//! then, once, C: the ten from a clean checkout with no published site.
+//! then, once, C: the ten from a clean checkout with no published site
+//! (skipped with `ONTOSITE_BENCH_CLEAN=0`: at 100,000 entities it is the
+//! longest run and 36 GB). `ONTOSITE_BENCH_ROUNDS` (3) sets the rounds.
 //!
 //! How the last deploy is at hand (`ONTOSITE_BENCH_FROM`):
 //! - `out` (the default): as `dist` kept between CI runs
@@ -37,7 +41,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-const ROUNDS: usize = 3;
 const RELEASES: usize = 10;
 
 fn main() {
@@ -83,8 +86,15 @@ fn main() {
     }
     let runs = work.join("runs");
     std::fs::create_dir_all(&runs).unwrap();
-    let (mut one, mut kept) = (Vec::new(), Vec::new());
-    for round in 0..ROUNDS {
+    let rounds = common::count_from("ONTOSITE_BENCH_ROUNDS", 3).max(1);
+    let (mut fresh, mut one, mut kept) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..rounds {
+        fresh.push(timed(
+            &binary,
+            &alone,
+            &runs.join(format!("fresh-{round}")),
+            None,
+        ));
         let out = runs.join(format!("one-{round}"));
         one.push(match in_out {
             true => timed(&binary, &alone, &copy_of(&before_one, &out), None),
@@ -96,8 +106,10 @@ fn main() {
             false => timed(&binary, &ten, &out, Some(&published)),
         });
     }
-    let out = runs.join("clean");
-    let clean = timed(&binary, &ten, &out, None);
+    let clean = match std::env::var("ONTOSITE_BENCH_CLEAN").as_deref() {
+        Ok("0") => None,
+        _ => Some(timed(&binary, &ten, &runs.join("clean"), None)),
+    };
     let seconds = |times: &[Duration]| {
         times
             .iter()
@@ -105,31 +117,42 @@ fn main() {
             .collect::<Vec<_>>()
             .join(", ")
     };
+    println!("rounds, one release, fresh: {} s", seconds(&fresh));
     println!("rounds, one release: {} s", seconds(&one));
     println!(
         "rounds, ten, the nine published at hand: {} s",
         seconds(&kept)
     );
-    let files = walkdir::WalkDir::new(&out).into_iter().count();
+    let files = walkdir::WalkDir::new(runs.join("ten-0"))
+        .into_iter()
+        .count();
     // `ONTOSITE_BENCH_KEEP` keeps the inputs and sites, to profile a run
     // by hand.
     if std::env::var_os("ONTOSITE_BENCH_KEEP").is_none() {
         let _ = std::fs::remove_dir_all(&work);
     }
-    let (one, kept) = (median(&mut one), median(&mut kept));
+    let (fresh, one, kept) = (median(&mut fresh), median(&mut one), median(&mut kept));
     println!("files of the ten-release site: {files}");
     println!();
     println!(
-        "| entities | one release | ten, the nine published at hand | ratio | ten from a clean checkout | ratio |"
+        "| entities | one release, fresh (F) | one, over the one before (A) | ten, over the nine (B) | B / F | B / A | ten, clean | clean / F |"
     );
-    println!("|---:|---:|---:|---:|---:|---:|");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let clean = match clean {
+        Some(clean) => format!(
+            "{:.2} s | {:.2}x",
+            clean.as_secs_f64(),
+            clean.as_secs_f64() / fresh.as_secs_f64()
+        ),
+        None => "not run | ".to_owned(),
+    };
     println!(
-        "| {entities} | {:.2} s | {:.2} s | {:.2}x | {:.2} s | {:.2}x |",
+        "| {entities} | {:.2} s | {:.2} s | {:.2} s | {:.2}x | {:.2}x | {clean} |",
+        fresh.as_secs_f64(),
         one.as_secs_f64(),
         kept.as_secs_f64(),
+        kept.as_secs_f64() / fresh.as_secs_f64(),
         kept.as_secs_f64() / one.as_secs_f64(),
-        clean.as_secs_f64(),
-        clean.as_secs_f64() / one.as_secs_f64()
     );
 }
 

@@ -9,7 +9,12 @@ use std::path::{Path, PathBuf};
 /// How many entities a benchmark's synthetic ontology has:
 /// `ONTOSITE_BENCH_ENTITIES`, else `default`.
 pub fn entities(default: usize) -> usize {
-    std::env::var("ONTOSITE_BENCH_ENTITIES")
+    count_from("ONTOSITE_BENCH_ENTITIES", default)
+}
+
+/// The count `variable` says, else `default`.
+pub fn count_from(variable: &str, default: usize) -> usize {
+    std::env::var(variable)
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(default)

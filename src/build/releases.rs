@@ -268,26 +268,26 @@ impl Published {
         })
     }
 
-    /// The folders and regular files of the site under `prefix` (site
-    /// paths; each file where it is), in one walk that follows no link
-    /// and asks no file's status (the kind of each comes with its
-    /// folder's listing); `None` where a link or anything else is there,
-    /// or the folder is reached through one.
+    /// The folders (parents first) and regular files of the site under
+    /// `prefix` (site paths; each file where it is), in one walk that
+    /// follows no link and asks no file's status (the kind of each comes
+    /// with its folder's listing); `None` where a link or anything else
+    /// is there, or the folder is reached through one. Unsorted as
+    /// walked: sorting each folder's listing, its paths parsed at every
+    /// comparison, cost more than the walk (the files are sorted by the
+    /// map they go in).
     fn walk(&self, prefix: &str) -> Option<(Vec<String>, BTreeMap<String, PathBuf>)> {
         let top = inside(&self.root, prefix)?;
         let (mut dirs, mut found) = (Vec::new(), BTreeMap::new());
         for entry in walkdir::WalkDir::new(&top)
             .follow_links(false)
             .follow_root_links(false)
-            .sort_by_file_name()
         {
             let entry = entry.ok()?;
+            // Walked from a plain path, joined with `/`: a site path as
+            // it stands.
             let relative = entry.path().strip_prefix(&self.root).ok()?;
-            let path = relative
-                .components()
-                .map(|c| c.as_os_str().to_str())
-                .collect::<Option<Vec<_>>>()?
-                .join("/");
+            let path = relative.to_str()?.to_owned();
             let kind = entry.file_type();
             if kind.is_dir() {
                 dirs.push(path);
@@ -297,6 +297,9 @@ impl Published {
                 return None;
             }
         }
+        // A folder's path is a prefix of its children's: sorted, parents
+        // come first.
+        dirs.sort_unstable();
         Some((dirs, found))
     }
 }
@@ -335,9 +338,26 @@ pub fn load(config: &BuildConfig, current: &Ontology) -> Result<Vec<Release>, Er
         ));
     }
     let current_sources = hash_of(config, &config.input, &mut problems);
+    // Each release's sources hashed and its published copy checked, on
+    // both cores: a copy's check walks a folder of tens of thousands of
+    // files and asks each one's status.
+    let looked: Vec<(String, Vec<Diagnostic>, Option<Frozen>)> = found
+        .par_iter()
+        .map(|release| {
+            let mut problems = Vec::new();
+            let sources = hash_of(config, &release.dir, &mut problems);
+            let frozen = published.as_ref().filter(|_| {
+                release.version != version
+                    && !kept::version_order(&release.version, &version).is_gt()
+            });
+            let frozen =
+                frozen.and_then(|p| p.frozen(&release.version, &sources, &current.meta.base_url));
+            (sources, problems, frozen)
+        })
+        .collect();
     let mut releases = Vec::new();
-    for release in &found {
-        let sources = hash_of(config, &release.dir, &mut problems);
+    for (release, (sources, found_problems, frozen)) in found.iter().zip(looked) {
+        problems.extend(found_problems);
         if release.version == version {
             // The current release kept as well: the same sources, or an
             // error naming both.
@@ -361,9 +381,7 @@ pub fn load(config: &BuildConfig, current: &Ontology) -> Result<Vec<Release>, Er
         releases.push(Release {
             version: release.version.clone(),
             ontology: None,
-            frozen: published
-                .as_ref()
-                .and_then(|p| p.frozen(&release.version, &sources, &current.meta.base_url)),
+            frozen,
             sources,
             dir: release.dir.clone(),
         });

@@ -95,6 +95,12 @@ fn never_deletes_a_file_it_did_not_write() {
     build_ok(&tiny_input(), &out);
     std::fs::write(out.join("mine.txt"), "added by hand").unwrap();
     std::fs::create_dir(out.join("extra")).unwrap();
+    std::fs::write(out.join("extra/inside.txt"), "in a folder of mine").unwrap();
+    // In a folder of the site's own, a level down.
+    std::fs::write(out.join("search/notes.txt"), "added by hand").unwrap();
+    // A folder where the site has a file.
+    std::fs::remove_file(out.join("index.ttl")).unwrap();
+    std::fs::create_dir(out.join("index.ttl")).unwrap();
     let before = snapshot(&out);
     let output = build(&tiny_input(), &out, &[]);
     assert_eq!(output.status.code(), Some(1));
@@ -102,7 +108,9 @@ fn never_deletes_a_file_it_did_not_write() {
     assert!(
         message.contains("holds files that ontosite did not write")
             && message.contains("mine.txt")
-            && message.contains("extra"),
+            && message.contains("extra")
+            && message.contains("search/notes.txt")
+            && message.contains("index.ttl"),
         "{message}"
     );
     assert!(snapshot(&out) == before);
