@@ -304,6 +304,31 @@ impl Published {
     }
 }
 
+/// Where a release kept in the input stands against the current one:
+/// decided once, both for whether its published copy may be reused and
+/// for whether it is published at all.
+#[derive(Clone, Copy)]
+enum Standing {
+    /// The current release's own version, kept as well.
+    Current,
+    /// Later than the current release: refused.
+    Later,
+    /// An earlier release, published under /releases/.
+    Earlier,
+}
+
+impl Standing {
+    fn of(kept: &str, current: &str) -> Standing {
+        if kept == current {
+            Standing::Current
+        } else if kept::version_order(kept, current).is_gt() {
+            Standing::Later
+        } else {
+            Standing::Earlier
+        }
+    }
+}
+
 /// The releases to publish, oldest first, the current one last; none
 /// where the input keeps no earlier release (the site is as it always
 /// was). Every problem of every release is reported at once.
@@ -341,50 +366,46 @@ pub fn load(config: &BuildConfig, current: &Ontology) -> Result<Vec<Release>, Er
     // Each release's sources hashed and its published copy checked, on
     // both cores: a copy's check walks a folder of tens of thousands of
     // files and asks each one's status.
-    let looked: Vec<(String, Vec<Diagnostic>, Option<Frozen>)> = found
+    let looked: Vec<(Standing, String, Vec<Diagnostic>, Option<Frozen>)> = found
         .par_iter()
         .map(|release| {
             let mut problems = Vec::new();
+            let standing = Standing::of(&release.version, &version);
             let sources = hash_of(config, &release.dir, &mut problems);
-            let frozen = published.as_ref().filter(|_| {
-                release.version != version
-                    && !kept::version_order(&release.version, &version).is_gt()
-            });
-            let frozen =
-                frozen.and_then(|p| p.frozen(&release.version, &sources, &current.meta.base_url));
-            (sources, problems, frozen)
+            let frozen = match standing {
+                Standing::Earlier => published
+                    .as_ref()
+                    .and_then(|p| p.frozen(&release.version, &sources, &current.meta.base_url)),
+                Standing::Current | Standing::Later => None,
+            };
+            (standing, sources, problems, frozen)
         })
         .collect();
     let mut releases = Vec::new();
-    for (release, (sources, found_problems, frozen)) in found.iter().zip(looked) {
+    for (release, (standing, sources, found_problems, frozen)) in found.iter().zip(looked) {
         problems.extend(found_problems);
-        if release.version == version {
+        match standing {
             // The current release kept as well: the same sources, or an
             // error naming both.
-            if sources != current_sources {
-                problems.push(Diagnostic::new(
-                    &release.dir,
-                    format!("release {version} is kept here and is also the current release (ontology.json's version), with other sources"),
-                    "remove this folder (the current release is published at /releases/{version}/ by itself), or give the current release a later version",
-                ));
-            }
-            continue;
-        }
-        if kept::version_order(&release.version, &version).is_gt() {
-            problems.push(Diagnostic::new(
+            Standing::Current if sources != current_sources => problems.push(Diagnostic::new(
+                &release.dir,
+                format!("release {version} is kept here and is also the current release (ontology.json's version), with other sources"),
+                "remove this folder (the current release is published at /releases/{version}/ by itself), or give the current release a later version",
+            )),
+            Standing::Current => {}
+            Standing::Later => problems.push(Diagnostic::new(
                 &release.dir,
                 format!("release {} is later than the current release {version}", release.version),
                 "the input itself is the current release: move this release's sources there (and its version into ontology.json), or rename the folder",
-            ));
-            continue;
+            )),
+            Standing::Earlier => releases.push(Release {
+                version: release.version.clone(),
+                ontology: None,
+                frozen,
+                sources,
+                dir: release.dir.clone(),
+            }),
         }
-        releases.push(Release {
-            version: release.version.clone(),
-            ontology: None,
-            frozen,
-            sources,
-            dir: release.dir.clone(),
-        });
     }
     if let Some(published) = &published {
         problems.extend(refused(

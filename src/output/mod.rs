@@ -224,12 +224,7 @@ impl Staging {
         // left aside.
         recover(&out)?;
         refuse_mount_point(&out)?;
-        let previous = check_replaceable(&out)?.map(|mut marker_list| {
-            if !marker_list.is_sorted() {
-                marker_list.sort_unstable();
-            }
-            Arc::new(marker_list)
-        });
+        let previous = check_replaceable(&out)?.map(Arc::new);
         let dir = sibling(&out, "staging");
         clear_leftover(&dir)?;
         clear_leftover(&sibling(&out, "old"))?;
@@ -610,7 +605,7 @@ fn sibling(out: &Path, role: &str) -> PathBuf {
 }
 
 /// Whether `out` may be replaced; returns the list of files of the output it
-/// holds, `Some(vec![])` for an empty directory, `None` when there is none.
+/// holds (sorted), `Some(vec![])` for an empty directory, `None` when there is none.
 fn check_replaceable(out: &Path) -> Result<Option<Vec<String>>, OutputError> {
     let metadata = match std::fs::symlink_metadata(out) {
         Ok(m) => m,
@@ -633,6 +628,11 @@ fn check_replaceable(out: &Path) -> Result<Option<Vec<String>>, OutputError> {
         }
         Err(e) => return Err(io(&marker, "reading")(e)),
     };
+    let mut marker_list = marker_list;
+    // Sorted for reuse's lookups; the list a build writes is already.
+    if !marker_list.is_sorted() {
+        marker_list.sort_unstable();
+    }
     let listed: HashSet<&str> = marker_list.iter().map(String::as_str).collect();
     // The folders holding them, each once: a folder asked about by going
     // through the whole list was seconds at half a million files.
@@ -677,19 +677,12 @@ fn foreign_in(
         let found = level
             .par_iter()
             .map(|folder| {
-                let dir = match folder.is_empty() {
-                    true => out.to_owned(),
-                    false => out.join(folder),
-                };
+                let dir = out.join(folder);
                 let (mut inner, mut strange) = (Vec::new(), Vec::new());
                 for entry in std::fs::read_dir(&dir).map_err(io(&dir, "reading"))? {
                     let entry = entry.map_err(io(&dir, "reading"))?;
                     let name = entry.file_name();
-                    let name = name.to_string_lossy();
-                    let relative = match folder.is_empty() {
-                        true => name.into_owned(),
-                        false => format!("{folder}/{name}"),
-                    };
+                    let relative = site_join(folder, &name.to_string_lossy());
                     // The kind from the folder's listing: no status asked.
                     let is_dir = entry.file_type().is_ok_and(|kind| kind.is_dir());
                     // A folder where the site has a file is not its own
@@ -718,6 +711,15 @@ fn foreign_in(
     foreign.sort_unstable();
     foreign.truncate(SHOWN);
     Ok(foreign)
+}
+
+/// `name` inside the site's `folder` ("" for the root), as the marker
+/// lists paths.
+fn site_join(folder: &str, name: &str) -> String {
+    match folder {
+        "" => name.to_owned(),
+        _ => format!("{folder}/{name}"),
+    }
 }
 
 fn read_marker_list(text: &str) -> Vec<String> {

@@ -498,6 +498,20 @@ fn a_published_release_is_never_rewritten_nor_dropped() {
     );
     std::fs::remove_dir_all(input.join("releases/3")).unwrap();
 
+    // The current release kept as well: taken as it is with the same
+    // sources, refused with others.
+    let kept = tiny_release(&input.join("releases/2"), "2");
+    build_ok(&input, &out);
+    let entity = kept.join("entities/zeta.json");
+    let stated = std::fs::read_to_string(&entity).unwrap();
+    std::fs::write(&entity, stated.replace("Deletes", "Removes")).unwrap();
+    refused(
+        &input,
+        &out,
+        &["release 2 is kept here and is also the current release"],
+    );
+    std::fs::remove_dir_all(&kept).unwrap();
+
     // A name that cannot be a path, and a current release with no version.
     std::fs::create_dir_all(input.join("releases/a b")).unwrap();
     let ontology = input.join("ontology.json");
