@@ -62,8 +62,7 @@ pub fn move_in(out: &Path, staging: &Path, folders: &[String]) -> Result<Moved, 
     for folder in folders {
         let from = out.join(folder);
         if let Err(e) = std::fs::rename(&from, staging.join(folder)) {
-            moved.move_back()?;
-            return Err(io(&from, "moving a kept release into the new site")(e));
+            return Err(moved.undo(io(&from, "moving a kept release into the new site")(e)));
         }
         moved.folders.push(folder.clone());
     }
@@ -90,6 +89,18 @@ impl Moved {
         }
         self.forget();
         Ok(())
+    }
+
+    /// What made the folders go back (`failed`), once they are back;
+    /// where one cannot be, both errors: neither is dropped.
+    pub fn undo(self, failed: OutputError) -> OutputError {
+        match self.move_back() {
+            Ok(()) => failed,
+            Err(back) => OutputError::NotPutBack {
+                failed: Box::new(failed),
+                back: Box::new(back),
+            },
+        }
     }
 
     fn forget(&self) {
@@ -134,10 +145,11 @@ pub fn recover(out: &Path, staging: &Path) -> Result<(), OutputError> {
             // Neither is to be cleared: the staging directory is left
             // to a person.
             (true, true) => {
-                return Err(io(
-                    &moved,
-                    "moving a kept release back into the previous site, which has a folder of that name again (an earlier build was stopped while swapping)",
-                )(std::io::ErrorKind::AlreadyExists.into()));
+                return Err(OutputError::TwoCopies {
+                    folder: folder.to_owned(),
+                    moved,
+                    home,
+                });
             }
             _ => {}
         }

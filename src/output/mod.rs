@@ -57,6 +57,23 @@ pub enum OutputError {
         #[source]
         source: std::io::Error,
     },
+    #[error(
+        "`{0}`: an ontosite build was stopped while swapping this site in, so it is incomplete, and ontosite cannot take the lock beside it to put it back\n  help: run the build again where it may write beside this site (it puts the previous site back first), then run this again"
+    )]
+    Incomplete(PathBuf),
+    #[error(
+        "`{}` and `{}` both hold the kept release `{folder}`: a build moving it into its new site was stopped, and the previous site has a folder of that name again\n  help: keep one of the two (the first is the one the stopped build moved), remove the other, then build again", .moved.display(), .home.display()
+    )]
+    TwoCopies {
+        folder: String,
+        moved: PathBuf,
+        home: PathBuf,
+    },
+    #[error("{failed}\n  and the kept releases moved for it could not all be put back: {back}")]
+    NotPutBack {
+        failed: Box<OutputError>,
+        back: Box<OutputError>,
+    },
     #[error("`{0}` is not a relative path inside the site; refusing to write it")]
     OutsideSite(String),
     #[error(
@@ -171,10 +188,7 @@ pub fn hold(out: &Path) -> Result<Option<Held>, OutputError> {
         {
             // Unlocked, a site a stopped build left incomplete is not sent.
             match adopt::pending(&out) || swap::was_stopped(&out) {
-                true => Err(io(
-                    &out,
-                    "reading the site: an ontosite build was stopped while swapping it in; run the build again first",
-                )(std::io::ErrorKind::Other.into())),
+                true => Err(OutputError::Incomplete(out)),
                 false => Ok(None),
             }
         }
@@ -440,12 +454,9 @@ impl Staging {
                 let moved = adopt::move_in(&self.out, &self.dir, &self.adopted)?;
                 match swap::replace(&self.dir, &self.out) {
                     Ok(old) => Some((old, marker_list, moved.swapped())),
-                    Err(e) => {
-                        // Where one cannot go back, the journal stays and
-                        // keeps the staging directory from removal.
-                        moved.move_back()?;
-                        return Err(e);
-                    }
+                    // Where one cannot go back, the journal stays and
+                    // keeps the staging directory from removal.
+                    Err(e) => return Err(moved.undo(e)),
                 }
             }
         };
@@ -990,6 +1001,26 @@ mod tests {
     }
 
     #[test]
+    fn an_incomplete_site_that_cannot_be_locked_is_not_held() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("site");
+        site_of(&out, &["index.json"]);
+        // The lock cannot be made (its path leads nowhere: what a
+        // read-only place gives a root user too) ...
+        std::os::unix::fs::symlink(dir.path().join("nowhere/lock"), sibling(&out, "lock")).unwrap();
+        assert!(hold(&out).unwrap().is_none());
+        // ... and a build was stopped between the two renames of its swap.
+        let staging = sibling(&out, "staging");
+        std::fs::create_dir(&staging).unwrap();
+        std::fs::write(staging.join(MARKER), MARKER_HEADER).unwrap();
+        std::fs::rename(&out, sibling(&out, "old")).unwrap();
+        match hold(&out) {
+            Err(OutputError::Incomplete(site)) => assert_eq!(site, out),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
     fn a_staging_directory_holding_folders_not_moved_back_is_kept() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("site");
@@ -1005,8 +1036,20 @@ mod tests {
         let kept = staging.dir.join(KEPT[1]);
         drop(staging);
         assert!(kept.exists(), "removed with the staging directory");
-        // Nor does the next build take either for its own to clear.
-        assert!(Staging::begin(&out, true).is_err());
+        // Nor does the next build take either for its own to clear: it
+        // names both.
+        match Staging::begin(&out, true) {
+            Err(OutputError::TwoCopies {
+                folder,
+                moved,
+                home,
+            }) => {
+                assert_eq!(folder, "releases/1");
+                assert_eq!(moved, sibling(&out, "staging").join("releases/1"));
+                assert_eq!(home, out.join("releases/1"));
+            }
+            other => panic!("{other:?}"),
+        }
         assert!(kept.exists());
     }
 
