@@ -78,29 +78,25 @@ impl Moved {
         self.folders
     }
 
-    /// The swap did not happen: every folder back where it was, and the
-    /// journal gone. Where one cannot be moved back the journal stays,
-    /// and the next build tries again before anything else.
-    pub fn move_back(self) -> Result<(), OutputError> {
+    /// The swap did not happen (`failed` says why): every folder back
+    /// where it was, the journal gone, and `failed` returned. Where one
+    /// cannot be moved back the journal stays, the next build tries again
+    /// before anything else, and both errors are returned.
+    pub fn undo(self, failed: OutputError) -> OutputError {
         for folder in self.folders.iter().rev() {
-            let to = self.out.join(folder);
-            std::fs::rename(self.staging.join(folder), &to)
-                .map_err(io(&to, "moving a kept release back into the previous site"))?;
+            let home = self.out.join(folder);
+            if let Err(back) = std::fs::rename(self.staging.join(folder), &home) {
+                return OutputError::NotPutBack {
+                    failed: Box::new(failed),
+                    home,
+                    back,
+                    journal: journal(&self.out),
+                    staging: self.staging.clone(),
+                };
+            }
         }
         self.forget();
-        Ok(())
-    }
-
-    /// What made the folders go back (`failed`), once they are back;
-    /// where one cannot be, both errors: neither is dropped.
-    pub fn undo(self, failed: OutputError) -> OutputError {
-        match self.move_back() {
-            Ok(()) => failed,
-            Err(back) => OutputError::NotPutBack {
-                failed: Box::new(failed),
-                back: Box::new(back),
-            },
-        }
+        failed
     }
 
     fn forget(&self) {

@@ -58,7 +58,7 @@ pub enum OutputError {
         source: std::io::Error,
     },
     #[error(
-        "`{0}`: an ontosite build was stopped while swapping this site in, so it is incomplete, and ontosite cannot take the lock beside it to put it back\n  help: run the build again where it may write beside this site (it puts the previous site back first), then run this again"
+        "`{0}`: an ontosite build was stopped while swapping this site in, so it is incomplete (the site or its kept releases are set aside beside it), and the lock beside it cannot be made here to put it back together\n  help: run `ontosite build` into it as a user who may write in its folder (the build puts the site back together first), then run this again"
     )]
     Incomplete(PathBuf),
     #[error(
@@ -69,10 +69,28 @@ pub enum OutputError {
         moved: PathBuf,
         home: PathBuf,
     },
-    #[error("{failed}\n  and the kept releases moved for it could not all be put back: {back}")]
+    #[error(
+        "{}\n  and then `{}`: moving the kept release back into the previous site failed: {back}\n  help: until the next build the previous site lacks the kept releases listed in `{}` (they are in `{}`); the next build moves them back before anything else: fix what failed, then build again",
+        first_line(.failed), .home.display(), .journal.display(), .staging.display()
+    )]
     NotPutBack {
+        /// What made the folders go back.
         failed: Box<OutputError>,
-        back: Box<OutputError>,
+        /// The folder that could not go back, and why.
+        home: PathBuf,
+        back: std::io::Error,
+        journal: PathBuf,
+        staging: PathBuf,
+    },
+    #[error(
+        "`{}`: moving the new site into place failed: {new}\n  and putting the previous site back from `{}` failed too: {back}\n  help: the next build (or publish) puts it back before anything else: fix what failed, then build again",
+        .out.display(), .aside.display()
+    )]
+    SiteAside {
+        out: PathBuf,
+        aside: PathBuf,
+        new: std::io::Error,
+        back: std::io::Error,
     },
     #[error("`{0}` is not a relative path inside the site; refusing to write it")]
     OutsideSite(String),
@@ -88,6 +106,17 @@ pub enum OutputError {
         "`{}` lies inside `{}`, which the build reads: the next build would read its own output as input\n  help: choose an --out outside the input's entities folder", .out.display(), .read.display()
     )]
     InsideInput { out: PathBuf, read: PathBuf },
+}
+
+/// An error's first line: its own help, which speaks of the previous site
+/// as whole, dropped where it is not.
+fn first_line(error: &OutputError) -> String {
+    error
+        .to_string()
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_owned()
 }
 
 fn io<'p>(path: &'p Path, action: &'static str) -> impl FnOnce(std::io::Error) -> OutputError + 'p {
@@ -168,7 +197,8 @@ impl Drop for Lock {
 /// which could then take files for gone. A build that tries is refused
 /// ([`OutputError::Busy`]), as one is by another build. `None` where the
 /// lock cannot be made beside the site (a read-only place, where no build
-/// can write either; no site there).
+/// can write either; no site there), unless a build stopped there left
+/// the site incomplete ([`OutputError::Incomplete`]): it is not read so.
 pub fn hold(out: &Path) -> Result<Option<Held>, OutputError> {
     let out = resolve(out)?;
     match Lock::take_beside(&out) {
@@ -1005,8 +1035,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("site");
         site_of(&out, &["index.json"]);
-        // The lock cannot be made (its path leads nowhere: what a
-        // read-only place gives a root user too) ...
+        // The lock cannot be made: its path leads nowhere (which stops
+        // root too, as a read-only folder would not) ...
         std::os::unix::fs::symlink(dir.path().join("nowhere/lock"), sibling(&out, "lock")).unwrap();
         assert!(hold(&out).unwrap().is_none());
         // ... and a build was stopped between the two renames of its swap.
@@ -1023,7 +1053,8 @@ mod tests {
     #[test]
     fn a_staging_directory_holding_folders_not_moved_back_is_kept() {
         let dir = tempfile::tempdir().unwrap();
-        let out = dir.path().join("site");
+        // Canonical: the build resolves the path it is given.
+        let out = dir.path().canonicalize().unwrap().join("site");
         site_of(&out, &["index.json", KEPT[0], KEPT[1]]);
         let mut staging = Staging::begin(&out, true).unwrap();
         staging.adopt("releases/1").unwrap();
@@ -1032,7 +1063,21 @@ mod tests {
         // name, not empty, there again.
         std::fs::create_dir_all(out.join("releases/1")).unwrap();
         std::fs::write(out.join("releases/1/other"), "").unwrap();
-        assert!(moved.move_back().is_err());
+        let failed = OutputError::OutsideSite("the swap".into());
+        match moved.undo(failed) {
+            OutputError::NotPutBack {
+                failed,
+                home,
+                journal,
+                ..
+            } => {
+                assert!(matches!(*failed, OutputError::OutsideSite(_)));
+                assert_eq!(home, out.join("releases/1"));
+                // Kept, for the next build to try again.
+                assert!(journal.exists());
+            }
+            other => panic!("{other:?}"),
+        }
         let kept = staging.dir.join(KEPT[1]);
         drop(staging);
         assert!(kept.exists(), "removed with the staging directory");

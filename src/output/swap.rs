@@ -21,11 +21,18 @@ pub fn replace(new: &Path, out: &Path) -> Result<PathBuf, OutputError> {
     }
     let old = sibling(out, "old");
     std::fs::rename(out, &old).map_err(io(out, "moving the previous site aside"))?;
-    if let Err(e) = std::fs::rename(new, out) {
+    if let Err(new) = std::fs::rename(new, out) {
         // The previous site back in place; failing that, the next build
-        // puts it back (`recover`).
-        let _ = std::fs::rename(&old, out);
-        return Err(io(out, "moving the new site into place")(e));
+        // puts it back (`recover`), and the error says so.
+        return Err(match std::fs::rename(&old, out) {
+            Ok(()) => io(out, "moving the new site into place")(new),
+            Err(back) => OutputError::SiteAside {
+                out: out.to_owned(),
+                aside: old,
+                new,
+                back,
+            },
+        });
     }
     Ok(old)
 }
