@@ -220,15 +220,27 @@ fn build(binary: &Path, input: &Path, out: &Path, previous: Option<&Path>) {
 /// entities.
 fn copy_of(site: &Path, out: &Path) -> PathBuf {
     std::fs::create_dir(out).unwrap();
-    for entry in std::fs::read_dir(site).unwrap() {
-        let entry = entry.unwrap().path();
-        let how = match entry.file_name() == Some("releases".as_ref()) {
-            true => "-al",
-            false => "-a",
-        };
-        let copied = Command::new("cp").arg(how).arg(&entry).arg(out).status();
-        assert!(copied.unwrap().success(), "cp {how} {}", entry.display());
+    // The kept releases linked, everything else copied: one `cp` per
+    // batch of entries (`find -exec … +`), not one per entry, which at
+    // 100,000 entities (half a million names at the root) took longer
+    // than the builds.
+    let releases = site.join("releases");
+    if releases.exists() {
+        let linked = Command::new("cp")
+            .arg("-al")
+            .arg(&releases)
+            .arg(out)
+            .status();
+        assert!(linked.unwrap().success(), "cp -al {}", releases.display());
     }
+    let copied = Command::new("find")
+        .arg(site)
+        .args(["-mindepth", "1", "-maxdepth", "1", "!", "-name", "releases"])
+        .args(["-exec", "cp", "-a", "-t"])
+        .arg(out)
+        .args(["{}", "+"])
+        .status();
+    assert!(copied.unwrap().success(), "copying {}", site.display());
     out.to_owned()
 }
 
