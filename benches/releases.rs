@@ -144,7 +144,7 @@ fn main() {
             clean.as_secs_f64(),
             clean.as_secs_f64() / fresh.as_secs_f64()
         ),
-        None => "not run | ".to_owned(),
+        None => "not run | -".to_owned(),
     };
     println!(
         "| {entities} | {:.2} s | {:.2} s | {:.2} s | {:.2}x | {:.2}x | {clean} |",

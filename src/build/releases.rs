@@ -307,7 +307,6 @@ impl Published {
 /// Where a release kept in the input stands against the current one:
 /// decided once, both for whether its published copy may be reused and
 /// for whether it is published at all.
-#[derive(Clone, Copy)]
 enum Standing {
     /// The current release's own version, kept as well.
     Current,

@@ -91,7 +91,7 @@ impl Moved {
                     home,
                     back,
                     journal: journal(&self.out),
-                    staging: self.staging.clone(),
+                    staging: self.staging,
                 };
             }
         }

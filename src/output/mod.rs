@@ -30,49 +30,33 @@ pub const RECORD: &str = ".ontosite-record";
 
 const MARKER_HEADER: &str = "ontosite output: ontosite replaces this directory on each build and deletes only the files listed here.\n";
 
-/// Problems with the output directory.
-#[derive(Debug, thiserror::Error)]
+/// Problems with the output directory. Each is a cause and, apart, the
+/// help for it ([`OutputError::help`]): an error that wraps another
+/// (`NotPutBack`) shows the other's cause without its help, which speaks
+/// of the previous site as whole where it no longer is.
+#[derive(Debug)]
 pub enum OutputError {
-    #[error("`{0}` cannot be an output directory: it names no directory of its own")]
     NoName(PathBuf),
-    #[error(
-        "`{0}` exists and is not a directory\n  help: choose another --out, or move the file away"
-    )]
     NotADirectory(PathBuf),
-    #[error(
-        "`{0}` exists, is not empty and was not written by ontosite (it has no {MARKER} file); refusing to replace it\n  help: choose another --out, or empty or remove that directory yourself"
-    )]
     NotOurs(PathBuf),
-    #[error(
-        "`{dir}` holds files that ontosite did not write, and replacing the directory would delete them: {}\n  help: move them out of the output directory, then build again",
-        .paths.join(", ")
-    )]
-    Foreign { dir: PathBuf, paths: Vec<String> },
-    #[error(
-        "`{path}`: {action} failed: {source}\n  help: check that the disk has room and that you may write there, then build again; the previous site is unchanged"
-    )]
+    Foreign {
+        dir: PathBuf,
+        paths: Vec<String>,
+    },
     Io {
         path: PathBuf,
         action: &'static str,
-        #[source]
         source: std::io::Error,
     },
-    #[error(
-        "`{0}`: an ontosite build was stopped while swapping this site in, so it is incomplete (the site or its kept releases are set aside beside it), and the lock beside it cannot be made here to put it back together\n  help: run `ontosite build` into it as a user who may write in its folder (the build puts the site back together first), then run this again"
-    )]
+    /// A stopped build left the site incomplete and its lock cannot be
+    /// made to put it back together.
     Incomplete(PathBuf),
-    #[error(
-        "`{}` and `{}` both hold the kept release `{folder}`: a build moving it into its new site was stopped, and the previous site has a folder of that name again\n  help: keep one of the two (the first is the one the stopped build moved), remove the other, then build again", .moved.display(), .home.display()
-    )]
+    /// A moved kept release found both in staging and in the output.
     TwoCopies {
         folder: String,
         moved: PathBuf,
         home: PathBuf,
     },
-    #[error(
-        "{}\n  and then `{}`: moving the kept release back into the previous site failed: {back}\n  help: until the next build the previous site lacks the kept releases listed in `{}` (they are in `{}`); the next build moves them back before anything else: fix what failed, then build again",
-        first_line(.failed), .home.display(), .journal.display(), .staging.display()
-    )]
     NotPutBack {
         /// What made the folders go back.
         failed: Box<OutputError>,
@@ -82,41 +66,165 @@ pub enum OutputError {
         journal: PathBuf,
         staging: PathBuf,
     },
-    #[error(
-        "`{}`: moving the new site into place failed: {new}\n  and putting the previous site back from `{}` failed too: {back}\n  help: the next build (or publish) puts it back before anything else: fix what failed, then build again",
-        .out.display(), .aside.display()
-    )]
     SiteAside {
         out: PathBuf,
         aside: PathBuf,
         new: std::io::Error,
         back: std::io::Error,
     },
-    #[error("`{0}` is not a relative path inside the site; refusing to write it")]
     OutsideSite(String),
-    #[error(
-        "another ontosite build is writing `{}`, or a publish reading it (it holds the lock `{}`)\n  help: wait for it to finish, then run this again; two builds into one directory would delete each other's files, and a build under a publish would replace the site it sends", .out.display(), .lock.display()
-    )]
-    Busy { out: PathBuf, lock: PathBuf },
-    #[error(
-        "`{0}` is a mount point: ontosite builds beside the output directory and swaps it in, which cannot move a mount point\n  help: build into a directory inside it instead, for example `--out {0}/site`"
-    )]
+    Busy {
+        out: PathBuf,
+        lock: PathBuf,
+    },
     MountPoint(PathBuf),
-    #[error(
-        "`{}` lies inside `{}`, which the build reads: the next build would read its own output as input\n  help: choose an --out outside the input's entities folder", .out.display(), .read.display()
-    )]
-    InsideInput { out: PathBuf, read: PathBuf },
+    InsideInput {
+        out: PathBuf,
+        read: PathBuf,
+    },
 }
 
-/// An error's first line: its own help, which speaks of the previous site
-/// as whole, dropped where it is not.
-fn first_line(error: &OutputError) -> String {
-    error
-        .to_string()
-        .lines()
-        .next()
-        .unwrap_or_default()
-        .to_owned()
+impl OutputError {
+    /// What went wrong, without the help.
+    fn cause(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OutputError::NoName(dir) => write!(
+                f,
+                "`{}` cannot be an output directory: it names no directory of its own",
+                dir.display()
+            ),
+            OutputError::NotADirectory(path) => {
+                write!(f, "`{}` exists and is not a directory", path.display())
+            }
+            OutputError::NotOurs(dir) => write!(
+                f,
+                "`{}` exists, is not empty and was not written by ontosite (it has no {MARKER} file); refusing to replace it",
+                dir.display()
+            ),
+            OutputError::Foreign { dir, paths } => write!(
+                f,
+                "`{}` holds files that ontosite did not write, and replacing the directory would delete them: {}",
+                dir.display(),
+                paths.join(", ")
+            ),
+            OutputError::Io {
+                path,
+                action,
+                source,
+            } => write!(f, "`{}`: {action} failed: {source}", path.display()),
+            OutputError::Incomplete(out) => write!(
+                f,
+                "`{}`: an ontosite build was stopped while swapping this site in, so it is incomplete (the site or its kept releases are set aside beside it), and the lock beside it cannot be made here to put it back together",
+                out.display()
+            ),
+            OutputError::TwoCopies {
+                folder,
+                moved,
+                home,
+            } => write!(
+                f,
+                "`{}` and `{}` both hold the kept release `{folder}`: a build moving it into its new site was stopped, and the previous site has a folder of that name again",
+                moved.display(),
+                home.display()
+            ),
+            OutputError::NotPutBack {
+                failed, home, back, ..
+            } => {
+                failed.cause(f)?;
+                write!(
+                    f,
+                    "\n  and then `{}`: moving the kept release back into the previous site failed: {back}",
+                    home.display()
+                )
+            }
+            OutputError::SiteAside {
+                out,
+                aside,
+                new,
+                back,
+            } => write!(
+                f,
+                "`{}`: moving the new site into place failed: {new}\n  and putting the previous site back from `{}` failed too: {back}",
+                out.display(),
+                aside.display()
+            ),
+            OutputError::OutsideSite(path) => write!(
+                f,
+                "`{path}` is not a relative path inside the site; refusing to write it"
+            ),
+            OutputError::Busy { out, lock } => write!(
+                f,
+                "another ontosite build is writing `{}`, or a publish reading it (it holds the lock `{}`)",
+                out.display(),
+                lock.display()
+            ),
+            OutputError::MountPoint(out) => write!(
+                f,
+                "`{}` is a mount point: ontosite builds beside the output directory and swaps it in, which cannot move a mount point",
+                out.display()
+            ),
+            OutputError::InsideInput { out, read } => write!(
+                f,
+                "`{}` lies inside `{}`, which the build reads: the next build would read its own output as input",
+                out.display(),
+                read.display()
+            ),
+        }
+    }
+
+    /// What the user can do about it, where there is something.
+    pub fn help(&self) -> Option<String> {
+        Some(match self {
+            OutputError::NoName(_) | OutputError::OutsideSite(_) => return None,
+            OutputError::NotADirectory(_) => {
+                "choose another --out, or move the file away".to_owned()
+            }
+            OutputError::NotOurs(_) => {
+                "choose another --out, or empty or remove that directory yourself".to_owned()
+            }
+            OutputError::Foreign { .. } => {
+                "move them out of the output directory, then build again".to_owned()
+            }
+            OutputError::Io { .. } => "check that the disk has room and that you may write there, then build again; the previous site is unchanged".to_owned(),
+            OutputError::Incomplete(_) => "run `ontosite build` into it as a user who may write in its folder (the build puts the site back together first), then run this again".to_owned(),
+            OutputError::TwoCopies { .. } => "keep one of the two (the first is the one the stopped build moved), remove the other, then build again".to_owned(),
+            OutputError::NotPutBack {
+                journal, staging, ..
+            } => format!(
+                "until the next build the previous site lacks the kept releases listed in `{}` (they are in `{}`); the next build moves them back before anything else: fix what failed, then build again",
+                journal.display(),
+                staging.display()
+            ),
+            OutputError::SiteAside { .. } => "the next build (or publish) puts it back before anything else: fix what failed, then build again".to_owned(),
+            OutputError::Busy { .. } => "wait for it to finish, then run this again; two builds into one directory would delete each other's files, and a build under a publish would replace the site it sends".to_owned(),
+            OutputError::MountPoint(out) => format!(
+                "build into a directory inside it instead, for example `--out {}/site`",
+                out.display()
+            ),
+            OutputError::InsideInput { .. } => {
+                "choose an --out outside the input's entities folder".to_owned()
+            }
+        })
+    }
+}
+
+impl std::fmt::Display for OutputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.cause(f)?;
+        match self.help() {
+            Some(help) => write!(f, "\n  help: {help}"),
+            None => Ok(()),
+        }
+    }
+}
+
+impl std::error::Error for OutputError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            OutputError::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
 }
 
 fn io<'p>(path: &'p Path, action: &'static str) -> impl FnOnce(std::io::Error) -> OutputError + 'p {
@@ -657,7 +765,7 @@ fn check_replaceable(out: &Path) -> Result<Option<Vec<String>>, OutputError> {
         return Err(OutputError::NotADirectory(out.to_owned()));
     }
     let marker = out.join(MARKER);
-    let marker_list = match std::fs::read_to_string(&marker) {
+    let mut marker_list = match std::fs::read_to_string(&marker) {
         Ok(text) => read_marker_list(&text),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             let mut entries = std::fs::read_dir(out).map_err(io(out, "reading"))?;
@@ -669,7 +777,6 @@ fn check_replaceable(out: &Path) -> Result<Option<Vec<String>>, OutputError> {
         }
         Err(e) => return Err(io(&marker, "reading")(e)),
     };
-    let mut marker_list = marker_list;
     // Sorted for reuse's lookups; the list a build writes is already.
     if !marker_list.is_sorted() {
         marker_list.sort_unstable();
@@ -1063,15 +1170,23 @@ mod tests {
         // name, not empty, there again.
         std::fs::create_dir_all(out.join("releases/1")).unwrap();
         std::fs::write(out.join("releases/1/other"), "").unwrap();
-        let failed = OutputError::OutsideSite("the swap".into());
-        match moved.undo(failed) {
+        let failed = io(Path::new("new"), "the swap")(std::io::ErrorKind::StorageFull.into());
+        let error = moved.undo(failed);
+        // The first error's cause, without its help: the previous site is
+        // not unchanged now.
+        let text = error.to_string();
+        assert!(text.starts_with("`new`: the swap failed: "), "{text}");
+        assert!(!text.contains("previous site is unchanged"), "{text}");
+        assert_eq!(text.matches("help:").count(), 1, "{text}");
+        assert!(text.contains("moving the kept release back"), "{text}");
+        match error {
             OutputError::NotPutBack {
                 failed,
                 home,
                 journal,
                 ..
             } => {
-                assert!(matches!(*failed, OutputError::OutsideSite(_)));
+                assert!(matches!(*failed, OutputError::Io { .. }));
                 assert_eq!(home, out.join("releases/1"));
                 // Kept, for the next build to try again.
                 assert!(journal.exists());
