@@ -58,8 +58,12 @@ impl Progress for Silent {}
 /// The phases of a build, in order, as [`Progress`] names them.
 pub mod phase {
     pub const READING: &str = "reading the input";
+    pub const LOCKING: &str = "locking the output and checking what it holds";
+    pub const RELEASES: &str = "reading the releases kept and published";
     pub const PREPARING: &str = "preparing the site";
     pub const WRITING: &str = "writing the files";
+    pub const KEEPING: &str = "keeping the releases published earlier";
+    pub const LISTING: &str = "measuring and listing the files written";
     pub const SWAPPING: &str = "swapping in the new site";
     pub const REMOVING: &str = "removing the previous site";
     pub const MEASURING: &str = "measuring the site against its host";
@@ -260,7 +264,9 @@ pub fn build_keeping_previous(
     // --force writes every file anew; otherwise unchanged ones are linked.
     // The output is locked before its releases are read: another build
     // could otherwise replace them between the look and the linking.
+    progress.phase(phase::LOCKING, None);
     let mut staging = Staging::begin(&config.out, !config.force)?;
+    progress.phase(phase::RELEASES, None);
     let releases = releases::load(config, &ontology)?;
     progress.phase(phase::PREPARING, None);
     let mut site = prepare(config, &ontology)?;
@@ -309,6 +315,7 @@ pub fn build_keeping_previous(
             write_documents(sites, pass, &staging, interrupted, progress)
         },
     )?);
+    progress.phase(phase::LISTING, None);
     let measured = Measured::of(
         written
             .iter()
@@ -772,10 +779,7 @@ fn keep_frozen(
     if files.is_empty() {
         return Ok(written);
     }
-    progress.phase(
-        "keeping the releases published earlier",
-        Some(files.len() as u64),
-    );
+    progress.phase(phase::KEEPING, Some(files.len() as u64));
     let staging = &*staging;
     let linked: Vec<WrittenFile> = files
         .into_par_iter()

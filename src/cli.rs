@@ -25,6 +25,11 @@ pub struct Cli {
     #[arg(long, short, global = true)]
     pub quiet: bool,
 
+    /// After a build, check or publish, print how long each of its phases
+    /// took (on standard error): where a large site's time goes.
+    #[arg(long, global = true)]
+    pub timings: bool,
+
     #[command(subcommand)]
     pub command: Command,
 }

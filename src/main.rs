@@ -76,16 +76,16 @@ fn build_config(
 
 fn run(cli: &Cli) -> Result<(), Error> {
     match &cli.command {
-        Command::Check(args) => run_check(args, cli.quiet),
-        Command::Build(args) => run_build(args, cli.quiet),
+        Command::Check(args) => run_check(args, Voice::of(cli)),
+        Command::Build(args) => run_build(args, Voice::of(cli)),
         Command::Serve(args) => run_serve(args, cli.quiet),
-        Command::Publish(args) => run_publish(args, cli.quiet),
+        Command::Publish(args) => run_publish(args, Voice::of(cli)),
         Command::Diff(args) => run_diff(args, cli.quiet),
     }
 }
 
 /// `ontosite publish`.
-fn run_publish(args: &PublishArgs, quiet: bool) -> Result<(), Error> {
+fn run_publish(args: &PublishArgs, voice: Voice) -> Result<(), Error> {
     let config = publish::PublishConfig {
         site: args.site.clone(),
         target: publish::Target::parse(&args.target)?,
@@ -98,7 +98,7 @@ fn run_publish(args: &PublishArgs, quiet: bool) -> Result<(), Error> {
         jobs: args.jobs,
         apply_cors: args.apply_cors,
     };
-    let report = with_progress(quiet, |progress| publish::publish(&config, progress));
+    let report = with_progress(voice, |progress| publish::publish(&config, progress));
     let report = report?;
     let plan = &report.plan;
     if args.dry_run {
@@ -109,7 +109,7 @@ fn run_publish(args: &PublishArgs, quiet: bool) -> Result<(), Error> {
             println!("remove {path}");
         }
     }
-    if !quiet || args.dry_run {
+    if !voice.quiet || args.dry_run {
         // What a publish sent, less what it copied within the store.
         let bytes = match args.dry_run {
             true => ontosite::hosts::limits::decimal_bytes(report.uploaded_bytes()),
@@ -188,7 +188,7 @@ fn run_diff(args: &DiffArgs, quiet: bool) -> Result<(), Error> {
 }
 
 /// `ontosite check`: reads and checks the input, writes nothing.
-fn run_check(args: &CheckArgs, quiet: bool) -> Result<(), Error> {
+fn run_check(args: &CheckArgs, voice: Voice) -> Result<(), Error> {
     let (input, site) = (&args.input, &args.site);
     let config = build_config(
         input,
@@ -198,13 +198,13 @@ fn run_check(args: &CheckArgs, quiet: bool) -> Result<(), Error> {
         false,
         site.previous.clone(),
     )?;
-    let checked = with_progress(quiet, |progress| build::check(&config, progress));
+    let checked = with_progress(voice, |progress| build::check(&config, progress));
     let build::CheckReport {
         ontology,
         releases,
         fit,
     } = checked?;
-    if !quiet {
+    if !voice.quiet {
         for advice in ontosite::source::advice(&ontology) {
             eprintln!("note: {advice}");
         }
@@ -226,7 +226,7 @@ fn run_check(args: &CheckArgs, quiet: bool) -> Result<(), Error> {
 }
 
 /// `ontosite build`.
-fn run_build(args: &BuildArgs, quiet: bool) -> Result<(), Error> {
+fn run_build(args: &BuildArgs, voice: Voice) -> Result<(), Error> {
     let config = build_config(
         &args.input,
         args.site.out.clone(),
@@ -240,11 +240,11 @@ fn run_build(args: &BuildArgs, quiet: bool) -> Result<(), Error> {
     // Without a handler, Ctrl-C would kill the process mid-write and
     // leave the staging directory for the next build to clear.
     let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
-    let report = with_progress(quiet, |progress| {
+    let report = with_progress(voice, |progress| {
         build::build(&config, &interrupted, progress)
     });
     let report = report?;
-    if !quiet {
+    if !voice.quiet {
         println!("{}", summary(&report));
         println!("{}", hosts_line(&report));
     }
@@ -300,14 +300,42 @@ fn run_serve(args: &ServeArgs, quiet: bool) -> Result<(), Error> {
 /// Runs `run` with a progress bar on standard error when it is a
 /// terminal, unless `--quiet`; the bar is cleared when `run` ends, before
 /// the summary or the error, which stand alone.
-fn with_progress<T>(quiet: bool, run: impl FnOnce(&dyn Progress) -> T) -> T {
-    let bar = match quiet {
+fn with_progress<T>(voice: Voice, run: impl FnOnce(&dyn Progress) -> T) -> T {
+    let bar = match voice.quiet {
         true => None,
         false => progress::Bar::on_terminal(),
     };
-    match &bar {
-        Some(bar) => run(bar),
-        None => run(&build::Silent),
+    let shown: &dyn Progress = match &bar {
+        Some(bar) => bar,
+        None => &build::Silent,
+    };
+    match voice.timings {
+        true => {
+            let timings = progress::Timings::around(shown);
+            let result = run(&timings);
+            let report = timings.report();
+            drop(bar);
+            eprint!("{report}");
+            result
+        }
+        false => run(shown),
+    }
+}
+
+/// What a command prints beside its result: nothing but errors with
+/// `--quiet`, its phases' times with `--timings`.
+#[derive(Clone, Copy)]
+struct Voice {
+    quiet: bool,
+    timings: bool,
+}
+
+impl Voice {
+    fn of(cli: &Cli) -> Voice {
+        Voice {
+            quiet: cli.quiet,
+            timings: cli.timings,
+        }
     }
 }
 

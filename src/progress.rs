@@ -108,3 +108,55 @@ impl Drop for Bar {
         self.bar.finish_and_clear();
     }
 }
+
+/// Each phase's time, for `--timings`: the phases as they begin, passed on
+/// to the progress shown.
+pub struct Timings<'a> {
+    shown: &'a dyn Progress,
+    started: std::time::Instant,
+    phases: std::sync::Mutex<Vec<(String, std::time::Instant)>>,
+}
+
+impl<'a> Timings<'a> {
+    pub fn around(shown: &'a dyn Progress) -> Timings<'a> {
+        Timings {
+            shown,
+            started: std::time::Instant::now(),
+            phases: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Each phase and how long it took, until now, then the whole run:
+    /// lines for standard error once the bar is cleared.
+    pub fn report(self) -> String {
+        let ended = std::time::Instant::now();
+        let phases = self.phases.into_inner().unwrap_or_else(|e| e.into_inner());
+        let ends = phases.iter().skip(1).map(|(_, at)| *at).chain([ended]);
+        let mut lines = String::new();
+        for ((name, began), end) in phases.iter().zip(ends) {
+            let seconds = (end - *began).as_secs_f64();
+            lines.push_str(&format!("timings: {seconds:>9.3} s  {name}\n"));
+        }
+        let seconds = (ended - self.started).as_secs_f64();
+        lines.push_str(&format!("timings: {seconds:>9.3} s  in all\n"));
+        lines
+    }
+}
+
+impl Progress for Timings<'_> {
+    fn phase(&self, name: &str, steps: Option<u64>) {
+        let now = std::time::Instant::now();
+        let mut phases = self.phases.lock().unwrap_or_else(|e| e.into_inner());
+        // Before the first phase: the run's start, unnamed by the library.
+        if phases.is_empty() && now > self.started {
+            phases.push(("starting".to_owned(), self.started));
+        }
+        phases.push((name.to_owned(), now));
+        drop(phases);
+        self.shown.phase(name, steps);
+    }
+
+    fn advance(&self, steps: u64, bytes: u64) {
+        self.shown.advance(steps, bytes);
+    }
+}

@@ -85,6 +85,48 @@ fn build_prints_its_summary_and_the_hosts_it_fits_unless_quiet() {
     assert!(quiet.stdout.is_empty() && quiet.stderr.is_empty());
 }
 
+#[test]
+fn timings_name_every_phase_of_a_build_in_order_and_add_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("site");
+    build(&tiny_input(), &out, &[]);
+    // A second build replaces a site: every phase runs.
+    let output = build(&tiny_input(), &out, &["--timings", "--force"]);
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stderr);
+    let lines: Vec<(f64, &str)> = text
+        .lines()
+        .map(|line| {
+            let rest = line.strip_prefix("timings: ").expect(line);
+            let (seconds, name) = rest.trim_start().split_once(" s  ").expect(line);
+            (seconds.parse().expect(line), name)
+        })
+        .collect();
+    let names: Vec<&str> = lines.iter().map(|(_, name)| *name).collect();
+    let order = [
+        "reading the input",
+        "locking the output and checking what it holds",
+        "reading the releases kept and published",
+        "preparing the site",
+        "writing the files of 4 entities",
+        "measuring and listing the files written",
+        "swapping in the new site",
+        "removing the previous site",
+        "in all",
+    ];
+    let mut at = 0;
+    for name in order {
+        at += names[at..]
+            .iter()
+            .position(|n| *n == name)
+            .unwrap_or_else(|| panic!("no {name:?} after {:?}: {text}", &names[..at]));
+    }
+    assert_eq!(names.last(), Some(&"in all"), "{text}");
+    let (all, phases) = lines.split_last().unwrap();
+    let sum: f64 = phases.iter().map(|(seconds, _)| seconds).sum();
+    assert!(sum <= all.0 + 0.01 && sum >= all.0 * 0.5, "{text}");
+}
+
 fn info_base_url(out: &std::path::Path) -> String {
     read_json(&out.join("api.json"))["baseUrl"]
         .as_str()
