@@ -279,6 +279,15 @@ pub fn build_keeping_previous(
     if let Some(plan) = host {
         releases::refuse_bundled_without_code(&frozen, plan)?;
     }
+    // The published releases' folders the new site takes whole are not
+    // looked through for files ontosite did not write: nothing in them is
+    // removed, and they are most of the site.
+    for release in &frozen {
+        if let Some(folder) = release.folder_in(staging.out()) {
+            staging.adopt(&folder)?;
+        }
+    }
+    staging.refuse_foreign()?;
     // The current release's copy under /releases/{version}/ is written
     // with the root, in one parallel pass: each thread then mostly makes
     // files in a folder of its own, and creating files in one folder is
@@ -750,8 +759,8 @@ fn with_current<T>(
 
 /// Puts the files of the releases published earlier into the new site as
 /// they are: a release's folder in the output itself taken whole
-/// (`Staging::adopt`: one rename at the swap, however many files it
-/// holds), those of a site elsewhere (`--previous`) linked one by one
+/// (adopted before the output was looked through, `Staging::adopt`: one
+/// rename at the swap, however many files it holds), those of a site elsewhere (`--previous`) linked one by one
 /// (`Staging::keep`), all in one parallel pass: the two halves of the
 /// list are then mostly in folders of different releases.
 fn keep_frozen(
@@ -762,8 +771,8 @@ fn keep_frozen(
 ) -> Result<Vec<WrittenFile>, Error> {
     let (mut written, mut files) = (Vec::new(), Vec::new());
     for release in frozen {
-        if let Some(folder) = release.folder_in(staging.out()) {
-            staging.adopt(&folder)?;
+        // Adopted already, before the output was looked through.
+        if release.folder_in(staging.out()).is_some() {
             // Listed as the earlier list has it, chunks and all.
             written.extend(release.files.into_iter().map(|(_, object)| WrittenFile {
                 object,

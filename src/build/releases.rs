@@ -12,7 +12,7 @@ use crate::render::release::{Listed, ReleaseOf, Removed};
 use crate::site::files;
 use crate::source::{self, Diagnostic, Diagnostics, releases as kept};
 use rayon::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// One release: its version, the hash of its sources and where they are;
@@ -170,7 +170,15 @@ impl Published {
                 Ok((text, written))
             })
             .ok()
-            .and_then(|(text, written)| Some((objects::parse(&text)?, written)));
+            .and_then(|(text, written)| Some((objects::parse(&text)?, written)))
+            // In path order, as a build writes it, for each release's
+            // objects to be one run of it.
+            .map(|(mut objects, written)| {
+                if !objects.is_sorted_by(|a, b| a.path <= b.path) {
+                    objects.par_sort_unstable_by(|a, b| a.path.cmp(&b.path));
+                }
+                (objects, written)
+            });
         Ok(Some(Published {
             root,
             deployed,
@@ -197,31 +205,36 @@ impl Published {
         let (dirs, found) = self.walk(&prefix)?;
         let found_files = found.len();
         let files: Vec<(PathBuf, Object)> = match &self.objects {
-            // Sizes checked on both cores: a file's status is a call
-            // to the kernel, and a release has tens of thousands.
-            Some((objects, listed_at)) => objects
-                .par_iter()
-                .filter(|object| object.path.starts_with(&prefix))
-                .map(|object| {
-                    let from = found.get(&object.path)?;
-                    let status = std::fs::symlink_metadata(from).ok()?;
-                    let as_built = status.modified().is_ok_and(|d| d <= *listed_at);
-                    let same = status.is_file()
-                        && status.len() == object.bytes
-                        && (as_built
-                            || objects::hash_file(from).ok()
-                                == Some((object.hash.clone(), object.bytes)));
-                    same.then(|| (from.clone(), object.clone()))
-                })
-                .collect::<Option<_>>()?,
-            None => found
-                .into_par_iter()
-                .filter(|(path, _)| !crate::site::routes::is_private(&format!("/{path}")))
-                .map(|(path, from)| {
-                    let (hash, bytes) = objects::hash_file(&from).ok()?;
-                    Some((from, Object::new(path, hash, bytes)))
-                })
-                .collect::<Option<_>>()?,
+            // The list is in path order: the release's objects are one
+            // run of it.
+            Some((objects, listed_at)) => {
+                let start = objects.partition_point(|object| object.path < prefix);
+                let end = start + objects[start..].partition_point(|o| o.path.starts_with(&prefix));
+                objects[start..end]
+                    .par_iter()
+                    .map(|object| {
+                        let file = found.get(&object.path)?;
+                        let as_built = file.modified.is_some_and(|d| d <= *listed_at);
+                        let same = file.bytes == object.bytes
+                            && (as_built
+                                || objects::hash_file(&file.from).ok()
+                                    == Some((object.hash.clone(), object.bytes)));
+                        same.then(|| (file.from.clone(), object.clone()))
+                    })
+                    .collect::<Option<_>>()?
+            }
+            None => {
+                let mut files: Vec<(PathBuf, Object)> = found
+                    .into_par_iter()
+                    .filter(|(path, _)| !crate::site::routes::is_private(&format!("/{path}")))
+                    .map(|(path, file)| {
+                        let (hash, bytes) = objects::hash_file(&file.from).ok()?;
+                        Some((file.from, Object::new(path, hash, bytes)))
+                    })
+                    .collect::<Option<_>>()?;
+                files.par_sort_unstable_by(|(_, a), (_, b)| a.path.cmp(&b.path));
+                files
+            }
         };
         // Every file found is listed, each once (the list is in path
         // order; one out of order is taken file by file).
@@ -269,39 +282,64 @@ impl Published {
     }
 
     /// The folders (parents first) and regular files of the site under
-    /// `prefix` (site paths; each file where it is), in one walk that
-    /// follows no link and asks no file's status (the kind of each comes
-    /// with its folder's listing); `None` where a link or anything else
-    /// is there, or the folder is reached through one. Unsorted as
-    /// walked: sorting each folder's listing, its paths parsed at every
-    /// comparison, cost more than the walk (the files are sorted by the
-    /// map they go in).
-    fn walk(&self, prefix: &str) -> Option<(Vec<String>, BTreeMap<String, PathBuf>)> {
+    /// `prefix` (site paths; each file where it is, with its size and
+    /// date), a level at a time, the folders of a level on both cores;
+    /// following no link; each file's status asked of its folder, by name
+    /// (the kernel does not walk its whole path again); `None` where a
+    /// link or anything else is there, or the folder is reached through
+    /// one. Unsorted: sorting each folder's listing cost more than the
+    /// walk.
+    fn walk(&self, prefix: &str) -> Option<(Vec<String>, HashMap<String, Found>)> {
         let top = inside(&self.root, prefix)?;
-        let (mut dirs, mut found) = (Vec::new(), BTreeMap::new());
-        for entry in walkdir::WalkDir::new(&top)
-            .follow_links(false)
-            .follow_root_links(false)
-        {
-            let entry = entry.ok()?;
-            // Walked from a plain path, joined with `/`: a site path as
-            // it stands.
-            let relative = entry.path().strip_prefix(&self.root).ok()?;
-            let path = relative.to_str()?.to_owned();
-            let kind = entry.file_type();
-            if kind.is_dir() {
-                dirs.push(path);
-            } else if kind.is_file() {
-                found.insert(path, entry.into_path());
-            } else {
-                return None;
+        let top = top.strip_prefix(&self.root).ok()?.to_str()?.to_owned();
+        let (mut dirs, mut found) = (vec![top.clone()], HashMap::new());
+        let mut level = vec![top];
+        while !level.is_empty() {
+            let listed = level
+                .par_iter()
+                .map(|folder| {
+                    let (mut inner, mut files) = (Vec::new(), Vec::new());
+                    for entry in std::fs::read_dir(self.root.join(folder)).ok()? {
+                        let entry = entry.ok()?;
+                        let path = format!("{folder}/{}", entry.file_name().to_str()?);
+                        let kind = entry.file_type().ok()?;
+                        if kind.is_dir() {
+                            inner.push(path);
+                        } else if kind.is_file() {
+                            let status = entry.metadata().ok().filter(|m| m.is_file())?;
+                            let found = Found {
+                                from: entry.path(),
+                                bytes: status.len(),
+                                modified: status.modified().ok(),
+                            };
+                            files.push((path, found));
+                        } else {
+                            return None;
+                        }
+                    }
+                    Some((inner, files))
+                })
+                .collect::<Option<Vec<_>>>()?;
+            level = Vec::new();
+            for (inner, files) in listed {
+                level.extend(inner);
+                found.extend(files);
             }
+            dirs.extend(level.iter().cloned());
         }
         // A folder's path is a prefix of its children's: sorted, parents
         // come first.
         dirs.sort_unstable();
         Some((dirs, found))
     }
+}
+
+/// A file the walk of a published release found: where it is, and
+/// enough of its status to trust it as the list of objects describes it.
+struct Found {
+    from: PathBuf,
+    bytes: u64,
+    modified: Option<std::time::SystemTime>,
 }
 
 /// Where a release kept in the input stands against the current one:
