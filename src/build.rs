@@ -282,11 +282,10 @@ pub fn build_keeping_previous(
     // The published releases' folders the new site takes whole are not
     // looked through for files ontosite did not write: nothing in them is
     // removed, and they are most of the site.
-    for release in &frozen {
-        if let Some(folder) = release.folder_in(staging.out()) {
-            staging.adopt(&folder)?;
-        }
-    }
+    let adopted = frozen
+        .iter()
+        .map(|release| release.adopt_into(&mut staging))
+        .collect::<Result<Vec<bool>, Error>>()?;
     staging.refuse_foreign()?;
     // The current release's copy under /releases/{version}/ is written
     // with the root, in one parallel pass: each thread then mostly makes
@@ -307,6 +306,7 @@ pub fn build_keeping_previous(
     for release in &frozen {
         release.add_bundled(&mut copies);
     }
+    let frozen = frozen.into_iter().zip(adopted);
     written.extend(keep_frozen(frozen, &mut staging, interrupted, progress)?);
     written.extend(built_copies_then_host_files(
         config,
@@ -764,15 +764,15 @@ fn with_current<T>(
 /// (`Staging::keep`), all in one parallel pass: the two halves of the
 /// list are then mostly in folders of different releases.
 fn keep_frozen(
-    frozen: Vec<releases::Frozen>,
+    frozen: impl Iterator<Item = (releases::Frozen, bool)>,
     staging: &mut Staging,
     interrupted: &AtomicBool,
     progress: &dyn Progress,
 ) -> Result<Vec<WrittenFile>, Error> {
     let (mut written, mut files) = (Vec::new(), Vec::new());
-    for release in frozen {
-        // Adopted already, before the output was looked through.
-        if release.folder_in(staging.out()).is_some() {
+    for (release, adopted) in frozen {
+        // Adopted before the output was looked through.
+        if adopted {
             // Listed as the earlier list has it, chunks and all.
             written.extend(release.files.into_iter().map(|(_, object)| WrittenFile {
                 object,

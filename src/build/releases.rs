@@ -7,6 +7,7 @@ use crate::Error;
 use crate::changes::{self, Changes, Named};
 use crate::config::BuildConfig;
 use crate::model::{BaseUrl, Ontology};
+use crate::output::Staging;
 use crate::output::objects::{self, Object};
 use crate::render::release::{Listed, ReleaseOf, Removed};
 use crate::site::files;
@@ -54,6 +55,17 @@ impl Frozen {
     /// take the folder as it is.
     pub fn folder_in(&self, out: &Path) -> Option<String> {
         (self.whole && self.root == out).then(|| files::release(&self.listed.version))
+    }
+
+    /// Its folder adopted whole by `staging` where that is the site that
+    /// holds it and the folder holds what that site wrote there and
+    /// nothing else ([`Staging::adopt`]); whether it was.
+    pub fn adopt_into(&self, staging: &mut Staging) -> Result<bool, Error> {
+        let Some(folder) = self.folder_in(staging.out()) else {
+            return Ok(false);
+        };
+        let files = self.files.iter().map(|(_, object)| object.path.as_str());
+        Ok(staging.adopt(&folder, &self.dirs, files)?)
     }
 
     /// Adds it to `copies` where it bundles.
@@ -237,7 +249,7 @@ impl Published {
             }
         };
         // Every file found is listed, each once (the list is in path
-        // order; one out of order is taken file by file).
+        // order: a path listed twice is taken file by file).
         let whole =
             files.len() == found_files && files.is_sorted_by(|(_, a), (_, b)| a.path < b.path);
         let frozen = Frozen {

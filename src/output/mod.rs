@@ -498,22 +498,51 @@ impl Staging {
 
     /// Takes the folder `site_path` of the previous output, and all it
     /// holds, into the new site as it is: moved there when the new site
-    /// is swapped in, so nothing of it is written, linked or removed.
-    /// The caller lists its files among those written (they are the new
-    /// site's) and has checked them; nothing else of the new site may be
-    /// written inside it.
-    pub fn adopt(&mut self, site_path: &str) -> Result<(), OutputError> {
-        let relative = checked(site_path.trim_end_matches('/'))?;
+    /// is swapped in, so nothing of it is written, linked or removed, nor
+    /// looked through for files ontosite did not write
+    /// ([`Staging::refuse_foreign`]). So it is taken only where it holds
+    /// what the previous site's marker says ontosite wrote there and
+    /// nothing else: `files` (its files' site paths, in path order) the
+    /// marker's under it, `dirs` (its folders, itself too) the folders
+    /// holding them. Returns whether it was taken. The caller lists its
+    /// files among those written (they are the new site's) and has
+    /// checked them; nothing else of the new site may be written inside
+    /// it.
+    pub fn adopt<'f>(
+        &mut self,
+        site_path: &str,
+        dirs: &[String],
+        files: impl IntoIterator<Item = &'f str>,
+    ) -> Result<bool, OutputError> {
+        let folder = site_path.trim_end_matches('/');
+        let relative = checked(folder)?;
         let from = self.out.join(relative);
         let is_dir = std::fs::symlink_metadata(&from).is_ok_and(|m| m.is_dir());
-        if self.previous.is_none() || !is_dir {
+        let Some(marker_list) = self.previous.as_deref().filter(|_| is_dir) else {
             return Err(io(&from, "taking a folder of the previous site")(
                 std::io::ErrorKind::NotFound.into(),
             ));
+        };
+        let listed = &marker_list[run_under(marker_list, folder)];
+        if !listed.iter().map(String::as_str).eq(files) {
+            return Ok(false);
+        }
+        let mut holding: HashSet<&str> = HashSet::from([folder]);
+        for path in listed {
+            let mut above = path.as_str();
+            while let Some(end) = above.rfind('/') {
+                above = &above[..end];
+                if above.len() <= folder.len() || !holding.insert(above) {
+                    break;
+                }
+            }
+        }
+        if dirs.len() != holding.len() || !dirs.iter().all(|d| holding.contains(d.as_str())) {
+            return Ok(false);
         }
         self.make_parent(&self.dir.join(relative))?;
-        self.adopted.push(relative.to_string_lossy().into_owned());
-        Ok(())
+        self.adopted.push(folder.to_owned());
+        Ok(true)
     }
 
     /// Refuses the previous output where it holds files ontosite did not
@@ -822,17 +851,10 @@ fn read_replaceable(out: &Path) -> Result<Option<Vec<String>>, OutputError> {
 /// is most of a site of releases (4.5 million of its 5 million files at
 /// 100,000 entities), so not looking there is most of the look's time.
 fn refuse_foreign(out: &Path, marker_list: &[String], whole: &[String]) -> Result<(), OutputError> {
-    // The list's paths outside `whole`: each folder's are one run of the
-    // sorted list, from `folder/` to just before `folder0` ('0' follows
-    // '/').
+    // The list's paths outside `whole`.
     let mut runs: Vec<std::ops::Range<usize>> = whole
         .iter()
-        .map(|folder| {
-            let folder = folder.trim_end_matches('/');
-            let (first, after) = (format!("{folder}/"), format!("{folder}0"));
-            let start = marker_list.partition_point(|path| *path < first);
-            start..marker_list.partition_point(|path| *path < after)
-        })
+        .map(|folder| run_under(marker_list, folder.trim_end_matches('/')))
         .collect();
     runs.sort_unstable_by_key(|run| run.start);
     let mut outside: Vec<&str> = Vec::with_capacity(marker_list.len());
@@ -929,6 +951,13 @@ fn foreign_in(
     foreign.sort_unstable();
     foreign.truncate(SHOWN);
     Ok(foreign)
+}
+
+/// Where the paths under `folder` are in the sorted `list`: one run of
+/// it, from `folder/` to just before `folder0` ('0' follows '/').
+fn run_under(list: &[String], folder: &str) -> std::ops::Range<usize> {
+    let (first, after) = (format!("{folder}/"), format!("{folder}0"));
+    list.partition_point(|path| *path < first)..list.partition_point(|path| *path < after)
 }
 
 /// `name` inside the site's `folder` ("" for the root), as the marker
@@ -1105,6 +1134,37 @@ mod tests {
 
     const KEPT: [&str; 2] = ["releases/1/a.json", "releases/1/deeper/b.json"];
 
+    /// `releases/1` adopted as the walk of a release that holds `KEPT`
+    /// sees it.
+    fn adopt_kept(staging: &mut Staging) -> bool {
+        let dirs = ["releases/1".to_owned(), "releases/1/deeper".to_owned()];
+        staging.adopt("releases/1/", &dirs, KEPT).unwrap()
+    }
+
+    #[test]
+    fn a_folder_is_adopted_only_holding_what_the_marker_says_was_written_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().canonicalize().unwrap().join("site");
+        site_of(&out, &["index.json", KEPT[0], KEPT[1]]);
+        let mut staging = Staging::begin(&out, true).unwrap();
+        let dirs = ["releases/1".to_owned(), "releases/1/deeper".to_owned()];
+        // A file the marker does not list (a list of objects can name
+        // what a person put there), one it lists missing, a folder more.
+        let more = [KEPT[0], KEPT[1], "releases/1/notes.txt"];
+        assert!(!staging.adopt("releases/1", &dirs, more).unwrap());
+        assert!(!staging.adopt("releases/1", &dirs, [KEPT[0]]).unwrap());
+        let mut extra = dirs.to_vec();
+        extra.push("releases/1/empty".to_owned());
+        assert!(!staging.adopt("releases/1", &extra, KEPT).unwrap());
+        // So the folder is looked through, as any other.
+        std::fs::write(out.join("releases/1/notes.txt"), "").unwrap();
+        match staging.refuse_foreign() {
+            Err(OutputError::Foreign { paths, .. }) => assert_eq!(paths, ["releases/1/notes.txt"]),
+            other => panic!("{other:?}"),
+        }
+        assert!(adopt_kept(&mut staging));
+    }
+
     #[test]
     fn the_output_is_looked_through_for_foreign_files_but_in_folders_taken_whole() {
         let dir = tempfile::tempdir().unwrap();
@@ -1117,14 +1177,14 @@ mod tests {
         // In a folder taken whole: moved along, never removed, not looked at.
         std::fs::write(out.join("releases/1/deeper/mine.txt"), "").unwrap();
         let mut staging = Staging::begin(&out, true).unwrap();
-        staging.adopt("releases/1").unwrap();
+        assert!(adopt_kept(&mut staging));
         staging.refuse_foreign().unwrap();
         drop(staging);
         // In a folder not taken whole, or above one: refused, named.
         std::fs::write(out.join("releases/2/theirs.txt"), "").unwrap();
         std::fs::write(out.join("releases/stray.txt"), "").unwrap();
         let mut staging = Staging::begin(&out, true).unwrap();
-        staging.adopt("releases/1").unwrap();
+        assert!(adopt_kept(&mut staging));
         assert_eq!(
             foreign(staging.refuse_foreign()),
             ["releases/2/theirs.txt", "releases/stray.txt"]
@@ -1133,7 +1193,7 @@ mod tests {
         // A swap not looked through first looks through then.
         std::fs::remove_file(out.join("releases/stray.txt")).unwrap();
         let mut staging = Staging::begin(&out, true).unwrap();
-        staging.adopt("releases/1").unwrap();
+        assert!(adopt_kept(&mut staging));
         staging.write("index.json", b"new").unwrap();
         let written = vec![KEPT[0].into(), KEPT[1].into(), "index.json".into()];
         assert_eq!(
@@ -1154,7 +1214,7 @@ mod tests {
         site_of(&out, &["index.json", KEPT[0], KEPT[1]]);
         let folder = inode(&out.join("releases/1"));
         let mut staging = Staging::begin(&out, true).unwrap();
-        staging.adopt("releases/1/").unwrap();
+        assert!(adopt_kept(&mut staging));
         staging.write("index.json", b"new").unwrap();
         staging.write("releases/index.json", b"list").unwrap();
         let mut written: Vec<String> = KEPT.iter().map(|p| p.to_string()).collect();
@@ -1276,7 +1336,7 @@ mod tests {
         let out = dir.path().canonicalize().unwrap().join("site");
         site_of(&out, &["index.json", KEPT[0], KEPT[1]]);
         let mut staging = Staging::begin(&out, true).unwrap();
-        staging.adopt("releases/1").unwrap();
+        assert!(adopt_kept(&mut staging));
         let moved = adopt::move_in(&out, &staging.dir, &staging.adopted).unwrap();
         // Say the previous site could not take it back: a folder of that
         // name, not empty, there again.
