@@ -96,6 +96,7 @@ pub fn check(config: &BuildConfig, progress: &dyn Progress) -> Result<CheckRepor
     let ontology = read(config)?;
     let plan = host(config, &ontology);
     refuse_part_size(config, plan)?;
+    progress.phase(phase::RELEASES, None);
     let releases = releases::load(config, &ontology)?;
     let count = releases.len();
     let fit = match plan {
