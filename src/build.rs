@@ -58,7 +58,8 @@ impl Progress for Silent {}
 /// The phases of a build, in order, as [`Progress`] names them.
 pub mod phase {
     pub const READING: &str = "reading the input";
-    pub const LOCKING: &str = "locking the output and checking what it holds";
+    pub const LOCKING: &str = "locking the output and reading its list of files";
+    pub const FOREIGN: &str = "looking through the output for files ontosite did not write";
     pub const RELEASES: &str = "reading the releases kept and published";
     pub const PREPARING: &str = "preparing the site";
     pub const WRITING: &str = "writing the files";
@@ -283,6 +284,7 @@ pub fn build_keeping_previous(
     // The published releases' folders the new site takes whole are not
     // looked through for files ontosite did not write: nothing in them is
     // removed, and they are most of the site.
+    progress.phase(phase::FOREIGN, None);
     let adopted = frozen
         .iter()
         .map(|release| release.adopt_into(&mut staging))

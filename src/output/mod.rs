@@ -527,16 +527,8 @@ impl Staging {
         if !listed.iter().map(String::as_str).eq(files) {
             return Ok(false);
         }
-        let mut holding: HashSet<&str> = HashSet::from([folder]);
-        for path in listed {
-            let mut above = path.as_str();
-            while let Some(end) = above.rfind('/') {
-                above = &above[..end];
-                if above.len() <= folder.len() || !holding.insert(above) {
-                    break;
-                }
-            }
-        }
+        let mut holding = folders_holding(listed.iter().map(String::as_str), folder);
+        holding.insert(folder);
         if dirs.len() != holding.len() || !dirs.iter().all(|d| holding.contains(d.as_str())) {
             return Ok(false);
         }
@@ -852,9 +844,10 @@ fn read_replaceable(out: &Path) -> Result<Option<Vec<String>>, OutputError> {
 /// 100,000 entities), so not looking there is most of the look's time.
 fn refuse_foreign(out: &Path, marker_list: &[String], whole: &[String]) -> Result<(), OutputError> {
     // The list's paths outside `whole`.
-    let mut runs: Vec<std::ops::Range<usize>> = whole
+    let skipped: Vec<&str> = whole.iter().map(|f| f.trim_end_matches('/')).collect();
+    let mut runs: Vec<std::ops::Range<usize>> = skipped
         .iter()
-        .map(|folder| run_under(marker_list, folder.trim_end_matches('/')))
+        .map(|folder| run_under(marker_list, folder))
         .collect();
     runs.sort_unstable_by_key(|run| run.start);
     let mut outside: Vec<&str> = Vec::with_capacity(marker_list.len());
@@ -866,22 +859,9 @@ fn refuse_foreign(out: &Path, marker_list: &[String], whole: &[String]) -> Resul
         at = at.max(run.end);
     }
     let listed: HashSet<&str> = outside.iter().copied().collect();
-    // The folders holding them, each once: a folder asked about by going
-    // through the whole list was seconds at half a million files.
-    let mut folders: HashSet<&str> = HashSet::new();
-    // The folders above one taken whole are the site's, whatever else
-    // they hold.
-    let skipped: Vec<&str> = whole.iter().map(|f| f.trim_end_matches('/')).collect();
-    for path in outside.iter().chain(&skipped) {
-        let mut folder = *path;
-        while let Some(end) = folder.rfind('/') {
-            folder = &folder[..end];
-            // Its own folders are in already.
-            if !folders.insert(folder) {
-                break;
-            }
-        }
-    }
+    // The folders holding them, and those above a folder taken whole,
+    // which are the site's whatever else they hold.
+    let folders = folders_holding(outside.iter().chain(&skipped).copied(), "");
     let skipped: HashSet<&str> = skipped.into_iter().collect();
     let foreign = foreign_in(out, &listed, &folders, &skipped)?;
     match foreign.is_empty() {
@@ -951,6 +931,24 @@ fn foreign_in(
     foreign.sort_unstable();
     foreign.truncate(SHOWN);
     Ok(foreign)
+}
+
+/// The folders holding `paths` (site paths), each once, below `floor`
+/// (a folder holding them all, or "" for the site): a folder asked about
+/// by going through the whole list was seconds at half a million files.
+fn folders_holding<'p>(paths: impl Iterator<Item = &'p str>, floor: &str) -> HashSet<&'p str> {
+    let mut folders = HashSet::new();
+    for path in paths {
+        let mut above = path;
+        while let Some(end) = above.rfind('/') {
+            above = &above[..end];
+            // Its own folders are in already.
+            if above.len() <= floor.len() || !folders.insert(above) {
+                break;
+            }
+        }
+    }
+    folders
 }
 
 /// Where the paths under `folder` are in the sorted `list`: one run of

@@ -105,9 +105,10 @@ fn timings_name_every_phase_of_a_build_in_order_and_add_up() {
     let names: Vec<&str> = lines.iter().map(|(_, name)| *name).collect();
     let order = [
         "reading the input",
-        "locking the output and checking what it holds",
+        "locking the output and reading its list of files",
         "reading the releases kept and published",
         "preparing the site",
+        "looking through the output for files ontosite did not write",
         "writing the files of 4 entities",
         "measuring and listing the files written",
         "swapping in the new site",
