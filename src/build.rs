@@ -763,9 +763,10 @@ fn with_current<T>(
 /// Puts the files of the releases published earlier into the new site as
 /// they are: a release's folder in the output itself taken whole
 /// (adopted before the output was looked through, `Staging::adopt`: one
-/// rename at the swap, however many files it holds), those of a site elsewhere (`--previous`) linked one by one
-/// (`Staging::keep`), all in one parallel pass: the two halves of the
-/// list are then mostly in folders of different releases.
+/// rename at the swap, however many files it holds), those of a site
+/// elsewhere (`--previous`) linked one by one (`Staging::keep`), all in
+/// one parallel pass: the two halves of the list are then mostly in
+/// folders of different releases.
 fn keep_frozen(
     frozen: impl Iterator<Item = (releases::Frozen, bool)>,
     staging: &mut Staging,
