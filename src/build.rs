@@ -869,13 +869,15 @@ fn write_documents(
 /// Writes the list of the published files with their hashes and chunks
 /// (`output::objects`), last: a file edited after it is newer than it.
 fn write_objects(staging: &Staging, written: &[WrittenFile]) -> Result<WrittenFile, Error> {
+    // On both cores: with its releases a site lists millions of files.
     let mut listed: Vec<&objects::Object> = written
-        .iter()
+        .par_iter()
         .map(|file| &file.object)
         .filter(|object| !crate::site::routes::is_private(&format!("/{}", object.path)))
         .collect();
-    listed.sort_by(|a, b| a.path.cmp(&b.path));
-    let text = objects::render(listed);
+    // A path is written once; were it not, the hash keeps the order whole.
+    listed.par_sort_unstable_by(|a, b| a.path.cmp(&b.path).then_with(|| a.hash.cmp(&b.hash)));
+    let text = objects::render(&listed);
     let how = staging.write(objects::OBJECTS, &text)?;
     let object = objects::Object::new(
         objects::OBJECTS.to_owned(),

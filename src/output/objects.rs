@@ -82,16 +82,25 @@ pub fn hash_file(file: &std::path::Path) -> std::io::Result<(String, u64)> {
     Ok((hasher.finalize().to_hex().to_string(), hasher.count()))
 }
 
-/// The lines of `objects`, in their order.
-pub fn render<'a>(objects: impl IntoIterator<Item = &'a Object>) -> Vec<u8> {
-    let mut out = Vec::new();
-    for object in objects {
-        // An `Object` is strings and a number: it always serialises.
-        if serde_json::to_writer(&mut out, object).is_ok() {
-            out.push(b'\n');
-        }
-    }
-    out
+/// The lines of `objects`, in their order. On both cores, a run of lines
+/// each: with its releases a site lists millions of files, and one core
+/// took half a second for each half million.
+pub fn render<O: std::borrow::Borrow<Object> + Sync>(objects: &[O]) -> Vec<u8> {
+    use rayon::prelude::*;
+    objects
+        .par_chunks(4096)
+        .map(|run| {
+            let mut out = Vec::new();
+            for object in run {
+                // An `Object` is strings and a number: it always serialises.
+                if serde_json::to_writer(&mut out, object.borrow()).is_ok() {
+                    out.push(b'\n');
+                }
+            }
+            out
+        })
+        .collect::<Vec<Vec<u8>>>()
+        .concat()
 }
 
 /// The objects of a list [`render`] wrote, in its order; `None` where a

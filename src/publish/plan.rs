@@ -487,7 +487,7 @@ mod tests {
         short.chunks = vec![chunk(0, 2)];
         std::fs::write(dir.path().join("b"), "bbbb").unwrap();
         let list = dir.path().join(crate::output::objects::OBJECTS);
-        std::fs::write(&list, crate::output::objects::render([&listed, &short])).unwrap();
+        std::fs::write(&list, crate::output::objects::render(&[&listed, &short])).unwrap();
         let site = objects(dir.path()).unwrap();
         assert_eq!(site.objects[0].chunks, listed.chunks);
         assert!(site.objects[1].chunks.is_empty());
