@@ -135,7 +135,7 @@ fn check_host(
         measure_documents(sites, Pass::Documents)
     })?;
     for release in &frozen {
-        sizes.extend(release.files.iter().map(|(_, o)| (o.path.clone(), o.bytes)));
+        sizes.extend(release.files.iter().map(|o| (o.path.clone(), o.bytes)));
         release.add_bundled(&mut copies);
     }
     sizes.extend(built_copies_then_host_files(
@@ -778,7 +778,7 @@ fn keep_frozen(
         // Adopted before the output was looked through.
         if adopted {
             // Listed as the earlier list has it, chunks and all.
-            written.extend(release.files.into_iter().map(|(_, object)| WrittenFile {
+            written.extend(release.files.into_iter().map(|object| WrittenFile {
                 object,
                 how: Written::Kept,
             }));
@@ -787,7 +787,8 @@ fn keep_frozen(
         for dir in &release.dirs {
             staging.make_dir(dir)?;
         }
-        files.extend(release.files);
+        let at: Vec<_> = release.files.iter().map(|o| release.file(o)).collect();
+        files.extend(at.into_iter().zip(release.files));
     }
     if files.is_empty() {
         return Ok(written);

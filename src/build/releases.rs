@@ -35,8 +35,9 @@ pub struct Frozen {
     pub listed: Listed,
     /// Its folders, parents first, as site paths.
     pub dirs: Vec<String>,
-    /// Its files: where each is, its path in the site, its hash.
-    pub files: Vec<(PathBuf, Object)>,
+    /// Its files: each one's path in the site, its hash (where each is:
+    /// [`Frozen::file`]).
+    pub files: Vec<Object>,
     /// What it changed since the release before, as its change log says.
     pub changes: Option<Changes>,
     /// Its bundles' manifest, where it was published bundled: the root's
@@ -57,6 +58,13 @@ impl Frozen {
         (self.whole && self.root == out).then(|| files::release(&self.listed.version))
     }
 
+    /// Where its file `object` is: joined when asked, not kept for each
+    /// of its files (a release of 100,000 entities has half a million,
+    /// and a folder taken whole never asks).
+    pub fn file(&self, object: &Object) -> PathBuf {
+        self.root.join(&object.path)
+    }
+
     /// Its folder adopted whole by `staging` where that is the site that
     /// holds it and the folder holds what that site wrote there and
     /// nothing else ([`Staging::adopt`]); whether it was.
@@ -64,7 +72,7 @@ impl Frozen {
         let Some(folder) = self.folder_in(staging.out()) else {
             return Ok(false);
         };
-        let files = self.files.iter().map(|(_, object)| object.path.as_str());
+        let files = self.files.iter().map(|object| object.path.as_str());
         Ok(staging.adopt(&folder, &self.dirs, files)?)
     }
 
@@ -216,7 +224,7 @@ impl Published {
         let prefix = files::release(version);
         let (dirs, found) = self.walk(&prefix)?;
         let found_files = found.len();
-        let files: Vec<(PathBuf, Object)> = match &self.objects {
+        let files: Vec<Object> = match &self.objects {
             // The list is in path order: the release's objects are one
             // run of it.
             Some((objects, listed_at)) => {
@@ -229,29 +237,28 @@ impl Published {
                         let as_built = file.modified.is_some_and(|d| d <= *listed_at);
                         let same = file.bytes == object.bytes
                             && (as_built
-                                || objects::hash_file(&file.from).ok()
+                                || objects::hash_file(&self.root.join(&object.path)).ok()
                                     == Some((object.hash.clone(), object.bytes)));
-                        same.then(|| (file.from.clone(), object.clone()))
+                        same.then(|| object.clone())
                     })
                     .collect::<Option<_>>()?
             }
             None => {
-                let mut files: Vec<(PathBuf, Object)> = found
+                let mut files: Vec<Object> = found
                     .into_par_iter()
                     .filter(|(path, _)| !crate::site::routes::is_private(&format!("/{path}")))
-                    .map(|(path, file)| {
-                        let (hash, bytes) = objects::hash_file(&file.from).ok()?;
-                        Some((file.from, Object::new(path, hash, bytes)))
+                    .map(|(path, _)| {
+                        let (hash, bytes) = objects::hash_file(&self.root.join(&path)).ok()?;
+                        Some(Object::new(path, hash, bytes))
                     })
                     .collect::<Option<_>>()?;
-                files.par_sort_unstable_by(|(_, a), (_, b)| a.path.cmp(&b.path));
+                files.par_sort_unstable_by(|a, b| a.path.cmp(&b.path));
                 files
             }
         };
         // Every file found is listed, each once (the list is in path
         // order: a path listed twice is taken file by file).
-        let whole =
-            files.len() == found_files && files.is_sorted_by(|(_, a), (_, b)| a.path < b.path);
+        let whole = files.len() == found_files && files.is_sorted_by(|a, b| a.path < b.path);
         let frozen = Frozen {
             listed: listed.clone(),
             dirs,
@@ -276,7 +283,7 @@ impl Published {
         };
         // Bundled, a manifest that does not read: built again too.
         let manifest = format!("{prefix}{}", crate::site::bundles::MANIFEST);
-        let bundled = match frozen.files.iter().any(|(_, o)| o.path == manifest) {
+        let bundled = match frozen.files.iter().any(|o| o.path == manifest) {
             true => Some(
                 serde_json::from_value::<crate::site::bundles::Manifest>(
                     frozen.document(&manifest)?,
@@ -294,9 +301,9 @@ impl Published {
     }
 
     /// The folders (parents first) and regular files of the site under
-    /// `prefix` (site paths; each file where it is, with its size and
-    /// date), a level at a time, the folders of a level and the files of
-    /// a folder on both cores; following no link; each file's status
+    /// `prefix` (site paths; each file with its size and date), a level
+    /// at a time, the folders of a level and the files of a folder on
+    /// both cores; following no link; each file's status
     /// asked of its folder, by name (the kernel does not walk its whole
     /// path again); `None` where a link or anything else is there, or the
     /// folder is reached through one. Not in path order: sorting each
@@ -333,7 +340,6 @@ impl Published {
                             let status = entry.metadata().ok().filter(|m| m.is_file())?;
                             let path = format!("{folder}/{}", entry.file_name().to_str()?);
                             let found = Found {
-                                from: entry.path(),
                                 bytes: status.len(),
                                 modified: status.modified().ok(),
                             };
@@ -357,10 +363,9 @@ impl Published {
     }
 }
 
-/// A file the walk of a published release found: where it is, and
-/// enough of its status to trust it as the list of objects describes it.
+/// A file the walk of a published release found: enough of its status
+/// to trust it as the list of objects describes it.
 struct Found {
-    from: PathBuf,
     bytes: u64,
     modified: Option<std::time::SystemTime>,
 }
