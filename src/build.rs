@@ -876,8 +876,9 @@ fn write_objects(staging: &Staging, written: &[WrittenFile]) -> Result<WrittenFi
         .map(|file| &file.object)
         .filter(|object| !crate::site::routes::is_private(&format!("/{}", object.path)))
         .collect();
-    // A path is written once; were it not, the hash keeps the order whole.
-    listed.par_sort_unstable_by(|a, b| a.path.cmp(&b.path).then_with(|| a.hash.cmp(&b.hash)));
+    // Stable: a path an earlier list named twice is kept twice, in the
+    // order written, as before.
+    listed.par_sort_by(|a, b| a.path.cmp(&b.path));
     let text = objects::render(&listed);
     let how = staging.write(objects::OBJECTS, &text)?;
     let object = objects::Object::new(
