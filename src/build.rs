@@ -773,7 +773,9 @@ fn keep_frozen(
     interrupted: &AtomicBool,
     progress: &dyn Progress,
 ) -> Result<Vec<WrittenFile>, Error> {
-    let (mut written, mut files) = (Vec::new(), Vec::new());
+    // Each file with the index of its site's root in `roots`: its path is
+    // joined where it is linked, on both cores.
+    let (mut written, mut roots, mut files) = (Vec::new(), Vec::new(), Vec::new());
     for (release, adopted) in frozen {
         // Adopted before the output was looked through.
         if adopted {
@@ -787,8 +789,9 @@ fn keep_frozen(
         for dir in &release.dirs {
             staging.make_dir(dir)?;
         }
-        let at: Vec<_> = release.files.iter().map(|o| release.file(o)).collect();
-        files.extend(at.into_iter().zip(release.files));
+        let root = roots.len();
+        roots.push(release.root().to_owned());
+        files.extend(release.files.into_iter().map(|object| (root, object)));
     }
     if files.is_empty() {
         return Ok(written);
@@ -797,11 +800,11 @@ fn keep_frozen(
     let staging = &*staging;
     let linked: Vec<WrittenFile> = files
         .into_par_iter()
-        .map(|(from, object)| {
+        .map(|(root, object)| {
             if interrupted.load(Ordering::Relaxed) {
                 return Err(Error::Interrupted);
             }
-            staging.keep(&from, &object.path)?;
+            staging.keep(&roots[root].join(&object.path), &object.path)?;
             progress.advance(1, object.bytes);
             // Listed as the earlier list has it, chunks and all: the same
             // list as where the release was built in this run.

@@ -36,7 +36,7 @@ pub struct Frozen {
     /// Its folders, parents first, as site paths.
     pub dirs: Vec<String>,
     /// Its files: each one's path in the site, its hash (where each is:
-    /// [`Frozen::file`]).
+    /// under [`Frozen::root`]).
     pub files: Vec<Object>,
     /// What it changed since the release before, as its change log says.
     pub changes: Option<Changes>,
@@ -58,11 +58,12 @@ impl Frozen {
         (self.whole && self.root == out).then(|| files::release(&self.listed.version))
     }
 
-    /// Where its file `object` is: joined when asked, not kept for each
-    /// of its files (a release of 100,000 entities has half a million,
-    /// and a folder taken whole never asks).
-    pub fn file(&self, object: &Object) -> PathBuf {
-        self.root.join(&object.path)
+    /// The root of the site that holds it: its files are there, at their
+    /// site paths (joined when linked, not kept for each file: a release
+    /// of 100,000 entities has half a million, and a folder taken whole
+    /// never asks).
+    pub fn root(&self) -> &Path {
+        &self.root
     }
 
     /// Its folder adopted whole by `staging` where that is the site that
