@@ -219,9 +219,11 @@ pub struct BuildArgs {
 
     /// Build even when nothing the build reads (the input, the templates,
     /// the base URL, ontosite itself) changed since the site in --out was
-    /// built, which is otherwise left as it is; and write every file anew
+    /// built, which is otherwise left as it is; write every file anew
     /// instead of keeping (hard-linking) the previous site's unchanged
-    /// ones.
+    /// ones; and ask every file of the releases the site in --out keeps
+    /// for its size and date, instead of taking its list's word for
+    /// those in folders unchanged since it was written.
     #[arg(long)]
     pub force: bool,
 }

@@ -142,6 +142,9 @@ struct Published {
     /// Whether it is `--previous`, a site deployed, rather than the
     /// output, which the current release may still be built into anew.
     deployed: bool,
+    /// Whether its record of the files it holds is taken as it is: the
+    /// output, not forced ([`Published::as_recorded`]).
+    trusted: bool,
     list: Vec<Listed>,
     /// Its list of files with their hashes, where it has one (a site
     /// downloaded from a host has not: the list is never published), and
@@ -203,19 +206,16 @@ impl Published {
         Ok(Some(Published {
             root,
             deployed,
+            trusted: !deployed && !config.force,
             list,
             objects,
         }))
     }
 
     /// Release `version` as this site holds it, where it was built from
-    /// `sources` at the same base URL and all of it is there: every file
-    /// its list of objects names, a regular file of the size listed and
-    /// of the hash listed (trusted where the file is dated no later than
-    /// the list, as the build left it; else read: a hand may have edited
-    /// it to the same size, and the listed hash and chunks would go into
-    /// the new list) or, with no list, every file of its folder, hashed;
-    /// no link anywhere in it, and its change log.
+    /// `sources` at the same base URL and all of it is there
+    /// ([`Published::as_recorded`], else [`Published::looked_through`]),
+    /// and its change log.
     fn frozen(&self, version: &str, sources: &str, base: &BaseUrl) -> Option<Frozen> {
         let url = base.join(&files::release(version));
         let listed = self
@@ -223,43 +223,10 @@ impl Published {
             .iter()
             .find(|l| l.version == version && l.sources == sources && l.url == url)?;
         let prefix = files::release(version);
-        let (dirs, found) = self.walk(&prefix)?;
-        let found_files = found.len();
-        let files: Vec<Object> = match &self.objects {
-            // The list is in path order: the release's objects are one
-            // run of it.
-            Some((objects, listed_at)) => {
-                let start = objects.partition_point(|object| object.path < prefix);
-                let end = start + objects[start..].partition_point(|o| o.path.starts_with(&prefix));
-                objects[start..end]
-                    .par_iter()
-                    .map(|object| {
-                        let file = found.get(&object.path)?;
-                        let as_built = file.modified.is_some_and(|d| d <= *listed_at);
-                        let same = file.bytes == object.bytes
-                            && (as_built
-                                || objects::hash_file(&self.root.join(&object.path)).ok()
-                                    == Some((object.hash.clone(), object.bytes)));
-                        same.then(|| object.clone())
-                    })
-                    .collect::<Option<_>>()?
-            }
-            None => {
-                let mut files: Vec<Object> = found
-                    .into_par_iter()
-                    .filter(|(path, _)| !crate::site::routes::is_private(&format!("/{path}")))
-                    .map(|(path, _)| {
-                        let (hash, bytes) = objects::hash_file(&self.root.join(&path)).ok()?;
-                        Some(Object::new(path, hash, bytes))
-                    })
-                    .collect::<Option<_>>()?;
-                files.par_sort_unstable_by(|a, b| a.path.cmp(&b.path));
-                files
-            }
+        let (dirs, files, whole) = match self.as_recorded(&prefix) {
+            Some(taken) => taken,
+            None => self.looked_through(&prefix)?,
         };
-        // Every file found is listed, each once (the list is in path
-        // order: a path listed twice is taken file by file).
-        let whole = files.len() == found_files && files.is_sorted_by(|a, b| a.path < b.path);
         let frozen = Frozen {
             listed: listed.clone(),
             dirs,
@@ -299,6 +266,84 @@ impl Published {
             bundled,
             ..frozen
         })
+    }
+
+    /// The release's folders and files under `prefix` as they are found
+    /// there, and whether the folder holds those files and nothing else:
+    /// every file its list of objects names, a regular file of the size
+    /// listed and of the hash listed (trusted where the file is dated no
+    /// later than the list, as the build left it; else read: a hand may
+    /// have edited it to the same size, and the listed hash and chunks
+    /// would go into the new list) or, with no list, every file of its
+    /// folder, hashed; no link anywhere in it.
+    fn looked_through(&self, prefix: &str) -> Option<(Vec<String>, Vec<Object>, bool)> {
+        let (dirs, found) = self.walk(prefix)?;
+        let found_files = found.len();
+        let files: Vec<Object> = match &self.objects {
+            Some((objects, listed_at)) => run_under(objects, prefix)
+                .par_iter()
+                .map(|object| {
+                    let file = found.get(&object.path)?;
+                    let as_built = file.modified.is_some_and(|d| d <= *listed_at);
+                    let same = file.bytes == object.bytes
+                        && (as_built
+                            || objects::hash_file(&self.root.join(&object.path)).ok()
+                                == Some((object.hash.clone(), object.bytes)));
+                    same.then(|| object.clone())
+                })
+                .collect::<Option<_>>()?,
+            None => {
+                let mut files: Vec<Object> = found
+                    .into_par_iter()
+                    .filter(|(path, _)| !crate::site::routes::is_private(&format!("/{path}")))
+                    .map(|(path, _)| {
+                        let (hash, bytes) = objects::hash_file(&self.root.join(&path)).ok()?;
+                        Some(Object::new(path, hash, bytes))
+                    })
+                    .collect::<Option<_>>()?;
+                files.par_sort_unstable_by(|a, b| a.path.cmp(&b.path));
+                files
+            }
+        };
+        // Every file found is listed, each once (the list is in path
+        // order: a path listed twice is taken file by file).
+        // Every file found is listed, each once (the list is in path
+        // order: a path listed twice is taken file by file).
+        let whole = files.len() == found_files && files.is_sorted_by(|a, b| a.path < b.path);
+        Some((dirs, files, whole))
+    }
+
+    /// The release's folders and files under `prefix` as the output's
+    /// list of objects records them, none of its files asked for its
+    /// status: at 100,000 entities a site of ten releases keeps 4.5
+    /// million, whose inodes are mostly not in memory (42 s, most of
+    /// what keeping them cost). Taken where the site is the output and
+    /// the build is not forced, and every folder of the release is as old
+    /// as the list: a file added, removed or renamed in a folder (an
+    /// editor saving by a rename) dates it later, and the release is then
+    /// looked through ([`Published::looked_through`]). A file rewritten
+    /// in place is not seen: `build --force` asks each file.
+    fn as_recorded(&self, prefix: &str) -> Option<(Vec<String>, Vec<Object>, bool)> {
+        let (objects, listed_at) = self.objects.as_ref().filter(|_| self.trusted)?;
+        let top = inside(&self.root, prefix)?;
+        let top = top.strip_prefix(&self.root).ok()?.to_str()?.to_owned();
+        let files = run_under(objects, prefix).to_vec();
+        let holding = crate::output::folders_holding(files.iter().map(|o| o.path.as_str()), &top);
+        let mut dirs: Vec<String> = holding.into_iter().map(str::to_owned).collect();
+        dirs.push(top);
+        // A folder's path is a prefix of its children's: sorted, parents
+        // come first.
+        dirs.sort_unstable();
+        let as_old = dirs.par_iter().all(|dir| {
+            std::fs::symlink_metadata(self.root.join(dir))
+                .ok()
+                .filter(std::fs::Metadata::is_dir)
+                .and_then(|status| status.modified().ok())
+                .is_some_and(|modified| modified <= *listed_at)
+        });
+        // Each path once: a list naming one twice is looked through.
+        let whole = files.is_sorted_by(|a, b| a.path < b.path);
+        (as_old && whole && !files.is_empty()).then_some((dirs, files, whole))
     }
 
     /// The folders (parents first) and regular files of the site under
@@ -362,6 +407,14 @@ impl Published {
         dirs.sort_unstable();
         Some((dirs, found))
     }
+}
+
+/// The objects of `objects` (in path order) under the folder `prefix`
+/// (ending in `/`): one run of the list.
+fn run_under<'o>(objects: &'o [Object], prefix: &str) -> &'o [Object] {
+    let start = objects.partition_point(|object| object.path.as_str() < prefix);
+    let end = start + objects[start..].partition_point(|o| o.path.starts_with(prefix));
+    &objects[start..end]
 }
 
 /// A file the walk of a published release found: enough of its status

@@ -936,7 +936,7 @@ fn foreign_in(
 /// The folders holding `paths` (site paths), each once, below `floor`
 /// (a folder holding them all, or "" for the site): a folder asked about
 /// by going through the whole list was seconds at half a million files.
-fn folders_holding<'p>(paths: impl Iterator<Item = &'p str>, floor: &str) -> HashSet<&'p str> {
+pub fn folders_holding<'p>(paths: impl Iterator<Item = &'p str>, floor: &str) -> HashSet<&'p str> {
     let mut folders = HashSet::new();
     for path in paths {
         let mut above = path;

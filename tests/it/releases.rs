@@ -616,6 +616,36 @@ fn a_release_in_the_output_is_kept_as_its_folder() {
     );
 }
 
+/// A release in the output is taken as its list of objects records it,
+/// no file asked for its status, only where its folders are as old as
+/// the list: a file removed from it by hand dates its folder later, and
+/// the next build (not forced) builds the release again from its
+/// sources instead of moving the folder without the file.
+#[test]
+fn a_file_removed_from_a_kept_release_is_built_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("input"), dir.path().join("out"));
+    releases_of(&tiny_input(), &input, &["1", "2"]);
+    build_ok(&input, &out);
+    let file = out.join("releases/1/api.json");
+    let built = std::fs::read(&file).unwrap();
+    let published = release_files(&out, "1");
+    std::fs::remove_file(&file).unwrap();
+    // Its folder dated after the list, whatever the file system's clock
+    // tick.
+    let list = out.join(ontosite::output::objects::OBJECTS);
+    let listed_at = std::fs::metadata(&list).unwrap().modified().unwrap();
+    std::fs::File::open(out.join("releases/1"))
+        .unwrap()
+        .set_modified(listed_at + std::time::Duration::from_secs(2))
+        .unwrap();
+    std::fs::remove_dir_all(&input).unwrap();
+    releases_of(&tiny_input(), &input, &["1", "2", "3"]);
+    build_ok(&input, &out);
+    assert!(std::fs::read(&file).unwrap() == built, "not built again");
+    assert!(release_files(&out, "1") == published);
+}
+
 /// `check --host` measures the site with every release in it, as the
 /// build that writes it does (it once measured the current release
 /// alone, without its copy, the list or the change log).
