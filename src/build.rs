@@ -309,6 +309,7 @@ pub fn build_keeping_previous(
     for release in &frozen {
         release.add_bundled(&mut copies);
     }
+    let recorded: Vec<releases::Recorded> = frozen.iter().filter_map(|r| r.recorded()).collect();
     let frozen = frozen.into_iter().zip(adopted);
     written.extend(keep_frozen(frozen, &mut staging, interrupted, progress)?);
     written.extend(built_copies_then_host_files(
@@ -337,6 +338,7 @@ pub fn build_keeping_previous(
     // Refused before it replaces the previous site, never at upload.
     let hosts = fits(host, &measured, config);
     refuse_unfit(host.and(hosts.first()), &measured, site.layout(), config)?;
+    releases::unchanged(&recorded)?;
     let list = write_objects(&staging, &written)?;
     let bytes = written.iter().map(|file| file.object.bytes).sum::<u64>() + list.object.bytes;
     let files = written.len() + 1;

@@ -48,6 +48,9 @@ pub struct Frozen {
     /// Whether its files are all its folder holds: the folder may then be
     /// taken whole (`Staging::adopt`) where that site is the output.
     whole: bool,
+    /// When the list it was taken from was written, where it was taken
+    /// as that list records it ([`Published::as_recorded`]).
+    listed_at: Option<std::time::SystemTime>,
 }
 
 impl Frozen {
@@ -75,6 +78,17 @@ impl Frozen {
         };
         let files = self.files.iter().map(|object| object.path.as_str());
         Ok(staging.adopt(&folder, &self.dirs, files)?)
+    }
+
+    /// Where it was taken as its site's list records it, its folders, to
+    /// be asked again before the new list is written ([`unchanged`]).
+    pub fn recorded(&self) -> Option<Recorded> {
+        Some(Recorded {
+            version: self.listed.version.clone(),
+            root: self.root.clone(),
+            dirs: self.dirs.clone(),
+            listed_at: self.listed_at?,
+        })
     }
 
     /// Adds it to `copies` where it bundles.
@@ -223,9 +237,12 @@ impl Published {
             .iter()
             .find(|l| l.version == version && l.sources == sources && l.url == url)?;
         let prefix = files::release(version);
-        let (dirs, files, whole) = match self.as_recorded(&prefix) {
-            Some(taken) => taken,
-            None => self.looked_through(&prefix)?,
+        let (dirs, files, whole, listed_at) = match self.as_recorded(&prefix) {
+            Some((dirs, files, whole)) => (dirs, files, whole, self.objects.as_ref().map(|o| o.1)),
+            None => {
+                let (dirs, files, whole) = self.looked_through(&prefix)?;
+                (dirs, files, whole, None)
+            }
         };
         let frozen = Frozen {
             listed: listed.clone(),
@@ -235,6 +252,7 @@ impl Published {
             bundled: None,
             root: self.root.clone(),
             whole,
+            listed_at,
         };
         // A change log it should have and that does not read: built again.
         let changes = match &listed.previous {
@@ -284,7 +302,9 @@ impl Published {
                 .par_iter()
                 .map(|object| {
                     let file = found.get(&object.path)?;
-                    let as_built = file.modified.is_some_and(|d| d <= *listed_at);
+                    // Strictly: where dates are coarse (a second), one
+                    // edited in the list's tick would pass.
+                    let as_built = file.modified.is_some_and(|d| d < *listed_at);
                     let same = file.bytes == object.bytes
                         && (as_built
                             || objects::hash_file(&self.root.join(&object.path)).ok()
@@ -306,11 +326,15 @@ impl Published {
             }
         };
         // Every file found is listed, each once (the list is in path
-        // order: a path listed twice is taken file by file).
-        // Every file found is listed, each once (the list is in path
-        // order: a path listed twice is taken file by file).
-        let whole = files.len() == found_files && files.is_sorted_by(|a, b| a.path < b.path);
-        Some((dirs, files, whole))
+        // order: a path listed twice is taken file by file), and every
+        // folder found holds one: the folders are those the files make,
+        // none made for a folder that holds none (which a later build
+        // taking the release as recorded would never look in).
+        let folders = folders_of(self.top(prefix)?, &files);
+        let whole = files.len() == found_files
+            && files.is_sorted_by(|a, b| a.path < b.path)
+            && dirs == folders;
+        Some((folders, files, whole))
     }
 
     /// The release's folders and files under `prefix` as the output's
@@ -318,32 +342,30 @@ impl Published {
     /// status: at 100,000 entities a site of ten releases keeps 4.5
     /// million, whose inodes are mostly not in memory (42 s, most of
     /// what keeping them cost). Taken where the site is the output and
-    /// the build is not forced, and every folder of the release is as old
-    /// as the list: a file added, removed or renamed in a folder (an
-    /// editor saving by a rename) dates it later, and the release is then
-    /// looked through ([`Published::looked_through`]). A file rewritten
-    /// in place is not seen: `build --force` asks each file.
+    /// the build is not forced, and every folder holding the release's
+    /// files is older than the list: a file added, removed or renamed in
+    /// a folder (an editor saving by a rename) dates it later, and the
+    /// release is then looked through ([`Published::looked_through`]);
+    /// a folder holding none of them is never made
+    /// ([`Published::looked_through`] refuses one). A file rewritten in
+    /// place is not seen: `build --force` asks each file. The folders are
+    /// asked again before the new list is written ([`unchanged`]), so
+    /// that what changed while this build ran is not dated before it.
     fn as_recorded(&self, prefix: &str) -> Option<(Vec<String>, Vec<Object>, bool)> {
         let (objects, listed_at) = self.objects.as_ref().filter(|_| self.trusted)?;
-        let top = inside(&self.root, prefix)?;
-        let top = top.strip_prefix(&self.root).ok()?.to_str()?.to_owned();
         let files = run_under(objects, prefix).to_vec();
-        let holding = crate::output::folders_holding(files.iter().map(|o| o.path.as_str()), &top);
-        let mut dirs: Vec<String> = holding.into_iter().map(str::to_owned).collect();
-        dirs.push(top);
-        // A folder's path is a prefix of its children's: sorted, parents
-        // come first.
-        dirs.sort_unstable();
-        let as_old = dirs.par_iter().all(|dir| {
-            std::fs::symlink_metadata(self.root.join(dir))
-                .ok()
-                .filter(std::fs::Metadata::is_dir)
-                .and_then(|status| status.modified().ok())
-                .is_some_and(|modified| modified <= *listed_at)
-        });
+        let dirs = folders_of(self.top(prefix)?, &files);
         // Each path once: a list naming one twice is looked through.
         let whole = files.is_sorted_by(|a, b| a.path < b.path);
+        let as_old = changed_folder(&self.root, &dirs, *listed_at).is_none();
         (as_old && whole && !files.is_empty()).then_some((dirs, files, whole))
+    }
+
+    /// The folder `prefix` of the site (ending in `/`) as a site path
+    /// without the `/`, where it is one inside, through no link.
+    fn top(&self, prefix: &str) -> Option<String> {
+        let top = inside(&self.root, prefix)?;
+        Some(top.strip_prefix(&self.root).ok()?.to_str()?.to_owned())
     }
 
     /// The folders (parents first) and regular files of the site under
@@ -355,8 +377,7 @@ impl Published {
     /// folder is reached through one. Not in path order: sorting each
     /// folder's listing by name cost more than the walk.
     fn walk(&self, prefix: &str) -> Option<(Vec<String>, HashMap<String, Found>)> {
-        let top = inside(&self.root, prefix)?;
-        let top = top.strip_prefix(&self.root).ok()?.to_str()?.to_owned();
+        let top = self.top(prefix)?;
         let (mut dirs, mut found) = (vec![top.clone()], HashMap::new());
         let mut level = vec![top];
         while !level.is_empty() {
@@ -407,6 +428,70 @@ impl Published {
         dirs.sort_unstable();
         Some((dirs, found))
     }
+}
+
+/// The folders of a release's folder `top` (a site path) that its
+/// `files` make: itself and every folder holding one, parents first.
+fn folders_of(top: String, files: &[Object]) -> Vec<String> {
+    let holding = crate::output::folders_holding(files.iter().map(|o| o.path.as_str()), &top);
+    let mut dirs: Vec<String> = holding.into_iter().map(str::to_owned).collect();
+    dirs.push(top);
+    // A folder's path is a prefix of its children's: sorted, parents
+    // come first.
+    dirs.sort_unstable();
+    dirs
+}
+
+/// The first of `dirs` (site paths of the site at `root`) that is not a
+/// folder dated before `listed_at`, reached through no link.
+fn changed_folder<'d>(
+    root: &Path,
+    dirs: &'d [String],
+    listed_at: std::time::SystemTime,
+) -> Option<&'d String> {
+    dirs.par_iter().find_first(|dir| {
+        std::fs::symlink_metadata(root.join(dir))
+            .ok()
+            .filter(std::fs::Metadata::is_dir)
+            .and_then(|status| status.modified().ok())
+            // Strictly older: where dates are coarse (a second), a file
+            // added in the list's tick would pass.
+            .is_none_or(|modified| modified >= listed_at)
+    })
+}
+
+/// Refuses the build where a release taken as its list recorded it
+/// ([`Frozen::recorded`]) changed while it ran: a folder of it dated
+/// after that list. Asked just before the new list is written, which
+/// later builds compare the folders with.
+pub fn unchanged(frozen: &[Recorded]) -> Result<(), Error> {
+    let problems: Vec<Diagnostic> = frozen
+        .iter()
+        .filter_map(|taken| {
+            let dir = changed_folder(&taken.root, &taken.dirs, taken.listed_at)?;
+            Some(Diagnostic::new(
+                &taken.root.join(dir),
+                format!(
+                    "this folder of release {}, taken as the site's list of files records it, changed while the build ran",
+                    taken.version
+                ),
+                "build again: the site was left as it was",
+            ))
+        })
+        .collect();
+    match problems.is_empty() {
+        true => Ok(()),
+        false => Err(Diagnostics(problems).into()),
+    }
+}
+
+/// A release taken as the site's list recorded it: its folders, to be
+/// asked again before the new list is written ([`unchanged`]).
+pub struct Recorded {
+    version: String,
+    root: PathBuf,
+    dirs: Vec<String>,
+    listed_at: std::time::SystemTime,
 }
 
 /// The objects of `objects` (in path order) under the folder `prefix`

@@ -534,12 +534,15 @@ fn a_published_release_is_never_rewritten_nor_dropped() {
     build_ok(&input, &out);
 }
 
-/// A released file edited by hand to the same size (dated after the
-/// build's list) is not taken for the release as built: a build (forced,
-/// the input being unchanged) builds the release again from its sources,
-/// and the list names the file's own hash.
+/// A released file rewritten in place by hand to the same size (dated
+/// after the build's list, its folder not) is not seen by a build that
+/// takes the release as the list records it (not forced: no file asked
+/// for its status, as docs/releases.md says); a forced build asks every
+/// file, builds the release again from its sources, and the list names
+/// the file's own hash.
 #[test]
 fn a_released_file_edited_to_the_same_size_is_built_again() {
+    use std::io::Write;
     let dir = tempfile::tempdir().unwrap();
     let (input, out) = (dir.path().join("input"), dir.path().join("out"));
     releases_of(&tiny_input(), &input, &["1", "2"]);
@@ -549,17 +552,26 @@ fn a_released_file_edited_to_the_same_size_is_built_again() {
     let mut edited = built.clone();
     let middle = edited.len() / 2;
     edited[middle] = if edited[middle] == b' ' { b'\t' } else { b' ' };
-    std::fs::remove_file(&file).unwrap();
-    std::fs::write(&file, &edited).unwrap();
-    // Dated after the list, whatever the file system's clock tick.
     let list = out.join(ontosite::output::objects::OBJECTS);
-    let listed_at = std::fs::metadata(&list).unwrap().modified().unwrap();
-    std::fs::File::options()
-        .write(true)
-        .open(&file)
-        .unwrap()
-        .set_modified(listed_at + std::time::Duration::from_secs(2))
-        .unwrap();
+    // In place, the folder untouched; dated after the list, whatever the
+    // file system's clock tick.
+    let edit = || {
+        let mut held = std::fs::File::options().write(true).open(&file).unwrap();
+        held.write_all(&edited).unwrap();
+        let listed_at = std::fs::metadata(&list).unwrap().modified().unwrap();
+        held.set_modified(listed_at + std::time::Duration::from_secs(2))
+            .unwrap();
+    };
+    edit();
+    // A new release: the first taken as recorded, the edit with it.
+    std::fs::remove_dir_all(&input).unwrap();
+    releases_of(&tiny_input(), &input, &["1", "2", "3"]);
+    build_ok(&input, &out);
+    assert!(
+        std::fs::read(&file).unwrap() == edited,
+        "the file was asked"
+    );
+    edit();
     // Forced: the input is as it was, and the output's record says so.
     let rebuilt = build(&input, &out, &["--force"]);
     assert!(rebuilt.status.success(), "{}", stderr(&rebuilt));
@@ -571,6 +583,29 @@ fn a_released_file_edited_to_the_same_size_is_built_again() {
         .find(|o| o.path == "releases/1/api.json")
         .unwrap();
     assert_eq!(entry.hash, ontosite::output::objects::hash(&built));
+}
+
+/// A folder in a kept release that holds none of its files is not the
+/// site's: the build refuses it as it refuses a file ontosite did not
+/// write (a build taking the release as its list records it asks only
+/// the folders holding its files; this one's parent, dated later, makes
+/// it look through the release).
+#[test]
+fn an_empty_folder_in_a_kept_release_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("input"), dir.path().join("out"));
+    releases_of(&tiny_input(), &input, &["1", "2"]);
+    build_ok(&input, &out);
+    std::fs::create_dir(out.join("releases/1/notes")).unwrap();
+    std::fs::remove_dir_all(&input).unwrap();
+    releases_of(&tiny_input(), &input, &["1", "2", "3"]);
+    // The build's look at the output, which `check` does not make.
+    let site = snapshot(&out);
+    let output = build(&input, &out, &[]);
+    assert!(!output.status.success(), "built");
+    let message = stderr(&output);
+    assert!(message.contains("releases/1/notes"), "{message}");
+    assert!(snapshot(&out) == site, "the site changed");
 }
 
 /// A release the output published is taken into the new site as its
