@@ -534,6 +534,22 @@ fn a_published_release_is_never_rewritten_nor_dropped() {
     build_ok(&input, &out);
 }
 
+/// Releases 1 and 2 (the current one) of the tiny input, in `dir/input`,
+/// built into `dir/out`; the two.
+fn two_releases_built(dir: &Path) -> (PathBuf, PathBuf) {
+    let (input, out) = (dir.join("input"), dir.join("out"));
+    releases_of(&tiny_input(), &input, &["1", "2"]);
+    build_ok(&input, &out);
+    (input, out)
+}
+
+/// The input of [`two_releases_built`] given a third release: the
+/// next build runs, taking the first two as published.
+fn add_third_release(input: &Path) {
+    std::fs::remove_dir_all(input).unwrap();
+    releases_of(&tiny_input(), input, &["1", "2", "3"]);
+}
+
 /// A released file rewritten in place by hand to the same size (dated
 /// after the build's list, its folder not) is not seen by a build that
 /// takes the release as the list records it (not forced: no file asked
@@ -544,9 +560,7 @@ fn a_published_release_is_never_rewritten_nor_dropped() {
 fn a_released_file_edited_to_the_same_size_is_built_again() {
     use std::io::Write;
     let dir = tempfile::tempdir().unwrap();
-    let (input, out) = (dir.path().join("input"), dir.path().join("out"));
-    releases_of(&tiny_input(), &input, &["1", "2"]);
-    build_ok(&input, &out);
+    let (input, out) = two_releases_built(dir.path());
     let file = out.join("releases/1/api.json");
     let built = std::fs::read(&file).unwrap();
     let mut edited = built.clone();
@@ -564,8 +578,7 @@ fn a_released_file_edited_to_the_same_size_is_built_again() {
     };
     edit();
     // A new release: the first taken as recorded, the edit with it.
-    std::fs::remove_dir_all(&input).unwrap();
-    releases_of(&tiny_input(), &input, &["1", "2", "3"]);
+    add_third_release(&input);
     build_ok(&input, &out);
     assert!(
         std::fs::read(&file).unwrap() == edited,
@@ -593,12 +606,9 @@ fn a_released_file_edited_to_the_same_size_is_built_again() {
 #[test]
 fn an_empty_folder_in_a_kept_release_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let (input, out) = (dir.path().join("input"), dir.path().join("out"));
-    releases_of(&tiny_input(), &input, &["1", "2"]);
-    build_ok(&input, &out);
+    let (input, out) = two_releases_built(dir.path());
     std::fs::create_dir(out.join("releases/1/notes")).unwrap();
-    std::fs::remove_dir_all(&input).unwrap();
-    releases_of(&tiny_input(), &input, &["1", "2", "3"]);
+    add_third_release(&input);
     // The build's look at the output, which `check` does not make.
     let site = snapshot(&out);
     let output = build(&input, &out, &[]);
@@ -659,9 +669,7 @@ fn a_release_in_the_output_is_kept_as_its_folder() {
 #[test]
 fn a_file_removed_from_a_kept_release_is_built_again() {
     let dir = tempfile::tempdir().unwrap();
-    let (input, out) = (dir.path().join("input"), dir.path().join("out"));
-    releases_of(&tiny_input(), &input, &["1", "2"]);
-    build_ok(&input, &out);
+    let (input, out) = two_releases_built(dir.path());
     let file = out.join("releases/1/api.json");
     let built = std::fs::read(&file).unwrap();
     let published = release_files(&out, "1");
@@ -674,8 +682,7 @@ fn a_file_removed_from_a_kept_release_is_built_again() {
         .unwrap()
         .set_modified(listed_at + std::time::Duration::from_secs(2))
         .unwrap();
-    std::fs::remove_dir_all(&input).unwrap();
-    releases_of(&tiny_input(), &input, &["1", "2", "3"]);
+    add_third_release(&input);
     build_ok(&input, &out);
     assert!(std::fs::read(&file).unwrap() == built, "not built again");
     assert!(release_files(&out, "1") == published);
