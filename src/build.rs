@@ -338,8 +338,8 @@ pub fn build_keeping_previous(
     // Refused before it replaces the previous site, never at upload.
     let hosts = fits(host, &measured, config);
     refuse_unfit(host.and(hosts.first()), &measured, site.layout(), config)?;
-    releases::unchanged(&recorded)?;
     let list = write_objects(&staging, &written)?;
+    releases::unchanged(&recorded)?;
     let bytes = written.iter().map(|file| file.object.bytes).sum::<u64>() + list.object.bytes;
     let files = written.len() + 1;
     let kept = written

@@ -48,9 +48,10 @@ pub struct Frozen {
     /// Whether its files are all its folder holds: the folder may then be
     /// taken whole (`Staging::adopt`) where that site is the output.
     whole: bool,
-    /// When the list it was taken from was written, where it was taken
-    /// as that list records it ([`Published::as_recorded`]).
-    listed_at: Option<std::time::SystemTime>,
+    /// Where the site holding it is the output: its folders' dates when
+    /// it was taken, which they still must be once the new list is
+    /// written ([`unchanged`]).
+    dated: Option<Vec<std::time::SystemTime>>,
 }
 
 impl Frozen {
@@ -80,14 +81,14 @@ impl Frozen {
         Ok(staging.adopt(&folder, &self.dirs, files)?)
     }
 
-    /// Where it was taken as its site's list records it, its folders, to
-    /// be asked again before the new list is written ([`unchanged`]).
+    /// Where it is taken from the output, its folders, to be asked again
+    /// once the new list is written ([`unchanged`]).
     pub fn recorded(&self) -> Option<Recorded> {
         Some(Recorded {
             version: self.listed.version.clone(),
             root: self.root.clone(),
             dirs: self.dirs.clone(),
-            listed_at: self.listed_at?,
+            dated: self.dated.clone()?,
         })
     }
 
@@ -237,11 +238,14 @@ impl Published {
             .iter()
             .find(|l| l.version == version && l.sources == sources && l.url == url)?;
         let prefix = files::release(version);
-        let (dirs, files, whole, listed_at) = match self.as_recorded(&prefix) {
-            Some((dirs, files, whole)) => (dirs, files, whole, self.objects.as_ref().map(|o| o.1)),
+        let (dirs, files, whole, dated) = match self.as_recorded(&prefix) {
+            Some((dirs, files, dated)) => (dirs, files, true, Some(dated)),
             None => {
                 let (dirs, files, whole) = self.looked_through(&prefix)?;
-                (dirs, files, whole, None)
+                // Dated after the walk: a folder changed during it is
+                // not seen (a file or so a second).
+                let dated = folder_dates(&self.root, &dirs);
+                (dirs, files, whole, dated)
             }
         };
         let frozen = Frozen {
@@ -252,7 +256,7 @@ impl Published {
             bundled: None,
             root: self.root.clone(),
             whole,
-            listed_at,
+            dated: dated.filter(|_| !self.deployed),
         };
         // A change log it should have and that does not read: built again.
         let changes = match &listed.previous {
@@ -346,19 +350,26 @@ impl Published {
     /// files is older than the list: a file added, removed or renamed in
     /// a folder (an editor saving by a rename) dates it later, and the
     /// release is then looked through ([`Published::looked_through`]);
-    /// a folder holding none of them is never made
-    /// ([`Published::looked_through`] refuses one). A file rewritten in
+    /// a folder holding none of them is never made (where
+    /// [`Published::looked_through`] finds one, the release is not
+    /// taken whole, and the build's look at the output refuses it). A file rewritten in
     /// place is not seen: `build --force` asks each file. The folders are
     /// asked again before the new list is written ([`unchanged`]), so
     /// that what changed while this build ran is not dated before it.
-    fn as_recorded(&self, prefix: &str) -> Option<(Vec<String>, Vec<Object>, bool)> {
+    fn as_recorded(
+        &self,
+        prefix: &str,
+    ) -> Option<(Vec<String>, Vec<Object>, Vec<std::time::SystemTime>)> {
         let (objects, listed_at) = self.objects.as_ref().filter(|_| self.trusted)?;
         let files = run_under(objects, prefix).to_vec();
         let dirs = folders_of(self.top(prefix)?, &files);
         // Each path once: a list naming one twice is looked through.
         let whole = files.is_sorted_by(|a, b| a.path < b.path);
-        let as_old = changed_folder(&self.root, &dirs, *listed_at).is_none();
-        (as_old && whole && !files.is_empty()).then_some((dirs, files, whole))
+        let dated = folder_dates(&self.root, &dirs)?;
+        // Strictly older: where dates are coarse (a second), a file added
+        // in the list's tick would pass.
+        let as_old = dated.iter().all(|date| date < listed_at);
+        (as_old && whole && !files.is_empty()).then_some((dirs, files, dated))
     }
 
     /// The folder `prefix` of the site (ending in `/`) as a site path
@@ -442,40 +453,48 @@ fn folders_of(top: String, files: &[Object]) -> Vec<String> {
     dirs
 }
 
-/// The first of `dirs` (site paths of the site at `root`) that is not a
-/// folder dated before `listed_at`, reached through no link.
-fn changed_folder<'d>(
-    root: &Path,
-    dirs: &'d [String],
-    listed_at: std::time::SystemTime,
-) -> Option<&'d String> {
-    dirs.par_iter().find_first(|dir| {
-        std::fs::symlink_metadata(root.join(dir))
-            .ok()
-            .filter(std::fs::Metadata::is_dir)
-            .and_then(|status| status.modified().ok())
-            // Strictly older: where dates are coarse (a second), a file
-            // added in the list's tick would pass.
-            .is_none_or(|modified| modified >= listed_at)
-    })
+/// The dates of `dirs` (site paths of the site at `root`), where each is
+/// a folder reached through no link.
+fn folder_dates(root: &Path, dirs: &[String]) -> Option<Vec<std::time::SystemTime>> {
+    dirs.par_iter()
+        .map(|dir| folder_date(&root.join(dir)))
+        .collect()
 }
 
-/// Refuses the build where a release taken as its list recorded it
+fn folder_date(path: &Path) -> Option<std::time::SystemTime> {
+    std::fs::symlink_metadata(path)
+        .ok()
+        .filter(std::fs::Metadata::is_dir)?
+        .modified()
+        .ok()
+}
+
+/// Refuses the build where a release taken from the output
 /// ([`Frozen::recorded`]) changed while it ran: a folder of it dated
-/// after that list. Asked just before the new list is written, which
-/// later builds compare the folders with.
+/// otherwise than when it was taken, or gone. Asked once the new list is written, which later
+/// builds compare the folders with: a change before that is dated
+/// before it, and would be taken as the list records the release.
 pub fn unchanged(frozen: &[Recorded]) -> Result<(), Error> {
     let problems: Vec<Diagnostic> = frozen
         .iter()
         .filter_map(|taken| {
-            let dir = changed_folder(&taken.root, &taken.dirs, taken.listed_at)?;
+            // The same date, not a later one: a folder dated ahead of the
+            // clock (copied from a machine whose clock is) is no change.
+            let (dir, _) = taken
+                .dirs
+                .iter()
+                .zip(&taken.dated)
+                .find(|(dir, date)| folder_date(&taken.root.join(dir)) != Some(**date))?;
             Some(Diagnostic::new(
                 &taken.root.join(dir),
                 format!(
-                    "this folder of release {}, taken as the site's list of files records it, changed while the build ran",
+                    "this folder of release {} changed while ontosite built the site (a file in it added, removed or renamed, or the folder itself removed or replaced)",
                     taken.version
                 ),
-                "build again: the site was left as it was",
+                format!(
+                    "stop whatever writes into {} during a build (ontosite replaces it), then build again: the site was left as it was",
+                    taken.root.display()
+                ),
             ))
         })
         .collect();
@@ -485,13 +504,13 @@ pub fn unchanged(frozen: &[Recorded]) -> Result<(), Error> {
     }
 }
 
-/// A release taken as the site's list recorded it: its folders, to be
-/// asked again before the new list is written ([`unchanged`]).
+/// A release taken from the output: its folders, to be asked again once
+/// the new list is written ([`unchanged`]).
 pub struct Recorded {
     version: String,
     root: PathBuf,
     dirs: Vec<String>,
-    listed_at: std::time::SystemTime,
+    dated: Vec<std::time::SystemTime>,
 }
 
 /// The objects of `objects` (in path order) under the folder `prefix`
@@ -1050,4 +1069,46 @@ pub fn arrange(
         }
     }
     Ok(arranged)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, SystemTime};
+
+    /// A release's folder dated otherwise than when it was taken, or
+    /// gone, fails the build, naming the folder; as taken (even dated
+    /// ahead of the clock), it passes.
+    #[test]
+    fn a_folder_changed_after_its_release_was_taken_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let sub = dir.path().join("releases/1/sub");
+        std::fs::create_dir_all(&sub).unwrap();
+        let dirs = vec!["releases/1".to_owned(), "releases/1/sub".to_owned()];
+        // Ahead of the clock, as copied from a machine whose clock is.
+        let ahead = SystemTime::now() + Duration::from_secs(3600);
+        std::fs::File::open(&sub)
+            .unwrap()
+            .set_modified(ahead)
+            .unwrap();
+        let dated = folder_dates(dir.path(), &dirs).unwrap();
+        let taken = || Recorded {
+            version: "1".into(),
+            root: dir.path().to_owned(),
+            dirs: dirs.clone(),
+            dated: dated.clone(),
+        };
+        assert!(unchanged(&[taken()]).is_ok());
+        std::fs::File::open(&sub)
+            .unwrap()
+            .set_modified(SystemTime::now())
+            .unwrap();
+        let refused = unchanged(&[taken()]).unwrap_err().to_string();
+        assert!(refused.contains("releases/1/sub"), "{refused}");
+        assert!(refused.contains("changed while"), "{refused}");
+        // Gone: its parent, dated anew by the removal, is named first.
+        std::fs::remove_dir(&sub).unwrap();
+        let refused = unchanged(&[taken()]).unwrap_err().to_string();
+        assert!(refused.contains("releases/1:"), "{refused}");
+    }
 }

@@ -569,11 +569,17 @@ fn a_released_file_edited_to_the_same_size_is_built_again() {
     let list = out.join(ontosite::output::objects::OBJECTS);
     // In place, the folder untouched; dated after the list, whatever the
     // file system's clock tick.
+    // Its folder dated before the list, even where both were written in
+    // one tick of the clock (the build then looks the release through).
     let edit = || {
         let mut held = std::fs::File::options().write(true).open(&file).unwrap();
         held.write_all(&edited).unwrap();
         let listed_at = std::fs::metadata(&list).unwrap().modified().unwrap();
-        held.set_modified(listed_at + std::time::Duration::from_secs(2))
+        let second = std::time::Duration::from_secs(1);
+        held.set_modified(listed_at + 2 * second).unwrap();
+        std::fs::File::open(out.join("releases/1"))
+            .unwrap()
+            .set_modified(listed_at - second)
             .unwrap();
     };
     edit();
