@@ -352,10 +352,11 @@ impl Published {
     /// release is then looked through ([`Published::looked_through`]);
     /// a folder holding none of them is never made (where
     /// [`Published::looked_through`] finds one, the release is not
-    /// taken whole, and the build's look at the output refuses it). A file rewritten in
-    /// place is not seen: `build --force` asks each file. The folders are
-    /// asked again before the new list is written ([`unchanged`]), so
-    /// that what changed while this build ran is not dated before it.
+    /// taken whole, and the build's look at the output refuses it). A
+    /// file rewritten in place is not seen: `build --force` asks each
+    /// file. The folders are asked again once the new list is written
+    /// ([`unchanged`]): what changed while this build ran would be dated
+    /// before it.
     fn as_recorded(
         &self,
         prefix: &str,

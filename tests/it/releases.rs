@@ -567,20 +567,24 @@ fn a_released_file_edited_to_the_same_size_is_built_again() {
     let middle = edited.len() / 2;
     edited[middle] = if edited[middle] == b' ' { b'\t' } else { b' ' };
     let list = out.join(ontosite::output::objects::OBJECTS);
-    // In place, the folder untouched; dated after the list, whatever the
-    // file system's clock tick.
-    // Its folder dated before the list, even where both were written in
-    // one tick of the clock (the build then looks the release through).
+    // In place, dated after the list, the release's folders before it,
+    // whatever the file system's clock tick (one written in the list's
+    // tick would have the build look the release through).
     let edit = || {
         let mut held = std::fs::File::options().write(true).open(&file).unwrap();
         held.write_all(&edited).unwrap();
         let listed_at = std::fs::metadata(&list).unwrap().modified().unwrap();
         let second = std::time::Duration::from_secs(1);
         held.set_modified(listed_at + 2 * second).unwrap();
-        std::fs::File::open(out.join("releases/1"))
-            .unwrap()
-            .set_modified(listed_at - second)
-            .unwrap();
+        for folder in walkdir::WalkDir::new(out.join("releases/1")) {
+            let folder = folder.unwrap();
+            if folder.file_type().is_dir() {
+                std::fs::File::open(folder.path())
+                    .unwrap()
+                    .set_modified(listed_at - second)
+                    .unwrap();
+            }
+        }
     };
     edit();
     // A new release: the first taken as recorded, the edit with it.
