@@ -843,21 +843,8 @@ fn read_replaceable(out: &Path) -> Result<Option<Vec<String>>, OutputError> {
 /// is most of a site of releases (4.5 million of its 5 million files at
 /// 100,000 entities), so not looking there is most of the look's time.
 fn refuse_foreign(out: &Path, marker_list: &[String], whole: &[String]) -> Result<(), OutputError> {
-    // The list's paths outside `whole`.
     let skipped: Vec<&str> = whole.iter().map(|f| f.trim_end_matches('/')).collect();
-    let mut runs: Vec<std::ops::Range<usize>> = skipped
-        .iter()
-        .map(|folder| run_under(marker_list, folder))
-        .collect();
-    runs.sort_unstable_by_key(|run| run.start);
-    let mut outside: Vec<&str> = Vec::with_capacity(marker_list.len());
-    let mut at = 0;
-    for run in runs.iter().chain([&(marker_list.len()..marker_list.len())]) {
-        if run.start > at {
-            outside.extend(marker_list[at..run.start].iter().map(String::as_str));
-        }
-        at = at.max(run.end);
-    }
+    let outside = outside_of(marker_list, &skipped);
     let listed: HashSet<&str> = outside.iter().copied().collect();
     // The folders holding them, and those above a folder taken whole,
     // which are the site's whatever else they hold.
@@ -871,6 +858,26 @@ fn refuse_foreign(out: &Path, marker_list: &[String], whole: &[String]) -> Resul
             paths: foreign,
         }),
     }
+}
+
+/// The paths of the sorted `marker_list` outside the `folders` (site
+/// paths without a trailing `/`): the list less each folder's run of it,
+/// found by halving, not by asking each path of each folder.
+fn outside_of<'l>(marker_list: &'l [String], folders: &[&str]) -> Vec<&'l str> {
+    let mut runs: Vec<std::ops::Range<usize>> = folders
+        .iter()
+        .map(|folder| run_under(marker_list, folder))
+        .collect();
+    runs.sort_unstable_by_key(|run| run.start);
+    let mut outside = Vec::with_capacity(marker_list.len());
+    let mut at = 0;
+    for run in runs.iter().chain([&(marker_list.len()..marker_list.len())]) {
+        if run.start > at {
+            outside.extend(marker_list[at..run.start].iter().map(String::as_str));
+        }
+        at = at.max(run.end);
+    }
+    outside
 }
 
 /// The first paths (in path order) under `out` that are neither `listed`
@@ -1028,14 +1035,8 @@ fn remove_all_but_marker(dir: &Path) -> Result<(), OutputError> {
 /// not looked for.
 fn remove_listed(dir: &Path, marker_list: &[String], moved: &[String]) -> Result<(), OutputError> {
     let mut subdirs = std::collections::BTreeSet::new();
-    let was_moved = |site_path: &str| {
-        moved.iter().any(|folder| {
-            site_path
-                .strip_prefix(folder.as_str())
-                .is_some_and(|rest| rest.starts_with('/'))
-        })
-    };
-    let listed: Vec<&String> = marker_list.iter().filter(|p| !was_moved(p)).collect();
+    let moved: Vec<&str> = moved.iter().map(|f| f.trim_end_matches('/')).collect();
+    let listed = outside_of(marker_list, &moved);
     // On both cores: removing a name is the kernel's work on its folder,
     // and the two halves of the list are mostly in different folders.
     use rayon::prelude::*;

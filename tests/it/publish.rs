@@ -637,13 +637,10 @@ fn an_object_sent_other_than_planned_is_sent_again() {
 /// Writes `bytes` to `file`, dated an hour back: before the build's list.
 fn write_dated(file: &Path, bytes: &[u8]) {
     std::fs::write(file, bytes).unwrap();
-    let then = std::time::SystemTime::now() - Duration::from_secs(3600);
-    std::fs::File::options()
-        .write(true)
-        .open(file)
-        .unwrap()
-        .set_modified(then)
-        .unwrap();
+    date(
+        file,
+        std::time::SystemTime::now() - Duration::from_secs(3600),
+    );
 }
 
 /// Sets the entry of `path` in the site's list of objects to the bytes of

@@ -579,10 +579,7 @@ fn a_released_file_edited_to_the_same_size_is_built_again() {
         for folder in walkdir::WalkDir::new(out.join("releases/1")) {
             let folder = folder.unwrap();
             if folder.file_type().is_dir() {
-                std::fs::File::open(folder.path())
-                    .unwrap()
-                    .set_modified(listed_at - second)
-                    .unwrap();
+                date(folder.path(), listed_at - second);
             }
         }
     };
@@ -688,10 +685,10 @@ fn a_file_removed_from_a_kept_release_is_built_again() {
     // tick.
     let list = out.join(ontosite::output::objects::OBJECTS);
     let listed_at = std::fs::metadata(&list).unwrap().modified().unwrap();
-    std::fs::File::open(out.join("releases/1"))
-        .unwrap()
-        .set_modified(listed_at + std::time::Duration::from_secs(2))
-        .unwrap();
+    date(
+        &out.join("releases/1"),
+        listed_at + std::time::Duration::from_secs(2),
+    );
     add_third_release(&input);
     build_ok(&input, &out);
     assert!(std::fs::read(&file).unwrap() == built, "not built again");
