@@ -472,9 +472,10 @@ fn folder_date(path: &Path) -> Option<std::time::SystemTime> {
 
 /// Refuses the build where a release taken from the output
 /// ([`Frozen::recorded`]) changed while it ran: a folder of it dated
-/// otherwise than when it was taken, or gone. Asked once the new list is written, which later
-/// builds compare the folders with: a change before that is dated
-/// before it, and would be taken as the list records the release.
+/// otherwise than when it was taken, or gone. Asked once the new list
+/// is written, which later builds compare the folders with: a change
+/// before that is dated before it, and would be taken as the list
+/// records the release.
 pub fn unchanged(frozen: &[Recorded]) -> Result<(), Error> {
     let problems: Vec<Diagnostic> = frozen
         .iter()
