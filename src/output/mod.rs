@@ -864,6 +864,7 @@ fn refuse_foreign(out: &Path, marker_list: &[String], whole: &[String]) -> Resul
 /// paths without a trailing `/`): the list less each folder's run of it,
 /// found by halving, not by asking each path of each folder.
 fn outside_of<'l>(marker_list: &'l [String], folders: &[&str]) -> Vec<&'l str> {
+    debug_assert!(folders.is_empty() || marker_list.is_sorted());
     let mut runs: Vec<std::ops::Range<usize>> = folders
         .iter()
         .map(|folder| run_under(marker_list, folder))
