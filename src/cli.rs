@@ -25,8 +25,8 @@ pub struct Cli {
     #[arg(long, short, global = true)]
     pub quiet: bool,
 
-    /// After a build, check or publish, print how long each of its phases
-    /// took (on standard error): where a large site's time goes.
+    /// After a build, check, publish or diff, print how long each of its
+    /// phases took (on standard error): where a large site's time goes.
     #[arg(long, global = true)]
     pub timings: bool,
 

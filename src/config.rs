@@ -93,6 +93,10 @@ pub enum ConfigError {
     )]
     LimitOverrides(String),
     #[error(
+        "--timings: serve runs until it is stopped, so it has no phases to time\n  help: time the build itself with `ontosite build --timings`, then serve what it wrote"
+    )]
+    TimingsWithServe,
+    #[error(
         "--sibling `{0}` is not NAME=PATH\n  help: give the sibling's name from ontology.json and its input or built site, such as --sibling products=../products/input"
     )]
     Sibling(String),

@@ -78,9 +78,9 @@ fn run(cli: &Cli) -> Result<(), Error> {
     match &cli.command {
         Command::Check(args) => run_check(args, Voice::of(cli)),
         Command::Build(args) => run_build(args, Voice::of(cli)),
-        Command::Serve(args) => run_serve(args, cli.quiet),
+        Command::Serve(args) => run_serve(args, Voice::of(cli)),
         Command::Publish(args) => run_publish(args, Voice::of(cli)),
-        Command::Diff(args) => run_diff(args, cli.quiet),
+        Command::Diff(args) => run_diff(args, Voice::of(cli)),
     }
 }
 
@@ -171,17 +171,22 @@ fn run_publish(args: &PublishArgs, voice: Voice) -> Result<(), Error> {
 
 /// `ontosite diff`: the changes between two releases, as JSON on
 /// standard output, their counts on standard error.
-fn run_diff(args: &DiffArgs, quiet: bool) -> Result<(), Error> {
-    let (before, after) = rayon::join(
-        || ontosite::source::load(&args.before, None),
-        || ontosite::source::load(&args.after, None),
-    );
-    let changes = ontosite::changes::between(&before?, &after?);
+fn run_diff(args: &DiffArgs, voice: Voice) -> Result<(), Error> {
+    let changes = with_progress(voice, |progress| {
+        progress.phase("reading both releases", None);
+        let (before, after) = rayon::join(
+            || ontosite::source::load(&args.before, None),
+            || ontosite::source::load(&args.after, None),
+        );
+        let (before, after) = (before?, after?);
+        progress.phase("comparing them", None);
+        Ok::<_, Error>(ontosite::changes::between(&before, &after))
+    })?;
     println!(
         "{}",
         serde_json::to_string_pretty(&changes).unwrap_or_default()
     );
-    if !quiet {
+    if !voice.quiet {
         eprintln!("changes: {}", changes.counts());
     }
     Ok(())
@@ -253,7 +258,11 @@ fn run_build(args: &BuildArgs, voice: Voice) -> Result<(), Error> {
 
 /// `ontosite serve`, with `--input` a build first (and with `--watch`
 /// on every change).
-fn run_serve(args: &ServeArgs, quiet: bool) -> Result<(), Error> {
+fn run_serve(args: &ServeArgs, voice: Voice) -> Result<(), Error> {
+    if voice.timings {
+        return Err(config::ConfigError::TimingsWithServe.into());
+    }
+    let quiet = voice.quiet;
     let dir = args.site_dir.clone().unwrap_or_else(|| args.dir.clone());
     let build = match &args.input {
         Some(input) => Some(build_config(

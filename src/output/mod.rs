@@ -865,6 +865,7 @@ fn refuse_foreign(out: &Path, marker_list: &[String], whole: &[String]) -> Resul
 /// found by halving, not by asking each path of each folder.
 fn outside_of<'l>(marker_list: &'l [String], folders: &[&str]) -> Vec<&'l str> {
     debug_assert!(folders.is_empty() || marker_list.is_sorted());
+    debug_assert!(folders.iter().all(|folder| !folder.ends_with('/')));
     let mut runs: Vec<std::ops::Range<usize>> = folders
         .iter()
         .map(|folder| run_under(marker_list, folder))
@@ -1036,7 +1037,7 @@ fn remove_all_but_marker(dir: &Path) -> Result<(), OutputError> {
 /// not looked for.
 fn remove_listed(dir: &Path, marker_list: &[String], moved: &[String]) -> Result<(), OutputError> {
     let mut subdirs = std::collections::BTreeSet::new();
-    let moved: Vec<&str> = moved.iter().map(|f| f.trim_end_matches('/')).collect();
+    let moved: Vec<&str> = moved.iter().map(String::as_str).collect();
     let listed = outside_of(marker_list, &moved);
     // On both cores: removing a name is the kernel's work on its folder,
     // and the two halves of the list are mostly in different folders.
@@ -1075,15 +1076,15 @@ fn remove_listed(dir: &Path, marker_list: &[String], moved: &[String]) -> Result
     ))
 }
 
-/// Checks that `site_path` is a plain relative path: no root, no `..`, no
-/// `.`, no empty part. Slugs are already checked; this is the last guard
-/// that nothing is written outside the output directory.
 /// Whether `site_path` is a plain relative path inside a site, `/`
 /// separated: one the output would write.
 pub fn is_site_path(site_path: &str) -> bool {
     checked(site_path).is_ok()
 }
 
+/// Checks that `site_path` is a plain relative path: no root, no `..`, no
+/// `.`, no empty part. Slugs are already checked; this is the last guard
+/// that nothing is written outside the output directory.
 fn checked(site_path: &str) -> Result<&Path, OutputError> {
     let path = Path::new(site_path);
     let plain = !site_path.is_empty()

@@ -128,6 +128,42 @@ fn timings_name_every_phase_of_a_build_in_order_and_add_up() {
     assert!(sum <= all.0 + 0.01 && sum >= all.0 * 0.5, "{text}");
 }
 
+#[test]
+fn timings_name_a_diff_s_phases_and_serve_refuses_them() {
+    let input = tiny_input();
+    let diff = ontosite()
+        .args(["--timings", "diff"])
+        .arg(&input)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(diff.status.success(), "{}", stderr(&diff));
+    let text = stderr(&diff);
+    let names: Vec<&str> = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("timings: "))
+        .filter_map(|rest| rest.split_once(" s  ").map(|(_, name)| name))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "starting",
+            "reading both releases",
+            "comparing them",
+            "in all"
+        ][usize::from(!names.contains(&"starting"))..],
+        "{text}"
+    );
+    assert!(text.ends_with("\nchanges: 0 added, 0 removed, 0 deprecated, 0 undeprecated, 0 relabelled, 0 redefined, 0 reparented, 0 synonyms, 0 moved\n"), "{text}");
+    let serve = ontosite().args(["serve", "--timings"]).output().unwrap();
+    assert_eq!(serve.status.code(), Some(1), "{}", stderr(&serve));
+    assert!(
+        stderr(&serve).contains("--timings: serve runs until it is stopped"),
+        "{}",
+        stderr(&serve)
+    );
+}
+
 fn info_base_url(out: &std::path::Path) -> String {
     read_json(&out.join("api.json"))["baseUrl"]
         .as_str()
