@@ -334,7 +334,8 @@ impl Published {
         // folder found holds one: the folders are those the files make,
         // none made for a folder that holds none (which a later build
         // taking the release as recorded would never look in).
-        let folders = folders_of(self.top(prefix)?, &files);
+        // The walk's first folder is `prefix`'s own.
+        let folders = folders_of(dirs.first()?.clone(), &files);
         let whole = files.len() == found_files
             && files.is_sorted_by(|a, b| a.path < b.path)
             && dirs == folders;
