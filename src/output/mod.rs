@@ -189,12 +189,26 @@ impl OutputError {
             OutputError::Incomplete(_) => "run `ontosite build` into it as a user who may write in its folder (the build puts the site back together first), then run this again".to_owned(),
             OutputError::TwoCopies { .. } => "keep one of the two (the first is the one the stopped build moved), remove the other, then build again".to_owned(),
             OutputError::NotPutBack {
-                journal, staging, ..
-            } => format!(
-                "until the next build the previous site lacks the kept releases listed in `{}` (they are in `{}`); the next build moves them back before anything else: fix what failed, then build again",
-                journal.display(),
-                staging.display()
-            ),
+                failed,
+                journal,
+                staging,
+                ..
+            } => {
+                // Where the swap itself left the previous site aside, that
+                // is to be put back first, and said.
+                let aside = match failed.as_ref() {
+                    OutputError::SiteAside { aside, .. } => format!(
+                        "the previous site is set aside at `{}`, and ",
+                        aside.display()
+                    ),
+                    _ => String::new(),
+                };
+                format!(
+                    "{aside}until the next build the previous site lacks the kept releases listed in `{}` (they are in `{}`); the next build puts them back before anything else: fix what failed, then build again",
+                    journal.display(),
+                    staging.display()
+                )
+            }
             OutputError::SiteAside { .. } => "the next build (or publish) puts it back before anything else: fix what failed, then build again".to_owned(),
             OutputError::Busy { .. } => "wait for it to finish, then run this again; two builds into one directory would delete each other's files, and a build under a publish would replace the site it sends".to_owned(),
             OutputError::MountPoint(out) => format!(
@@ -1265,6 +1279,37 @@ mod tests {
         }
         assert!(!staging.exists());
         assert!(!sibling(&out, "adopting").exists());
+    }
+
+    #[test]
+    fn kept_releases_not_put_back_after_a_swap_that_left_the_site_aside_say_both() {
+        let out = PathBuf::from("/srv/site");
+        let aside = sibling(&out, "old");
+        let error = OutputError::NotPutBack {
+            failed: Box::new(OutputError::SiteAside {
+                out: out.clone(),
+                aside: aside.clone(),
+                new: std::io::ErrorKind::StorageFull.into(),
+                back: std::io::ErrorKind::PermissionDenied.into(),
+            }),
+            home: out.join("releases/1"),
+            back: std::io::ErrorKind::PermissionDenied.into(),
+            journal: sibling(&out, "journal"),
+            staging: sibling(&out, "staging"),
+        };
+        let text = error.to_string();
+        assert!(text.contains("putting the previous site back"), "{text}");
+        assert!(text.contains("moving the kept release back"), "{text}");
+        let help = text.split_once("help: ").expect(&text).1;
+        assert!(
+            help.starts_with(&format!(
+                "the previous site is set aside at `{}`",
+                aside.display()
+            )),
+            "{text}"
+        );
+        assert!(help.contains("lacks the kept releases"), "{text}");
+        assert_eq!(text.matches("help:").count(), 1, "{text}");
     }
 
     #[test]
