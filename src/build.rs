@@ -884,13 +884,13 @@ fn write_objects(staging: &Staging, written: &[WrittenFile]) -> Result<WrittenFi
     // Stable: a path an earlier list named twice is kept twice, in the
     // order written, as before.
     listed.par_sort_by(|a, b| a.path.cmp(&b.path));
-    let text = objects::render(&listed);
-    let how = staging.write(objects::OBJECTS, &text)?;
-    let object = objects::Object::new(
-        objects::OBJECTS.to_owned(),
-        objects::hash(&text),
-        text.len() as u64,
-    );
+    let mut hasher = blake3::Hasher::new();
+    let runs = objects::render_runs(&listed).into_iter().inspect(|run| {
+        hasher.update(run);
+    });
+    let (how, bytes) = staging.write_pieces(objects::OBJECTS, runs)?;
+    let hash = hasher.finalize().to_hex().to_string();
+    let object = objects::Object::new(objects::OBJECTS.to_owned(), hash, bytes);
     Ok(WrittenFile { object, how })
 }
 

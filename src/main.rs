@@ -170,7 +170,8 @@ fn run_publish(args: &PublishArgs, voice: Voice) -> Result<(), Error> {
 }
 
 /// `ontosite diff`: the changes between two releases, as JSON on
-/// standard output, their counts on standard error.
+/// standard output, their counts on standard error (and with `--timings`
+/// how long reading and comparing took).
 fn run_diff(args: &DiffArgs, voice: Voice) -> Result<(), Error> {
     let changes = with_progress(voice, |progress| {
         progress.phase("reading both releases", None);
@@ -179,7 +180,7 @@ fn run_diff(args: &DiffArgs, voice: Voice) -> Result<(), Error> {
             || ontosite::source::load(&args.after, None),
         );
         let (before, after) = (before?, after?);
-        progress.phase("comparing them", None);
+        progress.phase("comparing the two releases", None);
         Ok::<_, Error>(ontosite::changes::between(&before, &after))
     })?;
     println!(

@@ -334,7 +334,8 @@ impl Published {
         // folder found holds one: the folders are those the files make,
         // none made for a folder that holds none (which a later build
         // taking the release as recorded would never look in).
-        // The walk's first folder is `prefix`'s own.
+        // `walk` sorts its folders, so its top comes first: not resolved
+        // (canonicalized) a second time.
         let folders = folders_of(dirs.first()?.clone(), &files);
         let whole = files.len() == found_files
             && files.is_sorted_by(|a, b| a.path < b.path)

@@ -194,17 +194,17 @@ impl OutputError {
                 staging,
                 ..
             } => {
-                // Where the swap itself left the previous site aside, that
-                // is to be put back first, and said.
-                let aside = match failed.as_ref() {
-                    OutputError::SiteAside { aside, .. } => format!(
-                        "the previous site is set aside at `{}`, and ",
-                        aside.display()
+                // The swap may have left the previous site itself aside: its
+                // own help is not shown, so this one names it.
+                let (lacking, back) = match failed.as_ref() {
+                    OutputError::SiteAside { aside, .. } => (
+                        format!("the previous site is set aside at `{}`, without", aside.display()),
+                        "it and them",
                     ),
-                    _ => String::new(),
+                    _ => ("until the next build the previous site lacks".to_owned(), "them"),
                 };
                 format!(
-                    "{aside}until the next build the previous site lacks the kept releases listed in `{}` (they are in `{}`); the next build puts them back before anything else: fix what failed, then build again",
+                    "{lacking} the kept releases listed in `{}` (they are in `{}`); the next build puts {back} back before anything else: fix what failed, then build again",
                     journal.display(),
                     staging.display()
                 )
@@ -471,6 +471,24 @@ impl Staging {
             out: std::io::BufWriter::with_capacity(1 << 18, file),
             len: 0,
         })
+    }
+
+    /// Puts one file of the site into staging written from `pieces`, in
+    /// order, each dropped once written: a file too large to hold twice
+    /// (joined, and the previous site's to compare with, as
+    /// [`Staging::write`] holds it), compared with the previous site's a
+    /// piece at a time as [`Staging::finish`] does. Returns how, and its
+    /// length.
+    pub fn write_pieces(
+        &self,
+        site_path: &str,
+        pieces: impl IntoIterator<Item = Vec<u8>>,
+    ) -> Result<(Written, u64), OutputError> {
+        let mut file = self.create(site_path)?;
+        for piece in pieces {
+            std::io::Write::write_all(&mut file, &piece).map_err(io(&file.path, "writing"))?;
+        }
+        self.finish(file)
     }
 
     /// Ends a file started by [`Staging::create`]: flushed, then, when the
@@ -857,7 +875,7 @@ fn read_replaceable(out: &Path) -> Result<Option<Vec<String>>, OutputError> {
 /// is most of a site of releases (4.5 million of its 5 million files at
 /// 100,000 entities), so not looking there is most of the look's time.
 fn refuse_foreign(out: &Path, marker_list: &[String], whole: &[String]) -> Result<(), OutputError> {
-    let skipped: Vec<&str> = whole.iter().map(|f| f.trim_end_matches('/')).collect();
+    let skipped: Vec<&str> = whole.iter().map(String::as_str).collect();
     let outside = outside_of(marker_list, &skipped);
     let listed: HashSet<&str> = outside.iter().copied().collect();
     // The folders holding them, and those above a folder taken whole,
@@ -1308,7 +1326,8 @@ mod tests {
             )),
             "{text}"
         );
-        assert!(help.contains("lacks the kept releases"), "{text}");
+        assert!(help.contains("without the kept releases"), "{text}");
+        assert!(help.contains("puts it and them back"), "{text}");
         assert_eq!(text.matches("help:").count(), 1, "{text}");
     }
 
