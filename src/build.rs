@@ -879,7 +879,7 @@ fn write_objects(staging: &Staging, written: &[WrittenFile]) -> Result<WrittenFi
     let mut listed: Vec<&objects::Object> = written
         .par_iter()
         .map(|file| &file.object)
-        .filter(|object| !crate::site::routes::is_private(&format!("/{}", object.path)))
+        .filter(|object| !crate::site::routes::is_private_file(&object.path))
         .collect();
     // Stable: a path an earlier list named twice is kept twice, in the
     // order written, as before.

@@ -319,7 +319,7 @@ impl Published {
             None => {
                 let mut files: Vec<Object> = found
                     .into_par_iter()
-                    .filter(|(path, _)| !crate::site::routes::is_private(&format!("/{path}")))
+                    .filter(|(path, _)| !crate::site::routes::is_private_file(path))
                     .map(|(path, _)| {
                         let (hash, bytes) = objects::hash_file(&self.root.join(&path)).ok()?;
                         Some(Object::new(path, hash, bytes))

@@ -165,9 +165,7 @@ fn walk_folder(
                     .map_err(|e| failed(&name, e))?;
                     walk_folder(site, inner, &format!("{path}/"))
                 }
-                (FileType::RegularFile, Some(status))
-                    if !routes::is_private(&format!("/{path}")) =>
-                {
+                (FileType::RegularFile, Some(status)) if !routes::is_private_file(&path) => {
                     let seen = Seen::of_status(&status);
                     Ok(vec![Found { path, seen }])
                 }
@@ -378,7 +376,7 @@ pub fn is_site_path(path: &str) -> bool {
         && path
             .split('/')
             .all(|s| !s.is_empty() && s != "." && s != "..")
-        && !routes::is_private(&format!("/{path}"))
+        && !routes::is_private_file(path)
 }
 
 #[cfg(test)]

@@ -356,11 +356,22 @@ pub const UNPUBLISHED: &[&str] = &[
 /// [`UNPUBLISHED`] file, or a hidden one (a name starting with `.`, but
 /// under `/.well-known/`).
 pub fn is_private(path: &str) -> bool {
-    let unpublished = |pattern: &&str| match pattern.strip_suffix('*') {
-        Some(folder) => path.starts_with(folder),
-        None => path == *pattern,
+    is_private_file(path.strip_prefix('/').unwrap_or(path))
+}
+
+/// [`is_private`] of a file as the output lists it (`relative`: its
+/// path from the site's root, no leading `/`), asked of each file of
+/// the site: a site of releases lists millions, so the path is not
+/// joined to a `/` first.
+pub fn is_private_file(relative: &str) -> bool {
+    let unpublished = |pattern: &&str| {
+        let pattern = pattern.strip_prefix('/').unwrap_or(pattern);
+        match pattern.strip_suffix('*') {
+            Some(folder) => relative.starts_with(folder),
+            None => relative == pattern,
+        }
     };
-    let hidden = path.strip_prefix("/.well-known/").map_or(path, |rest| rest);
+    let hidden = relative.strip_prefix(".well-known/").unwrap_or(relative);
     hidden.split('/').any(|s| s.starts_with('.')) || UNPUBLISHED.iter().any(unpublished)
 }
 
@@ -429,4 +440,28 @@ pub fn splat_types() -> &'static [(&'static str, &'static str)] {
             .collect()
     });
     &SPLATS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_build_s_and_hosts_files_and_hidden_ones_are_private_but_well_known() {
+        for (relative, private) in [
+            ("_headers", true),
+            ("_edge/netlify/search.js", true),
+            (".ontosite-output", true),
+            (".ontosite-objects.jsonl", true),
+            ("releases/1/.ontosite-objects.jsonl", true),
+            (".well-known/void", false),
+            (".well-known/.hidden", true),
+            ("index.json", false),
+            ("_headers.json", false),
+            ("releases/1/_headers", false),
+        ] {
+            assert_eq!(is_private_file(relative), private, "{relative}");
+            assert_eq!(is_private(&format!("/{relative}")), private, "/{relative}");
+        }
+    }
 }
