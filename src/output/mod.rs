@@ -474,11 +474,11 @@ impl Staging {
     }
 
     /// Puts one file of the site into staging written from `pieces`, in
-    /// order, each dropped once written: a file too large to hold twice
-    /// (joined, and the previous site's to compare with, as
-    /// [`Staging::write`] holds it), compared with the previous site's a
-    /// piece at a time as [`Staging::finish`] does. Returns how, and its
-    /// length.
+    /// order, each dropped once written: for a file too large to hold
+    /// twice, which joined for [`Staging::write`] it would be (and three
+    /// times where the previous site's is of the same size, read whole to
+    /// compare), compared with the previous site's a piece at a time as
+    /// [`Staging::finish`] does. Returns how, and its length.
     pub fn write_pieces(
         &self,
         site_path: &str,
