@@ -5,6 +5,7 @@
 //! value that is safe to put into a file name or a URL.
 
 mod base_url;
+pub mod cut;
 pub mod namespaces;
 pub mod slug;
 

@@ -6,7 +6,7 @@
 use super::error::RenderError;
 use super::rendering::Rendering;
 use super::{entity, info, openapi};
-use crate::model::{Entity, Ontology};
+use crate::model::{Entity, Ontology, cut};
 use crate::search::{Corpus, Query, Searcher};
 use crate::site::files;
 use crate::site::routes::{Serves, media};
@@ -291,9 +291,9 @@ impl Example {
         let lines: Vec<&str> = text.lines().collect();
         let shown: Vec<String> = lines[..lines.len().min(EXAMPLE_LINES)]
             .iter()
-            .map(|line| match line.char_indices().nth(EXAMPLE_LINE_CHARS) {
-                Some((at, _)) => format!("{}…", &line[..at]),
-                None => (*line).to_owned(),
+            .map(|line| match cut::within_chars(line, EXAMPLE_LINE_CHARS) {
+                shown if shown.len() < line.len() => format!("{shown}…"),
+                _ => (*line).to_owned(),
             })
             .collect();
         Example {

@@ -12,7 +12,7 @@ use super::manchester::{self, Namer};
 use super::rendering::Rendering;
 use super::templates::script_json;
 use super::{info, jsonld};
-use crate::model::{Entity, Text};
+use crate::model::{Entity, Text, cut};
 use crate::search::text::short_name;
 use crate::site::formats::ENTITY_FORMATS;
 use minijinja::context;
@@ -406,13 +406,11 @@ const ANSWER_BYTES: usize = 16 * 1024;
 /// to [`ANSWER_BYTES`], then `…`.
 fn shown_answer(mut json: String) -> String {
     if json.len() > ANSWER_BYTES {
-        let mut end = json[..ANSWER_BYTES].rfind('\n').unwrap_or(0);
-        if end == 0 {
-            end = (0..=ANSWER_BYTES)
-                .rev()
-                .find(|&i| json.is_char_boundary(i))
-                .unwrap_or(0);
-        }
+        let shown = cut::within_bytes(&json, ANSWER_BYTES);
+        let end = match shown.rfind('\n') {
+            Some(line_end) if line_end > 0 => line_end,
+            _ => shown.len(),
+        };
         json.truncate(end);
         json.push_str("\n…");
     }

@@ -13,6 +13,7 @@ use super::counted::Counted;
 use super::error::RenderError;
 use super::rdf::{self, SCHEMA, Syntax, VOID, iri};
 use super::vocab;
+use crate::model::cut;
 use crate::site::parts::Parted;
 use crate::site::{files, media};
 use oxrdf::vocab::{rdf as rdf_vocab, xsd};
@@ -366,10 +367,7 @@ fn uri_space(site: &Context) -> Option<String> {
             .take_while(|(a, b)| a == b)
             .count();
     }
-    while !first.is_char_boundary(common) {
-        common -= 1;
-    }
-    let end = first[..common].rfind(['/', '#'])? + 1;
+    let end = cut::within_bytes(&first, common).rfind(['/', '#'])? + 1;
     let space = &first[..end];
     // `http://` alone is no namespace.
     (space.trim_end_matches('/').contains('/') && !space.ends_with("://")).then(|| space.to_owned())

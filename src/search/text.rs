@@ -6,6 +6,7 @@
 //! way: letters are `L`, digits are `N`, marks are `M`, upper-case letters
 //! are `Lu` and lower-case letters `Ll`.
 
+use crate::model::cut;
 use std::borrow::Cow;
 use unicode_general_category::{GeneralCategory as Gc, get_general_category};
 use unicode_normalization::UnicodeNormalization;
@@ -301,11 +302,8 @@ pub fn short_name(name: &str) -> Cow<'_, str> {
 /// The words of `text` that fit in `max` characters with an ellipsis, then
 /// `…`; a single word longer than that is cut inside.
 fn cut_at_words(text: &str, max: usize) -> String {
-    let limit = text
-        .char_indices()
-        .nth(max - 1)
-        .map_or(text.len(), |(at, _)| at);
-    let cut = if text[limit..].starts_with(' ') {
+    let limit = cut::within_chars(text, max - 1).len();
+    let end = if text[limit..].starts_with(' ') {
         limit
     } else {
         text[..limit]
@@ -313,7 +311,7 @@ fn cut_at_words(text: &str, max: usize) -> String {
             .filter(|&at| at > 0)
             .unwrap_or(limit)
     };
-    format!("{}…", text[..cut].trim_end())
+    format!("{}…", text[..end].trim_end())
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! The source stage collects every problem it finds instead of stopping at
 //! the first, so that one run shows a user all that is wrong with the input.
 
+use crate::model::cut;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -141,8 +142,8 @@ fn shortened(text: &str) -> std::borrow::Cow<'_, str> {
     if count <= QUOTED_CHARS {
         return text.into();
     }
-    let head: String = text.chars().take(QUOTED_CHARS / 2).collect();
-    let tail: String = text.chars().skip(count - QUOTED_CHARS / 4).collect();
+    let head = cut::within_chars(text, QUOTED_CHARS / 2);
+    let tail = cut::last_chars(text, QUOTED_CHARS / 4);
     format!("{head}…{tail} ({count} characters)").into()
 }
 

@@ -152,3 +152,152 @@ fn a_huge_label_stays_on_its_own_pages() {
         "{shown}"
     );
 }
+
+/// Characters of one to four bytes, the marks and controls that a cut or
+/// a shown value must keep whole, and the characters each syntax escapes.
+const UNICODE: &[char] = &[
+    'a', 'Z', ' ', 'é', 'ß', 'ж', 'א', 'ع', '日', '語', '한', '😀', '𝔸', '\u{301}', '\u{200d}',
+    '\u{202e}', '\u{2066}', '\u{feff}', '"', '\\', '\n', '\t', '<', '&', '…',
+];
+
+/// A value of exactly `chars` characters from [`UNICODE`], drawn by `seed`;
+/// with `wide`, only four-byte characters, so that a cut by bytes meets
+/// one at every offset as the lengths around it change.
+fn unicode_value(seed: u64, chars: usize, wide: bool) -> String {
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..chars)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            if wide {
+                ['😀', '𝔸', '🀄'][(state % 3) as usize]
+            } else {
+                UNICODE[(state % UNICODE.len() as u64) as usize]
+            }
+        })
+        .collect()
+}
+
+/// The `n`th term's local name: of every length mod 4, to shift what
+/// precedes each value in its documents.
+fn local_name(n: usize) -> String {
+    format!("a{}{n}", "x".repeat(n % 4))
+}
+
+/// `value` as a Turtle string.
+fn turtle_string(value: &str) -> String {
+    let escaped = value
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n");
+    format!("\"{escaped}\"")
+}
+
+/// Every bound a value meets on its way into a site, in characters or in
+/// bytes (docs/input.md, "Bounds"; the constants in `src/`): quoted in a
+/// message (120), a summary (160), a name or a slug (200), a line of an
+/// example (240), a search key (32), and a page's share of its answer
+/// (16 KiB) and a search leaf (24 KiB) in bytes, the last two met by
+/// four-byte characters at every offset.
+const CHAR_BOUNDS: [usize; 5] = [32, 120, 160, 200, 240];
+const BYTE_BOUNDS: [usize; 2] = [16 * 1024, 24 * 1024];
+
+/// No value at or around a bound's length makes a build panic: whole
+/// sites are built from Unicode values of each length from three below a
+/// bound to three above it, as labels, definitions, synonyms and
+/// ontology descriptions, with the term that comes first in every list
+/// (the front page's example) taking each length in turn.
+#[test]
+fn no_value_around_a_bound_makes_the_build_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lengths: Vec<(usize, bool)> = CHAR_BOUNDS
+        .iter()
+        .flat_map(|&b| (b - 3..=b + 3).map(|n| (n, false)))
+        .collect();
+    // A four-byte character every four bytes: these lengths put the
+    // bound before each of its bytes, whatever precedes the value.
+    lengths.extend(
+        BYTE_BOUNDS
+            .iter()
+            .flat_map(|&b| (b / 4 - 3..=b / 4 + 3).map(|n| (n, true))),
+    );
+    for (round, &(first, wide)) in lengths.iter().enumerate().step_by(3) {
+        let seed = round as u64;
+        let mut body = String::new();
+        for (n, &(chars, wide)) in std::iter::once(&(first, wide)).chain(&lengths).enumerate() {
+            let label = unicode_value(seed * 1000 + n as u64, chars, wide);
+            let definition = unicode_value(seed * 1000 + n as u64 + 7, chars + 1, wide);
+            let synonym = unicode_value(seed * 1000 + n as u64 + 11, chars, false);
+            let parent = if n > 0 {
+                format!(" ; rdfs:subClassOf :{}", local_name(n - 1))
+            } else {
+                String::new()
+            };
+            body.push_str(&format!(
+                ":{} a owl:Class ; rdfs:label {} ; rdfs:comment {} ; \
+                 <http://www.geneontology.org/formats/oboInOwl#hasExactSynonym> {}{parent} .\n",
+                local_name(n),
+                turtle_string(&label),
+                turtle_string(&definition),
+                turtle_string(&synonym),
+            ));
+        }
+        let case = dir.path().join(format!("round{round}"));
+        let input = turtle_input(&case, &body);
+        let description = unicode_value(seed + 99, first, wide);
+        std::fs::write(
+            input.join("ontology.json"),
+            serde_json::json!({
+                "name": unicode_value(seed + 98, first.min(240), false),
+                "description": description,
+                "baseUrl": "https://t.test",
+            })
+            .to_string(),
+        )
+        .unwrap();
+        let out = case.join("dist");
+        let output = build(&input, &out, &["--quiet"]);
+        assert!(
+            output.status.success(),
+            "round {round} (first value {first} characters, wide {wide}): {}",
+            stderr(&output)
+        );
+        std::fs::remove_dir_all(&case).unwrap();
+    }
+}
+
+/// The case that panicked (issue 63): an entity of the JSON input whose
+/// answer passes 16 KiB with a multi-byte character across byte 16,384
+/// (a 9,900-character Japanese name, three bytes each); at every offset,
+/// its page shows the answer's whole lines up to the bound.
+#[test]
+fn a_long_japanese_name_builds_and_its_page_shows_the_answer_s_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input");
+    std::fs::create_dir_all(input.join("entities")).unwrap();
+    std::fs::write(
+        input.join("ontology.json"),
+        r#"{"name": "J", "description": "d", "entityType": "Thing", "baseUrl": "https://j.test"}"#,
+    )
+    .unwrap();
+    let lines: String = (0..3)
+        .map(|shift| {
+            serde_json::json!({
+                "id": format!("e{}", "x".repeat(shift)),
+                "name": "日本語の名前".repeat(1650),
+                "description": "説明",
+            })
+            .to_string()
+                + "\n"
+        })
+        .collect();
+    std::fs::write(input.join("entities/all.jsonl"), lines).unwrap();
+    let out = dir.path().join("dist");
+    build_ok(&input, &out);
+    let page = std::fs::read_to_string(out.join("e.html")).unwrap();
+    assert!(
+        page.contains("Its first 16 KiB"),
+        "the page shows the answer whole"
+    );
+}
