@@ -382,7 +382,11 @@ pub async fn assemble(
     (parts, e_tag): (&[Source], &str),
 ) -> Result<Assembled, Unassembled> {
     use futures::{StreamExt, TryStreamExt};
-    let key = target.key(path).as_ref().to_owned();
+    let key = target
+        .key(path)
+        .map_err(Unassembled::Failed)?
+        .as_ref()
+        .to_owned();
     let header = |attribute: object_store::Attribute| {
         attributes.get(&attribute).map(|v| v.as_ref().to_owned())
     };

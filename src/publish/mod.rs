@@ -29,6 +29,10 @@ pub enum PublishError {
         "`{target}` is not a place to publish to: {why}\n  help: name the bucket and the prefix as s3://BUCKET/PREFIX"
     )]
     Target { target: String, why: String },
+    #[error(
+        "{url} cannot be an object key: {why}\n  help: ontosite never writes such a name; remove the file from the site, or build the site again"
+    )]
+    Key { url: String, why: String },
     #[error("{what}: {detail}\n  help: {help}")]
     Store {
         what: String,

@@ -136,6 +136,12 @@ fn walk_folder(
             let why = "its name is not UTF-8, which no object key can hold";
             return Err((path, std::io::Error::other(why)));
         };
+        if name.chars().any(char::is_control) {
+            // Escaped in the path shown, which a terminal would act on.
+            let path = site.join(prefix).join(name.escape_debug().to_string());
+            let why = "its name holds a control character, which no object key can hold";
+            return Err((path, std::io::Error::other(why)));
+        }
         names.push((name.to_owned(), entry.file_type()));
     }
     let found: Vec<Vec<Found>> = names
@@ -376,6 +382,7 @@ pub fn is_site_path(path: &str) -> bool {
         && path
             .split('/')
             .all(|s| !s.is_empty() && s != "." && s != "..")
+        && !path.chars().any(char::is_control)
         && !routes::is_private_file(path)
 }
 

@@ -366,7 +366,7 @@ pub async fn read(
     let Some((head, meta)) = read_one(store, target, RECORD, RecordReader::head()).await? else {
         // No record, or no bucket: a listing tells which.
         store
-            .list_with_delimiter(Some(&target.key("")))
+            .list_with_delimiter(Some(&target.prefix_key))
             .await
             .map_err(|e| store::failed(target, "", "list", &e))?;
         return Ok((None, None));
@@ -393,7 +393,11 @@ async fn missing(
     layer: &str,
     read: &UpdateVersion,
 ) -> PublishError {
-    match store.head(&target.key(RECORD)).await {
+    let head = match target.key(RECORD) {
+        Ok(head) => head,
+        Err(error) => return error,
+    };
+    match store.head(&head).await {
         Ok(meta) if store::version_of(&meta) == *read => PublishError::Record {
             url: target.url(layer),
             why: format!("{RECORD} names it, and the store has no such object"),
@@ -417,7 +421,7 @@ async fn read_one(
         url: target.url(path),
         why,
     };
-    let found = match store.get(&target.key(path)).await {
+    let found = match store.get(&target.key(path)?).await {
         Ok(found) => found,
         Err(object_store::Error::NotFound { .. }) => return Ok(None),
         Err(e) => return Err(store::failed(target, path, "read", &e)),
@@ -555,7 +559,7 @@ impl<'a, S: ObjectStore> Recorder<'a, S> {
         if let Some(read_written) = self.read_written {
             let listed: Vec<object_store::ObjectMeta> = self
                 .store
-                .list(Some(&self.target.key(LAYERS)))
+                .list(Some(&self.target.key(LAYERS)?))
                 .try_collect()
                 .await
                 .map_err(|e| store::failed(self.target, LAYERS, "list", &e))?;
@@ -769,7 +773,7 @@ mod tests {
                 .map(|i| object(&format!("e/{i}.json"), "1"))
                 .collect();
             let head = async || {
-                let text = store.get(&target.key(RECORD)).await.unwrap();
+                let text = store.get(&target.key(RECORD).unwrap()).await.unwrap();
                 let text = text.bytes().await.unwrap();
                 let mut reader = RecordReader::head();
                 reader.feed(&text).unwrap();
@@ -791,7 +795,7 @@ mod tests {
             // A layer a run stopped before naming it, and another written
             // while a later run goes on.
             let left = async |name: &str| {
-                let key = target.key(&format!("{LAYERS}{name}.jsonl"));
+                let key = target.key(&format!("{LAYERS}{name}.jsonl")).unwrap();
                 store.put(&key, "".into()).await.unwrap();
                 std::thread::sleep(std::time::Duration::from_millis(5));
             };
@@ -837,7 +841,7 @@ mod tests {
                 ("ee-1", true),
                 ("cc-1", true),
             ] {
-                let key = target.key(&format!("{LAYERS}{layer}.jsonl"));
+                let key = target.key(&format!("{LAYERS}{layer}.jsonl")).unwrap();
                 assert_eq!(store.head(&key).await.is_ok(), kept, "{layer}");
             }
         });

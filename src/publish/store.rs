@@ -16,18 +16,26 @@ use std::time::Duration;
 pub struct Target {
     pub bucket: String,
     pub prefix: String,
+    /// The key of the prefix itself, under which every key of the site
+    /// lies.
+    pub prefix_key: object_store::path::Path,
 }
 
 impl Target {
     pub fn parse(text: &str) -> Result<Target, PublishError> {
         let refused = |why: &str| PublishError::Target {
-            target: text.to_owned(),
+            target: shown_target(text),
             why: why.to_owned(),
         };
         let rest = text
             .strip_prefix("s3://")
             .ok_or_else(|| refused("it does not start with s3://"))?;
         let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
+        if bucket.contains('@') {
+            return Err(refused(
+                "it holds credentials; give them in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or a profile), never in the target",
+            ));
+        }
         let valid_bucket = (3..=63).contains(&bucket.len())
             && bucket
                 .bytes()
@@ -41,24 +49,42 @@ impl Target {
         if prefix.split('/').any(|s| s == "." || s == "..") {
             return Err(refused("its prefix has a `.` or `..` segment"));
         }
+        if !prefix.is_empty() && prefix.split('/').any(str::is_empty) {
+            return Err(refused("its prefix has an empty segment (`//`)"));
+        }
+        if prefix.chars().any(char::is_control) {
+            return Err(refused("its prefix holds a control character"));
+        }
+        // What the client itself would refuse, refused here, before a
+        // key is made of it.
+        let prefix_key =
+            object_store::path::Path::parse(prefix).map_err(|e| refused(&e.to_string()))?;
         Ok(Target {
             bucket: bucket.to_owned(),
             prefix: prefix.to_owned(),
+            prefix_key,
         })
     }
 
     /// The key of the site path `path` (no leading `/`), its characters
     /// as they are: the client encodes them on the wire, and the store
     /// keeps the name a reader asks for (`Path::from` would store `~` as
-    /// `%7E`). A path `plan::is_site_path` takes always parses; any other
-    /// stands for the prefix itself, which nothing is written to.
-    pub fn key(&self, path: &str) -> object_store::path::Path {
+    /// `%7E`). A path that makes no key (an empty segment, a control
+    /// character) is refused: no other key stands in for it.
+    pub fn key(&self, path: &str) -> Result<object_store::path::Path, PublishError> {
+        let refused = |why: String| PublishError::Key {
+            url: self.url(path),
+            why,
+        };
+        if path.chars().any(char::is_control) {
+            return Err(refused("it holds a control character".to_owned()));
+        }
         let key = match self.prefix.as_str() {
             "" => path.to_owned(),
             prefix => format!("{prefix}/{path}"),
         };
         object_store::path::Path::parse(key.trim_end_matches('/'))
-            .unwrap_or_else(|_| object_store::path::Path::from(self.prefix.as_str()))
+            .map_err(|e| refused(e.to_string()))
     }
 
     /// The site path of a key under the prefix; none for a key elsewhere.
@@ -71,9 +97,31 @@ impl Target {
         Some(path.to_owned())
     }
 
+    /// Where `path` is, for a message: its characters escaped where a
+    /// terminal would act on them.
     pub fn url(&self, path: &str) -> String {
-        format!("s3://{}/{}", self.bucket, self.key(path))
+        let key = match self.prefix.as_str() {
+            "" => path.to_owned(),
+            prefix => format!("{prefix}/{path}"),
+        };
+        format!("s3://{}/{}", self.bucket, key.escape_debug())
     }
+}
+
+/// A target as a message shows it: credentials before an `@` never shown,
+/// control characters escaped.
+fn shown_target(text: &str) -> String {
+    let shown = match text.strip_prefix("s3://") {
+        Some(rest) => {
+            let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
+            match authority.rsplit_once('@') {
+                Some((_, bucket)) => format!("s3://[redacted]@{bucket}/{path}"),
+                None => text.to_owned(),
+            }
+        }
+        None => text.to_owned(),
+    };
+    shown.escape_debug().to_string()
 }
 
 /// Where the store is, for stores other than AWS's own.
@@ -408,7 +456,7 @@ pub async fn put_record(
         ..PutOptions::default()
     };
     let bytes = bytes::Bytes::from(bytes);
-    let key = target.key(path);
+    let key = target.key(path)?;
     match store
         .put_opts(&key, PutPayload::from(bytes.clone()), options)
         .await
@@ -469,7 +517,7 @@ pub async fn put(
         ..PutOptions::default()
     };
     store
-        .put_opts(&target.key(path), PutPayload::from(bytes), options)
+        .put_opts(&target.key(path)?, PutPayload::from(bytes), options)
         .await
         .map(|written| written.e_tag)
         .map_err(|e| failed(target, path, "upload", &e))
@@ -537,7 +585,7 @@ pub async fn put_parts(
         ..Default::default()
     };
     let upload = store
-        .put_multipart_opts(&target.key(path), options)
+        .put_multipart_opts(&target.key(path)?, options)
         .await
         .map_err(|e| failed(target, path, "upload", &e))?;
     let mut writer = object_store::WriteMultipart::new_with_chunk_size(upload, PART_BYTES);
@@ -580,7 +628,7 @@ pub async fn delete(
     target: &Target,
     path: &str,
 ) -> Result<(), PublishError> {
-    match store.delete(&target.key(path)).await {
+    match store.delete(&target.key(path)?).await {
         Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
         Err(e) => Err(failed(target, path, "delete", &e)),
     }
@@ -809,7 +857,7 @@ mod tests {
                     .unwrap();
                 assert_eq!(hash, crate::output::objects::hash(&whole));
                 for path in [path, large] {
-                    let read = store.get(&target.key(&path)).await.unwrap();
+                    let read = store.get(&target.key(&path).unwrap()).await.unwrap();
                     assert!(read.bytes().await.unwrap() == whole, "{path}");
                 }
             }
@@ -821,14 +869,68 @@ mod tests {
         let target = Target::parse("s3://my-bucket/sites/pato/").unwrap();
         assert_eq!(target.bucket, "my-bucket");
         assert_eq!(target.prefix, "sites/pato");
-        assert_eq!(target.key("a/b.json").as_ref(), "sites/pato/a/b.json");
         assert_eq!(
-            Target::parse("s3://my-bucket").unwrap().key("x").as_ref(),
+            target.key("a/b.json").unwrap().as_ref(),
+            "sites/pato/a/b.json"
+        );
+        assert_eq!(
+            Target::parse("s3://my-bucket")
+                .unwrap()
+                .key("x")
+                .unwrap()
+                .as_ref(),
             "x"
         );
-        for bad in ["my-bucket/x", "s3://B/x", "s3://ab", "s3://bucket/../x"] {
+        for bad in [
+            "my-bucket/x",
+            "s3://B/x",
+            "s3://ab",
+            "s3://bucket/../x",
+            "s3://bucket/a//x",
+            "s3://bucket/a\u{1}/x",
+            "s3://bucket/a\nb",
+            "s3://bucket/a\u{85}b",
+        ] {
             assert!(Target::parse(bad).is_err(), "{bad}");
         }
+        // The prefix itself is a key of its own characters.
+        let tilde = Target::parse("s3://my-bucket/~me").unwrap();
+        assert_eq!(tilde.prefix_key.as_ref(), "~me");
+        assert_eq!(tilde.key("").unwrap(), tilde.prefix_key);
+    }
+
+    /// No path stands in for another: one that makes no key is refused,
+    /// with its characters escaped, and never becomes the prefix's key.
+    #[test]
+    fn a_path_that_makes_no_key_is_refused() {
+        let target = Target::parse("s3://my-bucket/site").unwrap();
+        for bad in ["a\nb.json", "a//b.json", "a/./b", "x\u{202e}\u{1b}[2J"] {
+            let error = target.key(bad).unwrap_err().to_string();
+            assert!(error.contains("cannot be an object key"), "{error}");
+            // One line and its help: the name's own newline escaped.
+            let (said, help) = error.split_once("\n  help: ").unwrap();
+            assert!(!said.chars().any(char::is_control), "{error:?}");
+            assert!(!help.contains('\n'), "{error:?}");
+        }
+    }
+
+    /// Credentials in a target are refused and never shown; control
+    /// characters in it are shown escaped.
+    #[test]
+    fn a_target_s_credentials_are_never_shown() {
+        let error = Target::parse("s3://AKIAEXAMPLE:s3cr3tVALUE@my-bucket/p")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("holds credentials"), "{error}");
+        assert!(error.contains("s3://[redacted]@my-bucket/p"), "{error}");
+        assert!(
+            !error.contains("s3cr3tVALUE") && !error.contains("AKIAEXAMPLE"),
+            "{error}"
+        );
+        let error = Target::parse("s3://my-bucket/a\u{1b}[31m")
+            .unwrap_err()
+            .to_string();
+        assert!(!error.contains('\u{1b}'), "{error:?}");
     }
 
     #[test]

@@ -370,6 +370,86 @@ fn publish_errors_say_what_is_wrong_without_a_secret() {
     assert_eq!(web_get(&garage, "tiny/index.json").0, 404);
 }
 
+/// Objects ontosite did not write, at the prefix's own key and beside it,
+/// survive every publish: a file whose name makes no key, a prefix with
+/// an empty segment or a control character, and a target with
+/// credentials in it are refused before anything is sent (no key stands
+/// in for another), the message escaping the name and never showing the
+/// secret; the site published after writes only under the prefix.
+#[test]
+fn no_publish_writes_or_removes_a_key_it_did_not_compute() {
+    needs!(GARAGE);
+    let garage = start();
+    let foreign = [
+        "guarded",
+        "guarded.json",
+        "guarded-x/a.json",
+        "other/guarded",
+    ];
+    for key in foreign {
+        put_foreign(&garage, key);
+    }
+    let untouched = |when: &str| {
+        for key in foreign {
+            assert_eq!(held(&garage, key).2, b"not ontosite's", "{key} {when}");
+        }
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("dist");
+    build_ok(&tiny_input(), &site);
+
+    let odd = site.join("a\nb\u{202e}.json");
+    std::fs::write(&odd, "{}").unwrap();
+    let refused = publish(&garage, &site, "guarded", &[]);
+    assert!(!refused.status.success());
+    let said = stderr(&refused);
+    assert!(
+        said.contains("control character") && said.contains("a\\nb\\u{202e}.json"),
+        "{said}"
+    );
+    assert_eq!(said.lines().filter(|l| l.contains("b\\u{202e}")).count(), 1);
+    untouched("after a site with a name that makes no key");
+    std::fs::remove_file(&odd).unwrap();
+
+    let key = (garage.key_id.as_str(), garage.secret.as_str());
+    let endpoint = Some(garage.endpoint.as_str());
+    for (target, why) in [
+        (
+            format!("s3://{}/guarded//x", garage.bucket),
+            "empty segment",
+        ),
+        (
+            format!("s3://{}/guarded\u{1}", garage.bucket),
+            "control character",
+        ),
+        (
+            format!(
+                "s3://{}:{}@{}/guarded",
+                garage.key_id, garage.secret, garage.bucket
+            ),
+            "holds credentials",
+        ),
+    ] {
+        let refused = publish_to(&site, &target, endpoint, key, &[])
+            .output()
+            .unwrap();
+        assert!(!refused.status.success(), "{target}");
+        let said = stderr(&refused);
+        assert!(said.contains(why), "{said}");
+        assert!(!said.contains(&garage.secret), "{said}");
+        assert!(!said.contains('\u{1}'), "{said:?}");
+        untouched(&format!("after {why}"));
+    }
+    assert_eq!(web_get(&garage, "guarded/index.json").0, 404);
+
+    for round in ["first", "second"] {
+        let published = publish(&garage, &site, "guarded", &[]);
+        assert!(published.status.success(), "{}", stderr(&published));
+        untouched(&format!("after the {round} publish"));
+    }
+    assert_eq!(web_get(&garage, "guarded/index.json").0, 200);
+}
+
 /// A header's value as text.
 pub(crate) fn header_of(headers: &reqwest::header::HeaderMap, name: &str) -> Option<String> {
     headers.get(name).map(|v| v.to_str().unwrap().to_owned())
