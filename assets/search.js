@@ -19,6 +19,7 @@ export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
 export const MAX_OFFSET = 999999999;
 export const MAX_TERMS = 32;
+export const MAX_TERM_CHARS = 128;
 /** The headers every response of the site carries (ontosite's route table). */
 export const RESPONSE_HEADERS = {
   "Access-Control-Allow-Origin": "*",
@@ -81,6 +82,14 @@ export function parseQuery(params) {
   const found = terms(text);
   if (found.length === 0) throw new SearchError(`the query \`${text}\` has no letters or digits to search for`);
   if (found.length > MAX_TERMS) throw new SearchError(`the query has ${found.length} words; search with at most ${MAX_TERMS}`);
+  for (const term of found) {
+    // Code points, as Rust counts characters.
+    let chars = 0;
+    for (const _ of term) chars++;
+    if (chars > MAX_TERM_CHARS) {
+      throw new SearchError(`a word of the query has ${chars} characters; search with words of at most ${MAX_TERM_CHARS}`);
+    }
+  }
   let limit = DEFAULT_LIMIT;
   const limitText = get("limit");
   if (limitText !== null) {
@@ -342,7 +351,8 @@ class Index {
         row.push(edits);
       }
       rows.push(row);
-      return Math.min(...row) <= budget;
+      // A loop, not Math.min(...row): spreading a long row overflows the stack.
+      return row.some((edits) => edits <= budget);
     };
     const visit = (node) => {
       if (!push(node.key)) return;

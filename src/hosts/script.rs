@@ -282,7 +282,7 @@ pub fn host_module(handler: &str, input: &super::HostInput, out: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::query::{DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, MAX_TERMS};
+    use crate::search::query::{DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, MAX_TERM_CHARS, MAX_TERMS};
     use crate::site::routes::EVERY_RESPONSE;
 
     /// The value of `export const NAME = ...;` in search.js, up to the `;`
@@ -304,6 +304,7 @@ mod tests {
         assert_eq!(constant("MAX_LIMIT"), MAX_LIMIT.to_string());
         assert_eq!(constant("MAX_OFFSET"), MAX_OFFSET.to_string());
         assert_eq!(constant("MAX_TERMS"), MAX_TERMS.to_string());
+        assert_eq!(constant("MAX_TERM_CHARS"), MAX_TERM_CHARS.to_string());
         let headers = constant("RESPONSE_HEADERS").replace(",\n}", "\n}");
         let headers: serde_json::Map<String, serde_json::Value> =
             serde_json::from_str(&headers).unwrap();

@@ -5,7 +5,7 @@
 //! what is published.
 
 use super::context::Context;
-use crate::search::query::{DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, MAX_TERMS};
+use crate::search::query::{DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, MAX_TERM_CHARS, MAX_TERMS};
 use crate::search::text::{NAME_CHARS, SUMMARY_CHARS};
 use crate::site::formats::{ENTITY_FORMATS, Representation};
 use crate::site::negotiation;
@@ -977,7 +977,7 @@ fn add_search_parameters(operation: &mut Operation) {
             name: "q",
             place: "query",
             required: true,
-            description: format!("The words to search for in each entity's name, description and ID: at least one and at most {MAX_TERMS} runs of letters and digits, of any script (more is a 400)."),
+            description: format!("The words to search for in each entity's name, description and ID: at least one and at most {MAX_TERMS} runs of letters and digits, of any script, each of at most {MAX_TERM_CHARS} characters (more is a 400)."),
             // A letter or digit somewhere (ECMA-262 with the `u` flag,
             // as JSON Schema asks): a query without one is a 400.
             schema: json!({ "type": "string", "minLength": 1, "pattern": "[\\p{L}\\p{N}]" }),

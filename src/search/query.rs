@@ -11,6 +11,14 @@ pub const MAX_LIMIT: usize = 1000;
 /// (issue 29: 3,000 words took 0.3 s; 16 such clients made a 1 ms query
 /// take 3.8 s). A person's query has a few.
 pub const MAX_TERMS: usize = 32;
+/// The most characters one term may have, folded: a term's near matches
+/// cost in proportion to its length, at every node of the index they
+/// visit, and one 60,000-character term cost a second of CPU. The longest
+/// words in real ontologies' labels, synonyms and IDs are far shorter:
+/// schema.org's longest name is 49 characters
+/// (`CompositeWithTrainedAlgorithmicMediaDigitalSource`), a SHA-256 in a
+/// description 64, PATO's and ENVO's longest words 19 and 32.
+pub const MAX_TERM_CHARS: usize = 128;
 /// The largest `offset` accepted: nine digits, so that every engine parses
 /// it the same way without overflow.
 pub const MAX_OFFSET: usize = 999_999_999;
@@ -35,6 +43,10 @@ pub enum QueryError {
     NoTerms(String),
     #[error("the query has {0} words; search with at most {MAX_TERMS}")]
     TooManyTerms(usize),
+    #[error(
+        "a word of the query has {0} characters; search with words of at most {MAX_TERM_CHARS}"
+    )]
+    TermTooLong(usize),
     #[error("`limit` must be a whole number from 1 to {MAX_LIMIT}, not `{0}`")]
     BadLimit(String),
     #[error("`offset` must be a whole number from 0 to {MAX_OFFSET}, not `{0}`")]
@@ -55,6 +67,13 @@ impl Query {
         }
         if terms.len() > MAX_TERMS {
             return Err(QueryError::TooManyTerms(terms.len()));
+        }
+        if let Some(chars) = terms
+            .iter()
+            .map(|t| t.chars().count())
+            .find(|&chars| chars > MAX_TERM_CHARS)
+        {
+            return Err(QueryError::TermTooLong(chars));
         }
         let limit = match limit {
             None => DEFAULT_LIMIT,
@@ -119,6 +138,16 @@ mod tests {
         let query = params(Some("a"), Some("1000"), Some("007")).unwrap();
         assert_eq!((query.limit, query.offset), (1000, 7));
         assert!(params(Some("a"), Some("1"), Some("999999999")).is_ok());
+        // Characters, not bytes, folded: an accent dropped is none.
+        for word in ["a", "日", "e\u{301}"] {
+            let longest = word.repeat(MAX_TERM_CHARS);
+            assert!(params(Some(&longest), None, None).is_ok(), "{word}");
+            assert_eq!(
+                params(Some(&format!("ok {longest}{word}")), None, None),
+                Err(QueryError::TermTooLong(MAX_TERM_CHARS + 1)),
+                "{word}"
+            );
+        }
     }
 
     #[test]

@@ -326,7 +326,8 @@ fn is_search_request(method: &Method, path: &SitePath, runs_code: bool) -> bool 
 /// The answer to a search request that the search index's caches alone
 /// can give, made on the connection's own thread: most queries of a
 /// warm server, without the hand-over to the blocking pool and back.
-/// `None` for any other request, and for a search that must read a file.
+/// `None` for any other request, and for a search that must read a file
+/// or is too long to answer on that thread.
 pub fn answer_from_memory(
     site: &Snapshot,
     method: &Method,

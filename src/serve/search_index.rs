@@ -51,8 +51,14 @@ pub enum Reads {
     CachedOnly,
 }
 
+/// The most folded characters, all terms together, of a query answered
+/// on a connection's own thread ([`Reads::CachedOnly`]): a person's
+/// query has far fewer.
+const ON_CONNECTION_CHARS: usize = 64;
+
 /// Why the index gave no answer: a file is missing or bad, or (with
-/// [`Reads::CachedOnly`]) one the query needs is not in the caches.
+/// [`Reads::CachedOnly`]) one the query needs is not in the caches, or
+/// the query is too long to answer there.
 #[derive(Debug)]
 pub enum Unanswered {
     Bad(IndexError),
@@ -568,6 +574,14 @@ impl PublishedIndex {
     /// Answers a checked query with the answer's JSON, reading files only
     /// if `reads` allows.
     pub fn answer(&self, query: &Query, reads: Reads) -> Result<Vec<u8>, Unanswered> {
+        // A long query is not answered on a connection's own thread, which
+        // other connections wait on: its near matches cost in proportion
+        // to its characters. It goes to the blocking pool, as a query
+        // that must read a file does.
+        let chars: usize = query.terms.iter().map(|t| t.chars().count()).sum();
+        if matches!(reads, Reads::CachedOnly) && chars > ON_CONNECTION_CHARS {
+            return Err(Unanswered::Uncached);
+        }
         // A one-term query within the first page of a key: from the key's
         // page file, which the build ranked and counted.
         let keep = query.offset.saturating_add(query.limit);

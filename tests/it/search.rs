@@ -4,6 +4,7 @@
 
 use crate::util::*;
 use ontosite::model::Ontology;
+use ontosite::search::query::MAX_TERM_CHARS;
 use ontosite::search::{Searcher, text};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
@@ -184,6 +185,11 @@ pub(crate) fn golden_queries(ontology: &Ontology) -> Vec<Params> {
     queries.extend(JUDGED.iter().map(|(text, _, _)| q(*text)));
     let words = |n: usize| vec!["item"; n].join(" ");
     let (thirty_two, thirty_three, three_thousand) = (words(32), words(33), words(3000));
+    // At most 128 characters a term, counted as code points once folded:
+    // a letter outside the Basic Multilingual Plane is one, not two.
+    let longest = "\u{10400}".repeat(MAX_TERM_CHARS);
+    let too_long = format!("item {}", "\u{10400}".repeat(MAX_TERM_CHARS + 1));
+    let accented = "e\u{301}".repeat(MAX_TERM_CHARS);
     for (query, limit, offset) in [
         (None, None, None),
         (Some(""), None, None),
@@ -207,6 +213,9 @@ pub(crate) fn golden_queries(ontology: &Ontology) -> Vec<Params> {
         (Some(&thirty_two), None, None),
         (Some(&thirty_three), None, None),
         (Some(&three_thousand), None, None),
+        (Some(&longest), None, None),
+        (Some(&too_long), None, None),
+        (Some(&accented), None, None),
     ] {
         queries.push((
             query.map(str::to_owned),
@@ -230,9 +239,15 @@ fn reference(searcher: &Searcher, (q, limit, offset): &Params) -> (u16, Value) {
 }
 
 fn golden_file(input: &Path, path: &Path) -> usize {
+    golden_file_of(input, path, golden_queries)
+}
+
+/// Writes the reference's answers to the queries `queries` makes of the
+/// input's ontology to `path`, as the scripts in `tests/search` read them.
+fn golden_file_of(input: &Path, path: &Path, queries: impl Fn(&Ontology) -> Vec<Params>) -> usize {
     let ontology = ontosite::source::load(input, None).expect("the input loads");
     let searcher = Searcher::new(&ontology);
-    let golden: Vec<Value> = golden_queries(&ontology)
+    let golden: Vec<Value> = queries(&ontology)
         .iter()
         .map(|params| {
             let (status, body) = reference(&searcher, params);
@@ -294,6 +309,56 @@ fn search_js_answers_exactly_as_the_rust_reference() {
             answers["post"],
             json!({"status": 405, "allow": "GET, HEAD, OPTIONS", "type": "application/problem+json"}),
             "{host}"
+        );
+    }
+}
+
+/// A term far past the bound (60,000 and 150,000 characters, one word or
+/// among others) is refused with the reference's 400 by `serve`'s reader,
+/// search.js (fetching and in memory) and both hosts' handlers, each
+/// without throwing past its own errors (a spread of a 150,000-character
+/// row once overflowed the stack).
+#[test]
+fn a_term_past_the_bound_is_refused_alike_everywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("dist");
+    build_ok(&tiny_input(), &out);
+    let golden = dir.path().join("golden.json");
+    let count = golden_file_of(&tiny_input(), &golden, |_| {
+        [60_000, 150_000]
+            .into_iter()
+            .flat_map(|n| {
+                let word = "a".repeat(n);
+                [q(word.clone()), q(format!("item {word} create"))]
+            })
+            .collect()
+    });
+    let cases: Vec<Value> = serde_json::from_slice(&std::fs::read(&golden).unwrap()).unwrap();
+    for case in &cases {
+        assert_eq!(case["status"], 400, "{}", case["body"]);
+        let detail = case["body"]["detail"].as_str().unwrap();
+        assert!(
+            detail.contains("search with words of at most 128"),
+            "{detail}"
+        );
+    }
+    assert_index_parity(&out, &golden);
+    if !ready(&[SEARCH_JS]) {
+        return;
+    }
+    let report = node_report("parity.mjs", &out, &golden);
+    assert_eq!(
+        (report["checked"].as_u64(), report["differences"].as_u64()),
+        (Some(count as u64), Some(0)),
+        "{report:#}"
+    );
+    let report = node_report("edge.mjs", &out, &golden);
+    for host in ["netlify", "cloudflare"] {
+        let answers = &report[host];
+        assert_eq!(
+            (answers["checked"].as_u64(), answers["differences"].as_u64()),
+            (Some(count as u64), Some(0)),
+            "{host}: {answers:#}"
         );
     }
 }

@@ -444,3 +444,72 @@ fn a_fuzzed_request_path_never_fails_the_server() {
         .unwrap();
     assert_eq!(response.status(), 200);
 }
+
+/// Two clients sending a 60,000-character search term for ten seconds
+/// each get the 400 problem document at once, and every other client's
+/// `/api.json` stays fast all the while. (Issue 62: one such term cost a
+/// second of CPU on the connection's own thread, and `/api.json` took 2.4 s
+/// at the median.)
+#[test]
+fn a_long_search_term_cannot_starve_the_server() {
+    needs!(Need::Slow);
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("dist");
+    build_ok(&shipped_input(), &site);
+    let server = Server::dir(&site);
+    let long = format!("{}search?q={}", server.url, "a".repeat(60_000));
+    let run = Duration::from_secs(10);
+    let started = Instant::now();
+    let greedy: Vec<_> = (0..2)
+        .map(|_| {
+            let long = long.clone();
+            std::thread::spawn(move || {
+                let mut took = Vec::new();
+                while started.elapsed() < run {
+                    let asked = Instant::now();
+                    let response = client().get(&long).send().unwrap();
+                    assert_eq!(response.status(), 400);
+                    let problem: serde_json::Value =
+                        serde_json::from_slice(&response.bytes().unwrap()).unwrap();
+                    let detail = problem["detail"].as_str().unwrap().to_owned();
+                    assert!(detail.contains("at most 128"), "{detail}");
+                    took.push(asked.elapsed());
+                }
+                took
+            })
+        })
+        .collect();
+    let mut api = Vec::new();
+    while started.elapsed() < run {
+        let asked = Instant::now();
+        let response = client()
+            .get(format!("{}api.json", server.url))
+            .send()
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        api.push(asked.elapsed());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut long_took: Vec<Duration> = greedy
+        .into_iter()
+        .flat_map(|client| client.join().unwrap())
+        .collect();
+    let median = |times: &mut Vec<Duration>| {
+        times.sort();
+        times[times.len() / 2]
+    };
+    let (api_p50, long_p50) = (median(&mut api), median(&mut long_took));
+    eprintln!(
+        "a 60,000-character term: {} answered, median {long_p50:?}; /api.json beside them: {} answered, median {api_p50:?}",
+        long_took.len(),
+        api.len()
+    );
+    assert!(
+        api_p50 < Duration::from_millis(50),
+        "/api.json took {api_p50:?} at the median"
+    );
+    assert!(
+        long_p50 < Duration::from_millis(100),
+        "the long term took {long_p50:?} at the median"
+    );
+}
