@@ -7,11 +7,10 @@
 //! clients that hold few ([`Admission`]), and a socket error on accept
 //! (out of file descriptors) pauses instead of spinning.
 
-use axum::Router;
+use super::Served;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use hyper_util::server::graceful::GracefulShutdown;
-use hyper_util::service::TowerToHyperService;
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
@@ -151,13 +150,13 @@ pub fn listen(addr: SocketAddr) -> std::io::Result<std::net::TcpListener> {
     Ok(socket.into())
 }
 
-/// Serves `router` on `socket` until `stopping` turns true, then lets the
+/// Serves `served` on `socket` until `stopping` turns true, then lets the
 /// requests in flight finish. `admission` is shared by every worker: a
 /// connection it refuses is closed at once, so the ones being served keep
 /// their answers coming.
 pub async fn serve(
     socket: std::net::TcpListener,
-    router: Router,
+    served: Served,
     admission: Arc<Admission>,
     mut stopping: tokio::sync::watch::Receiver<bool>,
 ) -> std::io::Result<()> {
@@ -195,7 +194,11 @@ pub async fn serve(
         // Answers go out in one write each; Nagle's delay would only hold
         // back the last segment of a large one.
         let _ = tcp.set_nodelay(true);
-        let service = TowerToHyperService::new(router.clone());
+        let served = served.clone();
+        let service = hyper::service::service_fn(move |request| {
+            let served = served.clone();
+            async move { Ok::<_, std::convert::Infallible>(served.answer(request).await) }
+        });
         let connection = builder
             .serve_connection_with_upgrades(TokioIo::new(Idle::new(tcp)), service)
             .into_owned();

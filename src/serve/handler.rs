@@ -14,10 +14,12 @@ use super::search_index::{Reads, Unanswered};
 use super::site::Snapshot;
 use crate::site::routes::{Serves, endpoints};
 use crate::site::{answers, media, negotiation};
-use axum::body::Body;
-use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, Response, StatusCode, header};
 use bytes::Bytes;
+use http::{HeaderMap, HeaderName, HeaderValue, Method, Response, StatusCode, header};
 use std::sync::OnceLock;
+
+/// A response's body: the whole answer, made before it is sent.
+pub type Body = http_body_util::Full<Bytes>;
 
 /// The type of an entity's page, answered at its IRI.
 const PAGE_TYPE: &str = media::PAGE;
@@ -119,12 +121,7 @@ impl Prepared {
 /// looks at the query; a negotiated IRI's answer once per document that
 /// `Accept` can choose (never per `Accept` header as sent: there are as
 /// many of those as clients).
-pub fn cache_key(
-    site: &Snapshot,
-    uri: &axum::http::Uri,
-    request: &HeaderMap,
-    runs_code: bool,
-) -> String {
+pub fn cache_key(site: &Snapshot, uri: &http::Uri, request: &HeaderMap, runs_code: bool) -> String {
     let mut key = if site.redirects.read_queries() {
         uri.path_and_query().map_or("", |p| p.as_str()).to_owned()
     } else {
@@ -148,7 +145,7 @@ pub fn cache_key(
 pub fn answer(
     site: &Snapshot,
     method: &Method,
-    uri: &axum::http::Uri,
+    uri: &http::Uri,
     request: &HeaderMap,
     runs_code: bool,
 ) -> Prepared {
@@ -331,7 +328,7 @@ fn is_search_request(method: &Method, path: &SitePath, runs_code: bool) -> bool 
 pub fn answer_from_memory(
     site: &Snapshot,
     method: &Method,
-    uri: &axum::http::Uri,
+    uri: &http::Uri,
     runs_code: bool,
 ) -> Option<Prepared> {
     let path = path::site_path(uri.path())
@@ -523,7 +520,7 @@ pub fn finish(prepared: &Prepared, request: &HeaderMap) -> Response<Body> {
         headers.remove(header::CONTENT_TYPE);
         return response
             .status(StatusCode::NOT_MODIFIED)
-            .body(Body::empty())
+            .body(Body::default())
             .expect("valid parts");
     }
     if prepared.status == StatusCode::OK && prepared.cacheable {

@@ -4,7 +4,7 @@
 //! `_redirects` ([`rules`]), and `/all` for the Rust search ([`site`]).
 //! [`path`] keeps every request inside the site directory; [`handler`]
 //! answers one request, [`encoding`] compresses; this module runs the HTTP
-//! stack (axum on hyper) and, with `--watch`, rebuilds and swaps in
+//! stack (hyper) and, with `--watch`, rebuilds and swaps in
 //! the new site.
 
 mod connections;
@@ -20,11 +20,8 @@ pub mod site;
 use crate::build::{self, BuildReport};
 use crate::config::BuildConfig;
 use arc_swap::ArcSwap;
-use axum::Router;
-use axum::extract::{Request, State};
-use axum::http::Method;
-use axum::response::Response;
-use handler::Prepared;
+use handler::{Body, Prepared};
+use http::{Method, Request, Response};
 use quick_cache::sync::Cache;
 use site::{SiteError, Snapshot};
 use std::net::SocketAddr;
@@ -139,60 +136,57 @@ type Current = Arc<ArcSwap<Generation>>;
 /// same rate and p99 (`docs/benchmarks.md`).
 const BLOCKING_THREADS: usize = 4;
 
-/// The router: every path goes to the one handler; answers from files are
-/// kept per site, the rest computed on the blocking pool (reading files
-/// and searching block).
-pub fn router(current: Current, runs_code: bool) -> Router {
-    Router::new()
-        .fallback(handle)
-        .with_state(Served { current, runs_code })
-}
-
-/// What every request is answered from.
+/// What every request is answered from: every path goes to the one
+/// handler; answers from files are kept per site, the rest computed on
+/// the blocking pool (reading files and searching block).
 #[derive(Clone)]
-struct Served {
+pub struct Served {
     current: Current,
     runs_code: bool,
 }
 
-async fn handle(State(Served { current, runs_code }): State<Served>, request: Request) -> Response {
-    // A guard, not a reference count, on the path that answers from the
-    // cache; the blocking path below takes a counted reference.
-    let generation = current.load();
-    let (parts, _) = request.into_parts();
-    let cacheable_method = matches!(parts.method, Method::GET | Method::HEAD);
-    let key = handler::cache_key(&generation.site, &parts.uri, &parts.headers, runs_code);
-    if cacheable_method && let Some(prepared) = generation.answers.get(&key) {
-        return handler::finish(&prepared, &parts.headers);
-    }
-    if let Some(prepared) =
-        handler::answer_from_memory(&generation.site, &parts.method, &parts.uri, runs_code)
-    {
-        return handler::finish(&prepared, &parts.headers);
-    }
-    let generation = arc_swap::Guard::into_inner(generation);
-    // Reading files and searching block: off the async workers.
-    tokio::task::spawn_blocking(move || {
-        let prepared = handler::answer(
-            &generation.site,
-            &parts.method,
-            &parts.uri,
-            &parts.headers,
-            runs_code,
-        );
-        let response = handler::finish(&prepared, &parts.headers);
-        if cacheable_method && prepared.cacheable {
-            generation.answers.insert(key, Arc::new(prepared));
+impl Served {
+    /// The answer to one request; its body, if any, is never read.
+    pub async fn answer<B>(self, request: Request<B>) -> Response<Body> {
+        let Served { current, runs_code } = self;
+        // A guard, not a reference count, on the path that answers from
+        // the cache; the blocking path below takes a counted reference.
+        let generation = current.load();
+        let (parts, _) = request.into_parts();
+        let cacheable_method = matches!(parts.method, Method::GET | Method::HEAD);
+        let key = handler::cache_key(&generation.site, &parts.uri, &parts.headers, runs_code);
+        if cacheable_method && let Some(prepared) = generation.answers.get(&key) {
+            return handler::finish(&prepared, &parts.headers);
         }
-        response
-    })
-    .await
-    .unwrap_or_else(|_| {
-        Response::builder()
-            .status(500)
-            .body(axum::body::Body::from("the handler failed"))
-            .expect("valid parts")
-    })
+        if let Some(prepared) =
+            handler::answer_from_memory(&generation.site, &parts.method, &parts.uri, runs_code)
+        {
+            return handler::finish(&prepared, &parts.headers);
+        }
+        let generation = arc_swap::Guard::into_inner(generation);
+        // Reading files and searching block: off the async workers.
+        tokio::task::spawn_blocking(move || {
+            let prepared = handler::answer(
+                &generation.site,
+                &parts.method,
+                &parts.uri,
+                &parts.headers,
+                runs_code,
+            );
+            let response = handler::finish(&prepared, &parts.headers);
+            if cacheable_method && prepared.cacheable {
+                generation.answers.insert(key, Arc::new(prepared));
+            }
+            response
+        })
+        .await
+        .unwrap_or_else(|_| {
+            Response::builder()
+                .status(500)
+                .body(Body::from("the handler failed"))
+                .expect("valid parts")
+        })
+    }
 }
 
 /// Builds (if asked), loads the site, listens, and serves until Ctrl-C.
@@ -241,7 +235,7 @@ pub fn run(
                     .build()?;
                 runtime.block_on(connections::serve(
                     socket,
-                    router(current, runs_code),
+                    Served { current, runs_code },
                     admission,
                     stopping,
                 ))

@@ -2,8 +2,8 @@
 //! where it stopped, as on a CDN. Several ranges in one request get the
 //! whole file, which the RFC allows.
 
-use axum::http::{HeaderMap, StatusCode, header};
 use bytes::Bytes;
+use http::{HeaderMap, StatusCode, header};
 
 /// The answer to a range request: 206 with the part, or 416.
 pub struct Part {
