@@ -61,5 +61,20 @@ fi
 mkdir -p tests/s3/bin
 ln -sfn "$GARAGE_ROOT/bin/garage" tests/s3/bin/garage
 
+# actionlint, for the workflows in .github/workflows.
+if [ ! -x tests/actionlint/.venv/bin/python ]; then
+  python3 -m venv tests/actionlint/.venv
+fi
+tests/actionlint/.venv/bin/pip install --quiet --disable-pip-version-check -r tests/actionlint/requirements.txt
+# The wheel `pip install ontosite` takes (pyproject.toml), built by
+# maturin from PyPI in a virtual environment of its own; the tests install
+# it into a fresh one. The dev profile, as the tests' binary, stripped.
+if [ ! -x tests/wheel/.venv/bin/python ]; then
+  python3 -m venv tests/wheel/.venv
+fi
+tests/wheel/.venv/bin/pip install --quiet --disable-pip-version-check -r tests/wheel/requirements.txt
+rm -rf target/wheels/test
+tests/wheel/.venv/bin/maturin build --quiet --locked --profile dev --strip --out target/wheels/test
+
 # The full tier: every test runs, and a missing tool fails instead of skipping.
 ONTOSITE_TEST_TIER=full cargo test --locked "$@"

@@ -17,9 +17,17 @@ Examples:
   ontosite serve public --port 3000           serve public/ at port 3000
   ontosite serve --input input --watch        build, serve, rebuild on every change";
 
+/// `ontosite --version`: the version and the commit built (`build.rs`).
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("ONTOSITE_COMMIT"),
+    ")"
+);
+
 /// Publish an ontology as a static JSON and JSON-LD API.
 #[derive(Debug, Parser)]
-#[command(name = "ontosite", version, about, after_help = EXAMPLES)]
+#[command(name = "ontosite", version = VERSION, about, after_help = EXAMPLES)]
 pub struct Cli {
     /// Print nothing but errors (`serve` not even its address).
     #[arg(long, short, global = true)]

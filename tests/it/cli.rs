@@ -24,10 +24,20 @@ fn help_shows_examples_and_version_prints() {
             "build --help lacks {needle}:\n{text}"
         );
     }
+    // The version and the commit it was built from, as git names it.
     let version = ontosite().arg("--version").output().unwrap();
+    let commit = std::process::Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(root())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map_or("unknown".to_owned(), |o| {
+            String::from_utf8_lossy(&o.stdout).trim().to_owned()
+        });
     assert_eq!(
         String::from_utf8_lossy(&version.stdout).trim(),
-        format!("ontosite {}", env!("CARGO_PKG_VERSION"))
+        format!("ontosite {} (commit {commit})", env!("CARGO_PKG_VERSION"))
     );
 }
 

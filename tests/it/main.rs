@@ -12,6 +12,7 @@ mod cli;
 mod dereference;
 mod front;
 mod host_limits;
+mod install;
 mod linked_data;
 mod netlify;
 mod ontologies;

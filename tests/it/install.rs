@@ -1,0 +1,173 @@
+//! Installing ontosite as users do, without Rust: the wheel `pip install
+//! ontosite` takes (`pyproject.toml`, maturin's `bin` bindings), which
+//! `scripts/test.sh` builds into `target/wheels/test/`.
+
+use crate::util::*;
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The wheel the test command built.
+const WHEEL: Need = Need::Installed("target/wheels/test");
+
+fn the_wheel() -> PathBuf {
+    let wheels: Vec<PathBuf> = std::fs::read_dir(root().join("target/wheels/test"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "whl"))
+        .collect();
+    assert_eq!(wheels.len(), 1, "one wheel: {wheels:?}");
+    wheels.into_iter().next().unwrap()
+}
+
+/// The wheel, installed by pip into a fresh virtual environment with no
+/// index to reach, puts an `ontosite` on the environment's PATH that is
+/// this commit's and builds the shipped input into exactly the site the
+/// binary under test builds.
+#[test]
+fn the_wheel_installs_into_a_fresh_virtual_environment_and_builds() {
+    needs!(WHEEL);
+    let dir = tempfile::tempdir().unwrap();
+    let venv = dir.path().join("venv");
+    let made = Command::new("python3")
+        .args(["-m", "venv"])
+        .arg(&venv)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let installed = Command::new(venv.join("bin/pip"))
+        .args([
+            "install",
+            "--quiet",
+            "--no-index",
+            "--disable-pip-version-check",
+        ])
+        .arg(the_wheel())
+        .output()
+        .unwrap();
+    assert!(installed.status.success(), "{}", stderr(&installed));
+    let program = venv.join("bin/ontosite");
+    let version = |mut command: Command| command.arg("--version").output().unwrap().stdout;
+    assert_eq!(
+        version(Command::new(&program)),
+        version(Command::new(env!("CARGO_BIN_EXE_ontosite"))),
+        "the wheel is not of this build: run scripts/test.sh, which builds it"
+    );
+    let from_wheel = dir.path().join("wheel-dist");
+    let built = Command::new(&program)
+        .arg("build")
+        .arg("--input")
+        .arg(shipped_input())
+        .arg("--out")
+        .arg(&from_wheel)
+        .env_remove("ONTOSITE_BASE_URL")
+        .env_remove("NETLIFY")
+        .env_remove("URL")
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", stderr(&built));
+    let said = String::from_utf8_lossy(&built.stdout);
+    assert!(said.starts_with("built 2258 entities"), "{said}");
+    let from_cargo = dir.path().join("cargo-dist");
+    build_ok(&shipped_input(), &from_cargo);
+    // Every file alike but the record of what the build read, which
+    // fingerprints the executable itself (`build::fingerprint`).
+    let site = |dir: &std::path::Path| {
+        let mut files = snapshot(dir);
+        assert!(files.remove(".ontosite-record").is_some());
+        files
+    };
+    assert!(
+        site(&from_wheel) == site(&from_cargo),
+        "the wheel's site differs from the binary's"
+    );
+}
+
+/// actionlint (`tests/actionlint`).
+const ACTIONLINT: Need = Need::Installed("tests/actionlint/.venv/bin/actionlint");
+
+/// Runs actionlint over `files` in `dir`: whether they passed, and what it said.
+fn actionlint(dir: &std::path::Path, files: &[PathBuf]) -> (bool, String) {
+    let output = Command::new(root().join("tests/actionlint/.venv/bin/actionlint"))
+        .args(["-no-color"])
+        .args(files)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+    )
+}
+
+/// Every workflow in `.github/workflows` passes actionlint; a workflow
+/// with a mistake in it does not, so the check can fail.
+#[test]
+fn every_workflow_passes_actionlint() {
+    needs!(ACTIONLINT);
+    let workflows: Vec<PathBuf> = std::fs::read_dir(root().join(".github/workflows"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "yml" || e == "yaml"))
+        .collect();
+    assert!(!workflows.is_empty());
+    let (passed, said) = actionlint(&root(), &workflows);
+    assert!(passed, "{said}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let wrong = dir.path().join("wrong.yml");
+    std::fs::write(
+        &wrong,
+        "on: push\njobs:\n  a:\n    runs-on: ubuntu-24.04\n    steps:\n      - run: echo ${{ github.event.head_commit.message }}\n",
+    )
+    .unwrap();
+    let (passed, said) = actionlint(dir.path(), &[wrong]);
+    assert!(!passed && said.contains("potentially untrusted"), "{said}");
+}
+
+/// `scripts/package.sh`, which the release workflow runs for each
+/// target, packs the binary under test: the archive holds a folder of its
+/// name with the binary and the README, its checksum file checks, and the
+/// binary it holds runs.
+#[test]
+fn a_release_archive_holds_a_binary_that_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("packed");
+    let packed = Command::new(root().join("scripts/package.sh"))
+        .arg(env!("CARGO_BIN_EXE_ontosite"))
+        .args(["x86_64-unknown-linux-gnu", "v0.0.0-test"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(packed.status.success(), "{}", stderr(&packed));
+    let name = "ontosite-v0.0.0-test-x86_64-unknown-linux-gnu";
+    let archive = format!("{name}.tar.gz");
+    let checked = Command::new("sha256sum")
+        .args(["-c", &format!("{archive}.sha256")])
+        .current_dir(&out)
+        .output()
+        .unwrap();
+    assert!(checked.status.success(), "{}", stderr(&checked));
+    let unpacked = dir.path().join("unpacked");
+    std::fs::create_dir(&unpacked).unwrap();
+    let untarred = Command::new("tar")
+        .arg("xzf")
+        .arg(out.join(&archive))
+        .current_dir(&unpacked)
+        .status()
+        .unwrap();
+    assert!(untarred.success());
+    let mut held: Vec<String> = std::fs::read_dir(unpacked.join(name))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    held.sort();
+    assert_eq!(held, ["README.md", "ontosite"]);
+    let version = Command::new(unpacked.join(name).join("ontosite"))
+        .arg("--version")
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&version.stdout).starts_with("ontosite "),
+        "{version:?}"
+    );
+}
