@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
 # Packs a built ontosite binary as a release archive, with its checksum:
 #
-#   scripts/package.sh BINARY TARGET VERSION OUT
+#   scripts/package.sh BINARY TARGET OUT
 #
-# writes OUT/ontosite-VERSION-TARGET.tar.gz (a .zip for a Windows target)
-# holding a folder of that name with the binary and the README, and
-# OUT/ontosite-VERSION-TARGET.tar.gz.sha256 beside it, as `sha256sum -c`
-# reads it. The release workflow runs it for each target; the tests, for
-# the binary they test.
+# writes OUT/ontosite-TARGET.tar.gz (a .zip for a Windows target) holding
+# a folder of that name with the binary and the README, and
+# OUT/ontosite-TARGET.tar.gz.sha256 beside it, as `sha256sum -c` reads
+# it. No version in the name, so that a release's `latest/download/` URL
+# names the same file every time (`ontosite --version` says which). The
+# release workflow runs it for each target; the tests, for the binary
+# they test.
 set -euo pipefail
-if [ "$#" -ne 4 ]; then
-  echo "usage: scripts/package.sh BINARY TARGET VERSION OUT" >&2
+if [ "$#" -ne 3 ]; then
+  echo "usage: scripts/package.sh BINARY TARGET OUT" >&2
   exit 2
 fi
-binary=$1 target=$2 version=$3 out=$4
+binary=$1 target=$2 out=$3
 root="$(cd "$(dirname "$0")/.." && pwd)"
-name="ontosite-$version-$target"
+name="ontosite-$target"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 work="$(mktemp -d)"

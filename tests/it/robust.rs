@@ -95,7 +95,8 @@ fn two_builds_into_one_output_never_mix() {
 
 /// One unbroken word of 25,000 letters (or 8,500 CJK characters) in a
 /// name, description or ID is valid input: it builds, without a crash and
-/// without a file per letter, and is found.
+/// without a file per letter, and is found by its first 128 letters (the
+/// most a search term may have).
 #[test]
 fn very_long_words_build_and_are_found() {
     let dir = tempfile::tempdir().unwrap();
@@ -122,7 +123,8 @@ fn very_long_words_build_and_are_found() {
     assert!(bytes < 10_000_000, "{bytes} bytes");
     let ontology = ontosite::source::load(&input, None).unwrap();
     let searcher = ontosite::search::Searcher::new(&ontology);
-    for q in ["aaaa", &word[..5000], "語語語"] {
+    let longest = &word[..ontosite::search::query::MAX_TERM_CHARS];
+    for q in ["aaaa", longest, "語語語"] {
         let (status, body) =
             ontosite::site::answers::search_response(&searcher, Some(q), None, None).unwrap();
         let answer: Value = serde_json::from_slice(&body).unwrap();
@@ -133,6 +135,11 @@ fn very_long_words_build_and_are_found() {
             &q[..4]
         );
     }
+    // A longer term is past the bound on a term's characters: a 400.
+    let (status, _) =
+        ontosite::site::answers::search_response(&searcher, Some(&word[..5000]), None, None)
+            .unwrap();
+    assert_eq!(status, 400);
 }
 
 /// Repeated keys are an input error at their place; numbers pass through

@@ -243,7 +243,7 @@ const SHARED_ONTOLOGIES: [&str; 4] = [
 /// The environment variable that selects the full tier.
 pub const TIER: &str = "ONTOSITE_TEST_TIER";
 
-fn full_tier() -> bool {
+pub fn full_tier() -> bool {
     std::env::var(TIER).is_ok_and(|tier| tier == "full")
 }
 
