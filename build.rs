@@ -15,15 +15,27 @@ fn main() {
     let commit = match std::env::var("ONTOSITE_COMMIT") {
         Ok(commit) if !commit.is_empty() => Some(commit),
         _ => {
+            // Only this source's own checkout: a copy inside another
+            // repository (a vendored tree, a home folder kept in git)
+            // would name that repository's commit.
+            let manifest = std::env::var("CARGO_MANIFEST_DIR").ok();
+            let top = git(&["rev-parse", "--show-toplevel"]);
+            let own = match (manifest, top) {
+                (Some(manifest), Some(top)) => {
+                    std::fs::canonicalize(manifest).ok() == std::fs::canonicalize(top).ok()
+                }
+                _ => false,
+            };
             // Built again when the checkout moves to another commit.
-            if let Some(git_dir) = git(&["rev-parse", "--absolute-git-dir"]) {
+            if own && let Some(git_dir) = git(&["rev-parse", "--absolute-git-dir"]) {
                 println!("cargo:rerun-if-changed={git_dir}/HEAD");
                 if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
                     println!("cargo:rerun-if-changed={git_dir}/{branch}");
                 }
                 println!("cargo:rerun-if-changed={git_dir}/packed-refs");
             }
-            git(&["rev-parse", "--short=12", "HEAD"])
+            own.then(|| git(&["rev-parse", "--short=12", "HEAD"]))
+                .flatten()
         }
     };
     let commit = commit.unwrap_or_else(|| "unknown".to_owned());

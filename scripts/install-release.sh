@@ -12,7 +12,8 @@
 # place of GitHub's). Installs into INSTALL_DIR (default: the runner's
 # tool cache, else ~/.local/share/ontosite/VERSION), adds it to the PATH
 # of the steps after where GITHUB_PATH is set, and prints the binary's
-# path.
+# path. Needs curl, tar and sha256sum (or shasum); on Windows, 7z or
+# unzip.
 set -euo pipefail
 : "${VERSION:?set VERSION to a release tag (v0.2.0) or latest}"
 if [ -z "${RELEASES_URL:-}" ]; then
@@ -59,7 +60,13 @@ done
   exit 1
 }
 case "$archive" in
-  zip) (cd "$work" && 7z x -bd "$file" >/dev/null) ;;
+  zip)
+    if command -v 7z >/dev/null; then
+      (cd "$work" && 7z x -bd "$file" >/dev/null)
+    else
+      (cd "$work" && unzip -q "$file")
+    fi
+    ;;
   *) tar xzf "$work/$file" -C "$work" ;;
 esac
 dir="${INSTALL_DIR:-${RUNNER_TOOL_CACHE:-$HOME/.local/share}/ontosite/$VERSION}"

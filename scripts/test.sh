@@ -66,7 +66,7 @@ if [ ! -x tests/actionlint/.venv/bin/python ]; then
   python3 -m venv tests/actionlint/.venv
 fi
 tests/actionlint/.venv/bin/pip install --quiet --disable-pip-version-check -r tests/actionlint/requirements.txt
-# The wheel `pip install ontosite` takes (pyproject.toml), built by
+# The wheel `pip install` takes (pyproject.toml), built by
 # maturin from PyPI in a virtual environment of its own; the tests install
 # it into a fresh one. The dev profile, as the tests' binary, stripped.
 if [ ! -x tests/wheel/.venv/bin/python ]; then

@@ -559,7 +559,7 @@ impl<'a, S: ObjectStore> Recorder<'a, S> {
         if let Some(read_written) = self.read_written {
             let listed: Vec<object_store::ObjectMeta> = self
                 .store
-                .list(Some(&self.target.key(LAYERS)?))
+                .list(Some(&self.target.key(LAYERS.trim_end_matches('/'))?))
                 .try_collect()
                 .await
                 .map_err(|e| store::failed(self.target, LAYERS, "list", &e))?;

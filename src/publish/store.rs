@@ -27,15 +27,17 @@ impl Target {
             target: shown_target(text),
             why: why.to_owned(),
         };
-        let rest = text
-            .strip_prefix("s3://")
-            .ok_or_else(|| refused("it does not start with s3://"))?;
-        let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
-        if bucket.contains('@') {
+        // Before anything else: a secret may hold a `/`, and so reach past
+        // where the bucket's name would end.
+        if credentials_end(text).is_some() {
             return Err(refused(
                 "it holds credentials; give them in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or a profile), never in the target",
             ));
         }
+        let rest = text
+            .strip_prefix("s3://")
+            .ok_or_else(|| refused("it does not start with s3://"))?;
+        let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
         let valid_bucket = (3..=63).contains(&bucket.len())
             && bucket
                 .bytes()
@@ -45,7 +47,9 @@ impl Target {
                 "its bucket name is not 3 to 63 lower-case letters, digits, `-` and `.`",
             ));
         }
-        let prefix = prefix.trim_matches('/');
+        // One `/` may end the target (`s3://bucket/site/`); any other
+        // empty segment is refused, not trimmed.
+        let prefix = prefix.strip_suffix('/').unwrap_or(prefix);
         if prefix.split('/').any(|s| s == "." || s == "..") {
             return Err(refused("its prefix has a `.` or `..` segment"));
         }
@@ -57,8 +61,8 @@ impl Target {
         }
         // What the client itself would refuse, refused here, before a
         // key is made of it.
-        let prefix_key =
-            object_store::path::Path::parse(prefix).map_err(|e| refused(&e.to_string()))?;
+        let prefix_key = object_store::path::Path::parse(prefix)
+            .map_err(|e| refused(&e.to_string().escape_debug().to_string()))?;
         Ok(Target {
             bucket: bucket.to_owned(),
             prefix: prefix.to_owned(),
@@ -69,13 +73,17 @@ impl Target {
     /// The key of the site path `path` (no leading `/`), its characters
     /// as they are: the client encodes them on the wire, and the store
     /// keeps the name a reader asks for (`Path::from` would store `~` as
-    /// `%7E`). A path that makes no key (an empty segment, a control
-    /// character) is refused: no other key stands in for it.
+    /// `%7E`). A path that makes no key of its own (none at all, a `/`
+    /// at either end, an empty segment, a control character) is refused:
+    /// no other key stands in for it.
     pub fn key(&self, path: &str) -> Result<object_store::path::Path, PublishError> {
         let refused = |why: String| PublishError::Key {
             url: self.url(path),
             why,
         };
+        if path.is_empty() || path.starts_with('/') || path.ends_with('/') {
+            return Err(refused("it is no file's path in the site".to_owned()));
+        }
         if path.chars().any(char::is_control) {
             return Err(refused("it holds a control character".to_owned()));
         }
@@ -83,8 +91,9 @@ impl Target {
             "" => path.to_owned(),
             prefix => format!("{prefix}/{path}"),
         };
-        object_store::path::Path::parse(key.trim_end_matches('/'))
-            .map_err(|e| refused(e.to_string()))
+        // The client's message quotes the path as it is.
+        object_store::path::Path::parse(key)
+            .map_err(|e| refused(e.to_string().escape_debug().to_string()))
     }
 
     /// The site path of a key under the prefix; none for a key elsewhere.
@@ -108,16 +117,22 @@ impl Target {
     }
 }
 
-/// A target as a message shows it: credentials before an `@` never shown,
-/// control characters escaped.
+/// Where credentials written into a target (`SCHEME://KEY:SECRET@...`)
+/// end: the last `@` with a `:` before it, after the scheme. A secret may
+/// hold a `/`, so no `/` ends them.
+fn credentials_end(text: &str) -> Option<usize> {
+    let start = text.find("://").map_or(0, |at| at + 3);
+    let at = start + text[start..].rfind('@')?;
+    text[start..at].contains(':').then_some(at)
+}
+
+/// A target as a message shows it: credentials never shown, control and
+/// bidirectional characters escaped.
 fn shown_target(text: &str) -> String {
-    let shown = match text.strip_prefix("s3://") {
-        Some(rest) => {
-            let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
-            match authority.rsplit_once('@') {
-                Some((_, bucket)) => format!("s3://[redacted]@{bucket}/{path}"),
-                None => text.to_owned(),
-            }
+    let shown = match credentials_end(text) {
+        Some(at) => {
+            let start = text.find("://").map_or(0, |at| at + 3);
+            format!("{}[redacted]{}", &text[..start], &text[at..])
         }
         None => text.to_owned(),
     };
@@ -887,6 +902,8 @@ mod tests {
             "s3://ab",
             "s3://bucket/../x",
             "s3://bucket/a//x",
+            "s3://bucket//x",
+            "s3://bucket/x//",
             "s3://bucket/a\u{1}/x",
             "s3://bucket/a\nb",
             "s3://bucket/a\u{85}b",
@@ -896,7 +913,14 @@ mod tests {
         // The prefix itself is a key of its own characters.
         let tilde = Target::parse("s3://my-bucket/~me").unwrap();
         assert_eq!(tilde.prefix_key.as_ref(), "~me");
-        assert_eq!(tilde.key("").unwrap(), tilde.prefix_key);
+        assert!(tilde.key("").is_err());
+        assert_eq!(
+            Target::parse("s3://my-bucket/")
+                .unwrap()
+                .prefix_key
+                .as_ref(),
+            ""
+        );
     }
 
     /// No path stands in for another: one that makes no key is refused,
@@ -904,12 +928,22 @@ mod tests {
     #[test]
     fn a_path_that_makes_no_key_is_refused() {
         let target = Target::parse("s3://my-bucket/site").unwrap();
-        for bad in ["a\nb.json", "a//b.json", "a/./b", "x\u{202e}\u{1b}[2J"] {
+        for bad in [
+            "a\nb.json",
+            "a//b.json",
+            "a/./b",
+            "x\u{202e}\u{1b}[2J",
+            "x\u{202e}//y",
+            "",
+            "/a",
+            "a/",
+        ] {
             let error = target.key(bad).unwrap_err().to_string();
             assert!(error.contains("cannot be an object key"), "{error}");
             // One line and its help: the name's own newline escaped.
             let (said, help) = error.split_once("\n  help: ").unwrap();
             assert!(!said.chars().any(char::is_control), "{error:?}");
+            assert!(!said.contains('\u{202e}'), "{error:?}");
             assert!(!help.contains('\n'), "{error:?}");
         }
     }
@@ -927,6 +961,32 @@ mod tests {
             !error.contains("s3cr3tVALUE") && !error.contains("AKIAEXAMPLE"),
             "{error}"
         );
+        // A secret with a `/` in it, and targets of other schemes.
+        for (target, shown) in [
+            (
+                "s3://AKIAEXAMPLE:s3cr/3tVALUE@my-bucket/p",
+                "s3://[redacted]@my-bucket/p",
+            ),
+            (
+                "S3://AKIAEXAMPLE:s3cr3tVALUE@my-bucket/p",
+                "S3://[redacted]@my-bucket/p",
+            ),
+            (
+                "https://AKIAEXAMPLE:s3cr3tVALUE@host/p",
+                "https://[redacted]@host/p",
+            ),
+            (
+                "AKIAEXAMPLE:s3cr3tVALUE@my-bucket/p",
+                "[redacted]@my-bucket/p",
+            ),
+        ] {
+            let error = Target::parse(target).unwrap_err().to_string();
+            assert!(error.contains(shown), "{error}");
+            assert!(
+                !error.contains("3tVALUE") && !error.contains("AKIAEXAMPLE"),
+                "{error}"
+            );
+        }
         let error = Target::parse("s3://my-bucket/a\u{1b}[31m")
             .unwrap_err()
             .to_string();

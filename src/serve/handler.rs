@@ -499,7 +499,7 @@ fn prepare(site: &Snapshot, rules_path: &str, answer: Answer, cacheable: bool) -
 }
 
 /// The response to one request: `If-None-Match` answered with 304 where
-/// the tag matches. (hyper leaves out the body of a HEAD response itself.)
+/// the tag matches. (`Served::answer` leaves out the body of a HEAD response.)
 pub fn finish(prepared: &Prepared, request: &HeaderMap) -> Response<Body> {
     let mut response = Response::builder().status(prepared.status);
     let headers = response.headers_mut().expect("a fresh builder has headers");

@@ -146,8 +146,28 @@ pub struct Served {
 }
 
 impl Served {
-    /// The answer to one request; its body, if any, is never read.
+    /// The answer to one request; its body, if any, is never read. A
+    /// HEAD is answered as its GET, with the length and no body: hyper
+    /// leaves the body out over HTTP/1.1 but sends it over HTTP/2.
     pub async fn answer<B>(self, request: Request<B>) -> Response<Body> {
+        let head = request.method() == Method::HEAD;
+        let response = self.respond(request).await;
+        if !head {
+            return response;
+        }
+        let (mut parts, body) = response.into_parts();
+        if let Some(length) = hyper::body::Body::size_hint(&body).exact()
+            && parts.status.is_success()
+            && !parts.headers.contains_key(http::header::CONTENT_LENGTH)
+        {
+            parts
+                .headers
+                .insert(http::header::CONTENT_LENGTH, length.into());
+        }
+        Response::from_parts(parts, Body::default())
+    }
+
+    async fn respond<B>(self, request: Request<B>) -> Response<Body> {
         let Served { current, runs_code } = self;
         // A guard, not a reference count, on the path that answers from
         // the cache; the blocking path below takes a counted reference.

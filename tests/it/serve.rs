@@ -598,6 +598,22 @@ fn methods_preflight_conditional_requests_and_compression() {
     let tag = get.headers()["etag"].clone();
     let full = get.bytes().unwrap();
     assert!(head.bytes().unwrap().is_empty());
+    // The same over HTTP/2, where hyper itself would send the body.
+    let h2 = Client::builder()
+        .http2_prior_knowledge()
+        .no_gzip()
+        .no_brotli()
+        .build()
+        .unwrap();
+    let head = h2.head(&url).send().unwrap();
+    assert_eq!(head.version(), reqwest::Version::HTTP_2);
+    assert_eq!(head.status(), 200);
+    assert_eq!(
+        head.headers()["content-length"],
+        full.len().to_string().as_str()
+    );
+    assert!(head.bytes().unwrap().is_empty());
+    assert_eq!(h2.get(&url).send().unwrap().bytes().unwrap(), full);
 
     // If-None-Match: 304 with the tag and the caching headers, no body.
     let response = client()
