@@ -28,17 +28,18 @@ if [ -z "${CHROMIUM:-}" ] && [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
-# A real RDF library for the linked-data tests: pyoxigraph, from PyPI,
-# in a virtual environment of its own.
-if [ ! -x tests/rdf/.venv/bin/python ]; then
-  python3 -m venv tests/rdf/.venv
-fi
-tests/rdf/.venv/bin/pip install --quiet --disable-pip-version-check -r tests/rdf/requirements.txt
+# Python tools from PyPI: each folder's requirements.txt into a virtual
+# environment of its own, DIR/.venv.
+python_tools() {
+  if [ ! -x "$1/.venv/bin/python" ]; then
+    python3 -m venv "$1/.venv"
+  fi
+  "$1/.venv/bin/pip" install --quiet --disable-pip-version-check -r "$1/requirements.txt"
+}
+# A real RDF library for the linked-data tests: pyoxigraph.
+python_tools tests/rdf
 # Schemathesis, the API tester, against openapi.json and `serve`.
-if [ ! -x tests/openapi/.venv/bin/python ]; then
-  python3 -m venv tests/openapi/.venv
-fi
-tests/openapi/.venv/bin/pip install --quiet --disable-pip-version-check -r tests/openapi/requirements.txt
+python_tools tests/openapi
 # The hosts' real runtimes: Cloudflare's workerd (through wrangler pages
 # dev, fully local) and Deno, which runs Netlify Edge Functions. Both
 # packages ship their binaries. `npm install --no-save`, not `npm ci`:
@@ -62,17 +63,11 @@ mkdir -p tests/s3/bin
 ln -sfn "$GARAGE_ROOT/bin/garage" tests/s3/bin/garage
 
 # actionlint, for the workflows in .github/workflows.
-if [ ! -x tests/actionlint/.venv/bin/python ]; then
-  python3 -m venv tests/actionlint/.venv
-fi
-tests/actionlint/.venv/bin/pip install --quiet --disable-pip-version-check -r tests/actionlint/requirements.txt
-# The wheel `pip install` takes (pyproject.toml), built by
-# maturin from PyPI in a virtual environment of its own; the tests install
-# it into a fresh one. The dev profile, as the tests' binary, stripped.
-if [ ! -x tests/wheel/.venv/bin/python ]; then
-  python3 -m venv tests/wheel/.venv
-fi
-tests/wheel/.venv/bin/pip install --quiet --disable-pip-version-check -r tests/wheel/requirements.txt
+python_tools tests/actionlint
+# The wheel `pip install` takes (pyproject.toml), built by maturin; the
+# tests install it into a fresh virtual environment. The dev profile, as
+# the tests' binary, stripped.
+python_tools tests/wheel
 rm -rf target/wheels/test
 tests/wheel/.venv/bin/maturin build --quiet --locked --profile dev --strip --out target/wheels/test
 

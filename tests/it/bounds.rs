@@ -274,13 +274,7 @@ fn no_value_around_a_bound_makes_the_build_panic() {
 #[test]
 fn a_long_japanese_name_builds_and_its_page_shows_the_answer_s_start() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("input");
-    std::fs::create_dir_all(input.join("entities")).unwrap();
-    std::fs::write(
-        input.join("ontology.json"),
-        r#"{"name": "J", "description": "d", "entityType": "Thing", "baseUrl": "https://j.test"}"#,
-    )
-    .unwrap();
+    let input = generated_input(dir.path(), "input", 0, "");
     let lines: String = (0..3)
         .map(|shift| {
             serde_json::json!({

@@ -139,6 +139,17 @@ fn every_workflow_passes_actionlint() {
     assert!(!passed && said.contains("potentially untrusted"), "{said}");
 }
 
+/// `scripts/package.sh BINARY TARGET OUT`, which must succeed.
+fn package(binary: &std::path::Path, target: &str, out: &std::path::Path) {
+    let packed = Command::new(root().join("scripts/package.sh"))
+        .arg(binary)
+        .arg(target)
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(packed.status.success(), "{}", stderr(&packed));
+}
+
 /// `scripts/package.sh`, which the release workflow runs for each
 /// target, packs the binary under test: the archive holds a folder of its
 /// name with the binary and the README, its checksum file checks, and the
@@ -149,13 +160,11 @@ fn a_release_archive_holds_a_binary_that_runs() {
     needs!(Need::Slow);
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("packed");
-    let packed = Command::new(root().join("scripts/package.sh"))
-        .arg(env!("CARGO_BIN_EXE_ontosite"))
-        .arg("x86_64-unknown-linux-gnu")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(packed.status.success(), "{}", stderr(&packed));
+    package(
+        env!("CARGO_BIN_EXE_ontosite").as_ref(),
+        "x86_64-unknown-linux-gnu",
+        &out,
+    );
     let name = "ontosite-x86_64-unknown-linux-gnu";
     let archive = format!("{name}.tar.gz");
     let checked = Command::new("sha256sum")
@@ -209,13 +218,7 @@ fn the_action_s_installer_checks_and_installs_a_release() {
     let releases = dir.path().join("releases");
     let tagged = releases.join("download/v0.0.0-test");
     for target in ["x86_64-unknown-linux-musl", "aarch64-apple-darwin"] {
-        let packed = Command::new(root().join("scripts/package.sh"))
-            .arg(&program)
-            .arg(target)
-            .arg(&tagged)
-            .output()
-            .unwrap();
-        assert!(packed.status.success(), "{}", stderr(&packed));
+        package(&program, target, &tagged);
     }
     copy_tree(&tagged, &releases.join("latest/download"));
     let install = |os: &str, version: &str, into: &str| {
