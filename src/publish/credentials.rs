@@ -1,15 +1,12 @@
-//! Credentials as the AWS tools find them where the environment holds no
-//! key: the profile files (`AWS_PROFILE`, `~/.aws/credentials` and
+//! Credentials as the AWS tools find them: the environment's key
+//! (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`),
+//! else the profile files (`AWS_PROFILE`, `~/.aws/credentials` and
 //! `~/.aws/config`, with their `credential_process`, SSO and role
 //! profiles), web identity, the container's and the instance's roles,
-//! through `aws-config`'s default chain. `object_store` reads the
-//! environment and the roles only.
+//! through `aws-config`'s default chain; every key found noted, so that
+//! no message shows it.
 
-use aws_credential_types::provider::ProvideCredentials;
-use object_store::CredentialProvider;
-use object_store::aws::AwsCredential;
-use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use aws_credential_types::provider::{self, ProvideCredentials};
 
 /// Every key the chain has found, which no message may show: a store's
 /// error can quote the key it was sent (`store::scrubbed`).
@@ -20,73 +17,53 @@ pub fn found() -> Vec<String> {
     FOUND.lock().map(|found| found.clone()).unwrap_or_default()
 }
 
-/// Credentials are fetched again this long before they expire.
-const EARLY: Duration = Duration::from_secs(300);
+/// `aws-config`'s chain for `region`, its requests (SSO, STS, the
+/// instance's metadata) made through `http`; the SDK's client keeps what
+/// it finds until shortly before it expires.
+pub async fn chain(
+    region: &str,
+    http: aws_sdk_s3::config::SharedHttpClient,
+) -> aws_credential_types::provider::SharedCredentialsProvider {
+    let config = aws_config::provider_config::ProviderConfig::without_region()
+        .with_http_client(http)
+        .with_region(Some(aws_config::Region::new(region.to_owned())));
+    let chain = aws_config::default_provider::credentials::DefaultCredentialsChain::builder()
+        .region(aws_config::Region::new(region.to_owned()))
+        .configure(config)
+        .build()
+        .await;
+    provider::SharedCredentialsProvider::new(Noted(chain))
+}
 
-/// `aws-config`'s chain for `object_store`, its answer kept until it is
-/// about to expire: `object_store` asks once per request, and a
-/// `credential_process` would otherwise run once per object.
+/// The region the profile names, where neither `--region` nor the
+/// environment does.
+pub async fn profile_region() -> Option<String> {
+    let provider = aws_config::profile::ProfileFileRegionProvider::new();
+    aws_config::meta::region::ProvideRegion::region(&provider)
+        .await
+        .map(|r| r.to_string())
+}
+
+/// A provider whose every answer is noted in `FOUND`.
 #[derive(Debug)]
-pub struct AwsTools {
-    chain: aws_config::default_provider::credentials::DefaultCredentialsChain,
-    kept: tokio::sync::Mutex<Option<(Arc<AwsCredential>, Option<SystemTime>)>>,
-}
+struct Noted<P>(P);
 
-impl AwsTools {
-    /// The chain for the region the profile names, or `region`.
-    pub async fn new(region: Option<&str>) -> AwsTools {
-        let mut builder =
-            aws_config::default_provider::credentials::DefaultCredentialsChain::builder();
-        if let Some(region) = region {
-            builder = builder.region(aws_config::Region::new(region.to_owned()));
-        }
-        AwsTools {
-            chain: builder.build().await,
-            kept: tokio::sync::Mutex::new(None),
-        }
-    }
-
-    /// The region the profile names, where neither `--region` nor
-    /// `AWS_REGION` does.
-    pub async fn profile_region() -> Option<String> {
-        let chain = aws_config::default_provider::region::DefaultRegionChain::builder().build();
-        chain.region().await.map(|r| r.to_string())
-    }
-}
-
-#[async_trait::async_trait]
-impl CredentialProvider for AwsTools {
-    type Credential = AwsCredential;
-
-    async fn get_credential(&self) -> object_store::Result<Arc<AwsCredential>> {
-        let mut kept = self.kept.lock().await;
-        if let Some((credential, expiry)) = kept.as_ref()
-            && expiry.is_none_or(|at| at > SystemTime::now() + EARLY)
-        {
-            return Ok(Arc::clone(credential));
-        }
-        let found =
-            self.chain
-                .provide_credentials()
-                .await
-                .map_err(|e| object_store::Error::Generic {
-                    store: "S3",
-                    source: Box::new(e),
-                })?;
-        let credential = Arc::new(AwsCredential {
-            key_id: found.access_key_id().to_owned(),
-            secret_key: found.secret_access_key().to_owned(),
-            token: found.session_token().map(str::to_owned),
-        });
-        if let Ok(mut secrets) = FOUND.lock() {
-            secrets.extend(
-                [&credential.key_id, &credential.secret_key]
-                    .into_iter()
-                    .chain(&credential.token)
-                    .cloned(),
-            );
-        }
-        *kept = Some((Arc::clone(&credential), found.expiry()));
-        Ok(credential)
+impl<P: ProvideCredentials> ProvideCredentials for Noted<P> {
+    fn provide_credentials<'a>(&'a self) -> provider::future::ProvideCredentials<'a>
+    where
+        Self: 'a,
+    {
+        provider::future::ProvideCredentials::new(async move {
+            let found = self.0.provide_credentials().await?;
+            if let Ok(mut secrets) = FOUND.lock() {
+                secrets.extend(
+                    [found.access_key_id(), found.secret_access_key()]
+                        .into_iter()
+                        .chain(found.session_token())
+                        .map(str::to_owned),
+                );
+            }
+            Ok(found)
+        })
     }
 }

@@ -11,13 +11,10 @@
 //! (`Object::chunks`, `Object::e_tag`), and copied only from that version
 //! of it; readers
 //! see the old object whole until the new one is complete.
-//!
-//! `object_store` has no `UploadPartCopy`: these uploads go through the
-//! AWS SDK's S3 client, with `object_store`'s credentials, endpoint and
-//! region.
 
 use super::PublishError;
-use super::store::{self, Endpoint, Target};
+use super::s3::{self, S3};
+use super::store::{Bucket, Failure, Headers, Target};
 use crate::output::objects::Chunk;
 use std::path::Path;
 
@@ -279,117 +276,22 @@ pub enum Unassembled {
     Failed(PublishError),
 }
 
-/// Settings of the environment that `object_store`'s client applies to
-/// every object it writes (encryption, who pays, checksums) and this
-/// client would not: where one is set, no object is assembled.
-const APPLIED_BY_THE_STORE_CLIENT: [&str; 6] = [
-    "AWS_SERVER_SIDE_ENCRYPTION",
-    "AWS_SSE_KMS_KEY_ID",
-    "AWS_SSE_BUCKET_KEY_ENABLED",
-    "AWS_SSE_CUSTOMER_KEY_BASE64",
-    "AWS_REQUEST_PAYER",
-    "AWS_CHECKSUM_ALGORITHM",
-];
-
-/// The AWS SDK's S3 client for the bucket `store` writes to: its
-/// credentials (`store`'s own, so that a key found is one `scrubbed`
-/// hides), its endpoint, region and style of addressing (`opened`, as
-/// `store::open` gives them), no checksum the store was not asked for
-/// (stores other than AWS's take none, or other ones), throttling retried.
-/// None where it could not write objects as `store` does: an endpoint
-/// that is the bucket's own host (which `object_store` reads as such, the
-/// SDK not), or a setting of `APPLIED_BY_THE_STORE_CLIENT`.
-pub fn client(
-    store: &object_store::aws::AmazonS3,
-    opened: &Endpoint,
-) -> Option<aws_sdk_s3::Client> {
-    use aws_sdk_s3::config::{RequestChecksumCalculation, ResponseChecksumValidation};
-    let path_style = opened.path_style.unwrap_or(opened.url.is_some());
-    let own_host = opened.url.is_some() && !path_style;
-    let applied = APPLIED_BY_THE_STORE_CLIENT
-        .iter()
-        .any(|name| std::env::var_os(name).is_some());
-    if own_host || applied {
-        return None;
-    }
-    let region = opened
-        .region
-        .clone()
-        .unwrap_or_else(|| "us-east-1".to_owned());
-    let timeouts = aws_sdk_s3::config::timeout::TimeoutConfig::builder()
-        .connect_timeout(std::time::Duration::from_secs(10))
-        .read_timeout(std::time::Duration::from_secs(300))
-        .build();
-    let mut config = aws_sdk_s3::config::Builder::new()
-        .behavior_version(aws_sdk_s3::config::BehaviorVersion::latest())
-        .region(aws_sdk_s3::config::Region::new(region))
-        .credentials_provider(StoreCredentials(store.credentials().clone()))
-        .force_path_style(path_style)
-        .request_checksum_calculation(RequestChecksumCalculation::WhenRequired)
-        .response_checksum_validation(ResponseChecksumValidation::WhenRequired)
-        .retry_config(aws_sdk_s3::config::retry::RetryConfig::standard().with_max_attempts(7))
-        // Asked of `store`'s provider each time, which keeps them until
-        // they are about to expire: the SDK's own cache would keep
-        // credentials of no stated expiry for 15 minutes past that.
-        .identity_cache(aws_sdk_s3::config::IdentityCache::no_cache())
-        .timeout_config(timeouts);
-    if let Some(url) = &opened.url {
-        config = config.endpoint_url(url);
-    }
-    Some(aws_sdk_s3::Client::from_conf(config.build()))
-}
-
-/// `object_store`'s credentials, for the SDK's client.
-#[derive(Debug)]
-struct StoreCredentials(object_store::aws::AwsCredentialProvider);
-
-impl aws_credential_types::provider::ProvideCredentials for StoreCredentials {
-    fn provide_credentials<'a>(
-        &'a self,
-    ) -> aws_credential_types::provider::future::ProvideCredentials<'a>
-    where
-        Self: 'a,
-    {
-        use aws_credential_types::provider::error::CredentialsError;
-        aws_credential_types::provider::future::ProvideCredentials::new(async move {
-            let found = self
-                .0
-                .get_credential()
-                .await
-                .map_err(CredentialsError::provider_error)?;
-            Ok(aws_credential_types::Credentials::new(
-                found.key_id.clone(),
-                found.secret_key.clone(),
-                found.token.clone(),
-                None,
-                "ontosite",
-            ))
-        })
-    }
-}
-
 /// Replaces the object at `path`, held as `e_tag`, with the file's bytes,
 /// as `parts` says: held parts copied from that version of the object
 /// (`x-amz-copy-source-if-match`), the others sent, in one multipart
 /// upload with the object's headers, aborted on any failure (the object
 /// then stands as it was).
 pub async fn assemble(
-    client: &aws_sdk_s3::Client,
+    store: &S3,
     target: &Target,
     path: &str,
     file: &Path,
-    attributes: &object_store::Attributes,
+    headers: &Headers,
     (parts, e_tag): (&[Source], &str),
 ) -> Result<Assembled, Unassembled> {
+    use aws_sdk_s3::types::CompletedPart;
     use futures::{StreamExt, TryStreamExt};
-    let key = target
-        .key(path)
-        .map_err(Unassembled::Failed)?
-        .as_ref()
-        .to_owned();
-    let header = |attribute: object_store::Attribute| {
-        attributes.get(&attribute).map(|v| v.as_ref().to_owned())
-    };
+    let key = target.key(path).map_err(Unassembled::Failed)?;
     let what = |doing: &str| format!("could not {doing} {}", target.url(path));
     // The version recorded, asked of the store before anything is copied
     // from it: the copies also say `x-amz-copy-source-if-match`, but a
@@ -397,21 +299,23 @@ pub async fn assemble(
     // Whatever the store answers but the object (an object encrypted with
     // a customer's key answers 400), the object is sent whole; no answer
     // at all is a failure, as any upload's.
-    let head = match client
+    let head = match store
+        .client()
         .head_object()
-        .bucket(&target.bucket)
+        .bucket(store.bucket())
         .key(&key)
         .send()
         .await
+        .map_err(s3::failure)
     {
         Ok(head) => head,
-        Err(error) if error.raw_response().is_some() => {
+        Err(failure) if failure.status.is_some() => {
             return Err(Unassembled::Refused {
-                why: store::scrubbed(&sdk_error(&error)),
+                why: failure.detail,
                 store_wide: false,
             });
         }
-        Err(error) => return Err(judge(Call::Other, what("ask the store for"), error)),
+        Err(failure) => return Err(judge(Call::Other, what("ask the store for"), failure)),
     };
     let held_end = parts.iter().map(Source::held_end).max().unwrap_or(0);
     if let Err(why) = still_held(head.e_tag(), head.content_length(), e_tag, held_end) {
@@ -420,73 +324,59 @@ pub async fn assemble(
             store_wide: false,
         });
     }
-    let created = client
-        .create_multipart_upload()
-        .bucket(&target.bucket)
-        .key(&key)
-        .set_content_type(header(object_store::Attribute::ContentType))
-        .set_cache_control(header(object_store::Attribute::CacheControl))
-        .send()
+    let upload = store
+        .start_upload(&key, headers)
         .await
         .map_err(|e| judge(Call::Other, what("start the upload of"), e))?;
-    let Some(upload) = created.upload_id().map(str::to_owned) else {
-        return Err(Unassembled::Failed(PublishError::Store {
-            what: what("start the upload of"),
-            detail: "the store named no upload".to_owned(),
-            help: "run publish again; where it fails alike, report it as a bug of ontosite",
-        }));
-    };
-    let source = copy_source(&target.bucket, &key);
+    let source = copy_source(store.bucket(), &key);
     let part = |(n, part): (usize, &Source)| {
         let (key, upload, source, what) = (&key, &upload, &source, &what);
         let (number, part) = (n as i32 + 1, *part);
         async move {
-            let e_tag = match part {
-                Source::Held { at, bytes } => client
-                    .upload_part_copy()
-                    .bucket(&target.bucket)
-                    .key(key)
-                    .upload_id(upload)
-                    .part_number(number)
-                    .copy_source(source)
-                    .copy_source_if_match(e_tag)
-                    .copy_source_range(format!("bytes={at}-{}", at + bytes - 1))
-                    .send()
-                    .await
-                    .map_err(|e| judge(Call::Copy, what("copy a part of"), e))?
-                    .copy_part_result()
-                    .and_then(|r| r.e_tag().map(str::to_owned))
+            match part {
+                Source::Held { at, bytes } => {
+                    let copied = store
+                        .client()
+                        .upload_part_copy()
+                        .bucket(store.bucket())
+                        .key(key)
+                        .upload_id(upload)
+                        .part_number(number)
+                        .copy_source(source)
+                        .copy_source_if_match(e_tag)
+                        .copy_source_range(format!("bytes={at}-{}", at + bytes - 1))
+                        .send()
+                        .await
+                        .map_err(|e| judge(Call::Copy, what("copy a part of"), s3::failure(e)))?;
                     // A store that answers a copy with no part made
                     // copies nothing, whatever it says.
-                    .map(Some)
-                    .ok_or_else(|| Unassembled::Refused {
-                        why: "it answered a copied part with no entity tag".to_owned(),
-                        store_wide: true,
-                    })?,
+                    let result = copied
+                        .copy_part_result()
+                        .filter(|r| r.e_tag().is_some())
+                        .ok_or_else(|| Unassembled::Refused {
+                            why: "it answered a copied part with no entity tag".to_owned(),
+                            store_wide: true,
+                        })?;
+                    Ok(CompletedPart::builder()
+                        .part_number(number)
+                        .set_e_tag(result.e_tag().map(str::to_owned))
+                        .set_checksum_crc32(result.checksum_crc32().map(str::to_owned))
+                        .set_checksum_crc32_c(result.checksum_crc32_c().map(str::to_owned))
+                        .set_checksum_crc64_nvme(result.checksum_crc64_nvme().map(str::to_owned))
+                        .set_checksum_sha1(result.checksum_sha1().map(str::to_owned))
+                        .set_checksum_sha256(result.checksum_sha256().map(str::to_owned))
+                        .build())
+                }
                 Source::Sent { at, bytes } => {
                     let body = read_range(file, at, bytes)
                         .await
                         .map_err(Unassembled::Failed)?;
-                    client
-                        .upload_part()
-                        .bucket(&target.bucket)
-                        .key(key)
-                        .upload_id(upload)
-                        .part_number(number)
-                        .body(body.into())
-                        .send()
+                    store
+                        .put_part(key, upload, number, body.into())
                         .await
-                        .map_err(|e| judge(Call::Other, what("send a part of"), e))?
-                        .e_tag()
-                        .map(str::to_owned)
+                        .map_err(|e| judge(Call::Other, what("send a part of"), e))
                 }
-            };
-            Ok::<_, Unassembled>(
-                aws_sdk_s3::types::CompletedPart::builder()
-                    .set_e_tag(e_tag)
-                    .part_number(number)
-                    .build(),
-            )
+            }
         }
     };
     let done = async {
@@ -495,39 +385,23 @@ pub async fn assemble(
             .buffered(2)
             .try_collect()
             .await?;
-        client
-            .complete_multipart_upload()
-            .bucket(&target.bucket)
-            .key(&key)
-            .upload_id(&upload)
-            .multipart_upload(
-                aws_sdk_s3::types::CompletedMultipartUpload::builder()
-                    .set_parts(Some(completed))
-                    .build(),
-            )
-            .send()
+        store
+            .finish_upload(&key, &upload, completed)
             .await
             .map_err(|e| judge(Call::Other, what("complete the upload of"), e))
     }
     .await;
-    let completed = match done {
-        Ok(completed) => completed,
+    match done {
+        Ok(e_tag) => Ok(Assembled {
+            moved: parts.iter().map(Moved::of).sum(),
+            e_tag,
+        }),
         Err(error) => {
             // A multipart upload left open is kept, and billed, by the store.
-            let _ = client
-                .abort_multipart_upload()
-                .bucket(&target.bucket)
-                .key(&key)
-                .upload_id(&upload)
-                .send()
-                .await;
-            return Err(error);
+            let _ = store.abort_upload(&key, &upload).await;
+            Err(error)
         }
-    };
-    Ok(Assembled {
-        moved: parts.iter().map(Moved::of).sum(),
-        e_tag: completed.e_tag().map(str::to_owned),
-    })
+    }
 }
 
 /// Which call of an assembly failed: a copy is judged apart, since a
@@ -544,37 +418,27 @@ enum Call {
 /// refusing the copy (no such call, no such version of the object, a
 /// range it does not hold, the key not allowed to read it), or a failure
 /// as any upload's.
-fn judge<E>(
-    call: Call,
-    what: String,
-    error: aws_sdk_s3::error::SdkError<E, aws_sdk_s3::config::http::HttpResponse>,
-) -> Unassembled
-where
-    E: aws_sdk_s3::error::ProvideErrorMetadata + std::error::Error + 'static,
-{
-    use aws_sdk_s3::error::ProvideErrorMetadata;
-    let status = error.raw_response().map(|r| r.status().as_u16());
-    let code = error.code().map(str::to_owned);
-    let detail = store::scrubbed(&sdk_error(&error));
+fn judge(call: Call, what: String, failure: Failure) -> Unassembled {
+    let (status, code) = (failure.status, failure.code.as_deref());
     // A key that may write but not read (s3:GetObject) sends the object
     // whole, as before copies: where it may not write either, that says so.
     let stale = matches!(status, Some(403 | 404 | 412 | 416))
         || matches!(
-            code.as_deref(),
+            code,
             Some("NoSuchKey" | "PreconditionFailed" | "InvalidRange" | "AccessDenied")
         );
     let store_wide = status == Some(501)
-        || code.as_deref() == Some("NotImplemented")
+        || code == Some("NotImplemented")
         || (call == Call::Copy && status == Some(400) && !stale);
     if store_wide || stale {
         return Unassembled::Refused {
-            why: detail,
+            why: failure.detail,
             store_wide,
         };
     }
     Unassembled::Failed(PublishError::Store {
         what,
-        detail,
+        detail: failure.detail,
         help: "check the key's rights on the bucket (s3:PutObject, which also allows the multipart upload, and s3:GetObject to copy from the object), and run publish again",
     })
 }
@@ -637,12 +501,6 @@ async fn read_range(file: &Path, at: u64, bytes: u64) -> Result<Vec<u8>, Publish
     let mut body = vec![0; bytes as usize];
     opened.read_exact(&mut body).await.map_err(read_error)?;
     Ok(body)
-}
-
-/// An SDK error with its sources, one line (its `Display` alone says
-/// only "service error").
-fn sdk_error(error: &dyn std::error::Error) -> String {
-    aws_sdk_s3::error::DisplayErrorContext(error).to_string()
 }
 
 #[cfg(test)]

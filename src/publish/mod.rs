@@ -11,6 +11,7 @@ pub mod credentials;
 pub mod delta;
 pub mod plan;
 pub mod record;
+pub mod s3;
 pub mod store;
 
 use crate::output::chunks::covers;
@@ -19,9 +20,10 @@ use crate::site::files;
 use futures::{StreamExt, TryStreamExt};
 use plan::{Object, Plan};
 use record::Recorder;
+pub use s3::Endpoint;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-pub use store::{Endpoint, Target};
+pub use store::Target;
 
 #[derive(Debug, thiserror::Error)]
 pub enum PublishError {
@@ -136,12 +138,12 @@ pub fn publish(
     let endpoint = config.endpoint.resolved();
     let target = config.target.clone();
     let reading = runtime.spawn(async move {
-        let (store, endpoint) = store::open(&target, &endpoint).await?;
+        let store = s3::open(&target, &endpoint).await?;
         // The record is written only over the version read here: a
         // publish to the same prefix that wrote it meanwhile stops this
         // one.
         let (previous, version) = record::read(&store, &target).await?;
-        Ok::<_, PublishError>((store, endpoint, previous, version))
+        Ok::<_, PublishError>((store, previous, version))
     });
     progress.phase(phase::HASHING, None);
     let site = match plan::objects(&config.site) {
@@ -154,16 +156,15 @@ pub fn publish(
         }
     };
     let (plan, sent, copies_refused) = runtime.block_on(async {
-        let (store, endpoint, previous, version) =
-            reading.await.map_err(|e| PublishError::Store {
-                what: format!("could not read the record under {}", config.target.url("")),
-                detail: store::scrubbed(&e.to_string()),
-                help: "run publish again; where it fails alike, report it as a bug of ontosite",
-            })??;
+        let (store, previous, version) = reading.await.map_err(|e| PublishError::Store {
+            what: format!("could not read the record under {}", config.target.url("")),
+            detail: store::scrubbed(&e.to_string()),
+            help: "run publish again; where it fails alike, report it as a bug of ontosite",
+        })??;
         let previous = previous.unwrap_or_default();
         let plan = Plan::of(&site.objects, &previous);
         if config.apply_cors && !config.dry_run {
-            store::apply_cors(&store, &config.target, &endpoint).await?;
+            store.apply_cors(&config.target).await?;
         }
         if config.dry_run || plan.is_empty() {
             return Ok((plan, Sent::default(), None));
@@ -182,30 +183,29 @@ pub fn publish(
             })
             .collect();
         // Where no copy can be made within the store, no object is cut.
-        let copier = delta::client(&store, &endpoint);
         let refused: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
         let copying = Copying {
-            copier: copier.as_ref(),
+            copies: store.copies(),
             held: &held,
             refused: &refused,
             seen: &site.seen,
         };
         let send = |object: &Object| {
-            let headers = rules.for_path(&format!("/{}", object.path));
-            let attributes = store::attributes(&headers, &object.path);
+            let rules = rules.for_path(&format!("/{}", object.path));
+            let headers = store::headers(&rules, &object.path);
             let file = config.site.join(&object.path);
             let (store, copying) = (&store, &copying);
             let object = object.clone();
             async move {
                 let (target, path) = (&config.target, &object.path);
                 let sent = if object.bytes >= store::MULTIPART_FROM {
-                    send_large(store, target, &object, &file, attributes, copying).await?
+                    send_large(store, target, &object, &file, &headers, copying).await?
                 } else {
                     let bytes = tokio::fs::read(&file)
                         .await
                         .map_err(|source| PublishError::Read { path: file, source })?;
                     let as_planned = objects::hash(&bytes) == object.hash;
-                    store::put(store, target, path, bytes, attributes).await?;
+                    store::put(store, target, path, bytes, &headers).await?;
                     Sent::whole(&object).unless(as_planned, path)
                 };
                 progress.advance(1, object.bytes);
@@ -368,13 +368,13 @@ impl Sent {
     }
 }
 
-/// What sending a large object needs of the run: the client that copies
-/// within the store (none where no copy can be made), the large objects
+/// What sending a large object needs of the run: whether copies can be
+/// made within the store, the large objects
 /// as the store holds them, and why the store took no copy, once it has
 /// refused (no further one is tried), and how the walk saw the files
 /// whose chunks the build listed.
 struct Copying<'a> {
-    copier: Option<&'a aws_sdk_s3::Client>,
+    copies: bool,
     held: &'a HashMap<String, Stored>,
     refused: &'a std::sync::Mutex<Option<String>>,
     seen: &'a HashMap<String, plan::Seen>,
@@ -389,19 +389,19 @@ struct Copying<'a> {
 /// with no hash, so that the next publish sends it again whatever the
 /// store now holds.
 async fn send_large(
-    store: &object_store::aws::AmazonS3,
+    store: &s3::S3,
     target: &store::Target,
     object: &Object,
     file: &Path,
-    attributes: object_store::Attributes,
+    headers: &store::Headers,
     copying: &Copying<'_>,
 ) -> Result<Sent, PublishError> {
     let path = &object.path;
     let store_refused = !copying.refused.lock().is_ok_and(|r| r.is_none());
-    let Some(copier) = copying.copier.filter(|_| !store_refused) else {
-        let (_, sent) = store::put_large(store, target, path, file, attributes).await?;
+    if !copying.copies || store_refused {
+        let (_, sent) = store::put_large(store, target, path, file, headers).await?;
         return Ok(Sent::whole(object).unless(sent == object.hash, path));
-    };
+    }
     let before = seen(file).await;
     let as_walked = before.is_some() && before.as_ref() == copying.seen.get(path);
     // The build's chunks, not read from the file: trusted as the plan
@@ -421,7 +421,7 @@ async fn send_large(
     let assembled = match assembly {
         Some((parts, e_tag)) => {
             let parts = (parts.as_slice(), e_tag);
-            match delta::assemble(copier, target, path, file, &attributes, parts).await {
+            match delta::assemble(store, target, path, file, headers, parts).await {
                 Ok(assembled) => {
                     let sent_as_planned =
                         !as_listed || delta::sent_as_listed(file, &chunks, parts.0).await?;
@@ -450,7 +450,7 @@ async fn send_large(
             (assembled.e_tag, sent_as_planned)
         }
         None => {
-            let (e_tag, hash) = store::put_large(store, target, path, file, attributes).await?;
+            let (e_tag, hash) = store::put_large(store, target, path, file, headers).await?;
             (e_tag, hash == object.hash)
         }
     };

@@ -15,10 +15,9 @@
 //! over each other.
 
 use super::PublishError;
-use super::store::{self, Target};
+use super::store::{self, Bucket, Meta, Target, Version};
 use crate::output::objects::Object;
 use itertools::{EitherOrBoth, Itertools};
-use object_store::{ObjectStore, ObjectStoreExt, UpdateVersion};
 use std::collections::BTreeMap;
 
 /// The head of the record, under the prefix. A leading `.`: no site file
@@ -360,18 +359,18 @@ impl RecordReader {
 /// The record of the last publish under `target`, its layers read as
 /// they arrive, and the version of its head; none where there was none.
 pub async fn read(
-    store: &impl ObjectStore,
+    store: &impl Bucket,
     target: &Target,
-) -> Result<(Option<Published>, Option<UpdateVersion>), PublishError> {
+) -> Result<(Option<Published>, Option<Version>), PublishError> {
     let Some((head, meta)) = read_one(store, target, RECORD, RecordReader::head()).await? else {
         // No record, or no bucket: a listing tells which.
         store
-            .list_with_delimiter(Some(&target.prefix_key))
+            .reach(&target.under())
             .await
             .map_err(|e| store::failed(target, "", "list", &e))?;
         return Ok((None, None));
     };
-    let version = store::version_of(&meta);
+    let version = Version::of(&meta);
     let mut objects = Vec::new();
     for layer in &head.layers {
         match read_one(store, target, layer, RecordReader::layer()).await? {
@@ -379,8 +378,10 @@ pub async fn read(
             None => return Err(missing(store, target, layer, &version).await),
         }
     }
-    let written = Some(std::time::SystemTime::from(meta.last_modified));
-    Ok((Some(Published::over(objects, head, written)), Some(version)))
+    Ok((
+        Some(Published::over(objects, head, meta.last_modified)),
+        Some(version),
+    ))
 }
 
 /// Why a layer the head names is missing: a publish that wrote a head
@@ -388,17 +389,17 @@ pub async fn read(
 /// write anyway), or, where the head is still the one read, the record
 /// is broken.
 async fn missing(
-    store: &impl ObjectStore,
+    store: &impl Bucket,
     target: &Target,
     layer: &str,
-    read: &UpdateVersion,
+    read: &Version,
 ) -> PublishError {
     let head = match target.key(RECORD) {
         Ok(head) => head,
         Err(error) => return error,
     };
     match store.head(&head).await {
-        Ok(meta) if store::version_of(&meta) == *read => PublishError::Record {
+        Ok(Some(meta)) if Version::of(&meta) == *read => PublishError::Record {
             url: target.url(layer),
             why: format!("{RECORD} names it, and the store has no such object"),
         },
@@ -411,23 +412,23 @@ async fn missing(
 /// One head or layer at `path`, read as it arrives; none where the store
 /// has none.
 async fn read_one(
-    store: &impl ObjectStore,
+    store: &impl Bucket,
     target: &Target,
     path: &str,
     mut reader: RecordReader,
-) -> Result<Option<(Read, object_store::ObjectMeta)>, PublishError> {
+) -> Result<Option<(Read, Meta)>, PublishError> {
     use futures::StreamExt;
     let not_one = |why| PublishError::Record {
         url: target.url(path),
         why,
     };
-    let found = match store.get(&target.key(path)?).await {
-        Ok(found) => found,
-        Err(object_store::Error::NotFound { .. }) => return Ok(None),
-        Err(e) => return Err(store::failed(target, path, "read", &e)),
+    let found = store
+        .get(&target.key(path)?)
+        .await
+        .map_err(|e| store::failed(target, path, "read", &e))?;
+    let Some((meta, mut pieces)) = found else {
+        return Ok(None);
     };
-    let meta = found.meta.clone();
-    let mut pieces = found.into_stream();
     while let Some(piece) = pieces.next().await {
         let piece = piece.map_err(|e| store::failed(target, path, "read", &e))?;
         reader.feed(&piece).map_err(not_one)?;
@@ -437,10 +438,10 @@ async fn read_one(
 
 /// The record as one run of publish writes it: the objects it lists, and
 /// a head over the version of it this run read or last wrote.
-pub struct Recorder<'a, S: ObjectStore> {
+pub struct Recorder<'a, S: Bucket> {
     store: &'a S,
     target: &'a Target,
-    version: Option<UpdateVersion>,
+    version: Option<Version>,
     /// The objects of the record read, in path order.
     objects: Vec<Object>,
     /// What this run noted over them, by path: an object, or `None`, gone.
@@ -455,14 +456,14 @@ pub struct Recorder<'a, S: ObjectStore> {
     layers_written: usize,
 }
 
-impl<'a, S: ObjectStore> Recorder<'a, S> {
+impl<'a, S: Bucket> Recorder<'a, S> {
     /// Goes on from the record `previous`, read at `version`, as the run
     /// `run`.
     pub fn new(
         store: &'a S,
         target: &'a Target,
         run: &str,
-        version: Option<UpdateVersion>,
+        version: Option<Version>,
         previous: Published,
     ) -> Recorder<'a, S> {
         let Published {
@@ -534,7 +535,6 @@ impl<'a, S: ObjectStore> Recorder<'a, S> {
     /// between writing a layer and naming it, whose writes of a head are
     /// refused since.
     async fn rewrite(&mut self) -> Result<(), PublishError> {
-        use futures::TryStreamExt;
         self.layers_written += 1;
         let run = self.head.run.as_deref().unwrap_or_default();
         let layer = format!("{LAYERS}{run}-{}.jsonl", self.layers_written);
@@ -550,22 +550,22 @@ impl<'a, S: ObjectStore> Recorder<'a, S> {
             });
         let pieces = layer_pieces(objects.map(|o| (o.path.as_str(), Some(o))));
         let pieces = futures::stream::iter(pieces.map(Ok));
-        let attributes = store::record_attributes();
-        store::put_parts(self.store, self.target, &layer, attributes, pieces).await?;
+        let headers = store::record_headers();
+        store::put_parts(self.store, self.target, &layer, &headers, pieces).await?;
         let mut unnamed = std::mem::replace(&mut self.head.layers, vec![layer]);
         self.head.entries.clear();
         self.overflowing = false;
         self.put_head().await?;
         if let Some(read_written) = self.read_written {
-            let listed: Vec<object_store::ObjectMeta> = self
+            let under = format!("{}{LAYERS}", self.target.under());
+            let listed = self
                 .store
-                .list(Some(&self.target.key(LAYERS.trim_end_matches('/'))?))
-                .try_collect()
+                .list(&under)
                 .await
                 .map_err(|e| store::failed(self.target, LAYERS, "list", &e))?;
             let left = listed.into_iter().filter_map(|meta| {
-                let written = std::time::SystemTime::from(meta.last_modified);
-                let key = self.target.path_of(&meta.location)?;
+                let written = meta.last_modified?;
+                let key = self.target.path_of(&meta.key)?;
                 (written < read_written && !self.head.layers.contains(&key)).then_some(key)
             });
             unnamed.extend(left);
@@ -587,28 +587,18 @@ impl<'a, S: ObjectStore> Recorder<'a, S> {
 /// What the publish modules' tests share.
 #[cfg(test)]
 pub(super) mod testing {
-    use super::{Object, Target};
+    use super::Object;
 
     /// An object of a byte.
     pub fn object(path: &str, hash: &str) -> Object {
         Object::new(path.to_owned(), hash.to_owned(), 1)
     }
-
-    /// Runs `test` on `object_store`'s in-memory store, whose conditions
-    /// are the S3 API's, under `s3://bucket/site`.
-    pub fn in_memory(test: impl AsyncFnOnce(&object_store::memory::InMemory, &Target)) {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .build()
-            .unwrap();
-        let store = object_store::memory::InMemory::new();
-        let target = Target::parse("s3://bucket/site").unwrap();
-        runtime.block_on(test(&store, &target));
-    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::testing::{in_memory, object};
+    use super::super::store::testing::in_memory;
+    use super::testing::object;
     use super::*;
 
     fn entries(objects: &[Object], gone: &[&str]) -> BTreeMap<String, Option<Object>> {
@@ -764,8 +754,7 @@ mod tests {
     /// head of a line; a run that changes a few writes only the head; one
     /// that changes more than a head holds writes the record anew and
     /// removes the layers no head can name, but not one a run may still
-    /// name. Each read back gives what was noted. Run on `object_store`'s
-    /// in-memory store.
+    /// name. Each read back gives what was noted. Run in memory.
     #[test]
     fn a_record_writes_a_head_of_what_changed_over_its_layer() {
         in_memory(async |store, target| {
@@ -773,8 +762,7 @@ mod tests {
                 .map(|i| object(&format!("e/{i}.json"), "1"))
                 .collect();
             let head = async || {
-                let text = store.get(&target.key(RECORD).unwrap()).await.unwrap();
-                let text = text.bytes().await.unwrap();
+                let text = store.bytes(&target.key(RECORD).unwrap()).await.unwrap();
                 let mut reader = RecordReader::head();
                 reader.feed(&text).unwrap();
                 Head::from(reader.finish().unwrap())
@@ -796,7 +784,9 @@ mod tests {
             // while a later run goes on.
             let left = async |name: &str| {
                 let key = target.key(&format!("{LAYERS}{name}.jsonl")).unwrap();
-                store.put(&key, "".into()).await.unwrap();
+                let (empty, headers) = (bytes::Bytes::new(), store::Headers::default());
+                let any = store::Condition::Any;
+                store.put(&key, empty, &headers, any).await.unwrap();
                 std::thread::sleep(std::time::Duration::from_millis(5));
             };
             left("dd-1").await;
@@ -842,7 +832,8 @@ mod tests {
                 ("cc-1", true),
             ] {
                 let key = target.key(&format!("{LAYERS}{layer}.jsonl")).unwrap();
-                assert_eq!(store.head(&key).await.is_ok(), kept, "{layer}");
+                let held = store.head(&key).await.unwrap().is_some();
+                assert_eq!(held, kept, "{layer}");
             }
         });
     }

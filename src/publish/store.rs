@@ -1,14 +1,14 @@
-//! The bucket a site is published to, through `object_store`'s S3 client:
-//! where it is, how its answers' headers are set per object, and what its
-//! errors mean to a publisher, said without a secret.
+//! The bucket a site is published to, as publish asks things of it:
+//! where its keys are (`Target`), what each object is written with, the
+//! few calls of S3's that every object needs (`Bucket`, which the SDK's
+//! client makes, `s3::S3`), and what the store's failures mean to a
+//! publisher, said without a secret.
 
 use super::PublishError;
-use object_store::aws::{AmazonS3, AmazonS3Builder, AmazonS3ConfigKey};
-use object_store::{
-    Attribute, Attributes, ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload,
-    RetryConfig, UpdateVersion,
-};
-use std::time::Duration;
+use aws_sdk_s3::types::CompletedPart;
+use bytes::Bytes;
+use std::future::Future;
+use std::time::SystemTime;
 
 /// `s3://bucket/prefix`: the bucket and the key prefix the site's paths
 /// go under (none: the bucket's root).
@@ -16,9 +16,6 @@ use std::time::Duration;
 pub struct Target {
     pub bucket: String,
     pub prefix: String,
-    /// The key of the prefix itself, under which every key of the site
-    /// lies.
-    pub prefix_key: object_store::path::Path,
 }
 
 impl Target {
@@ -59,51 +56,52 @@ impl Target {
         if prefix.chars().any(char::is_control) {
             return Err(refused("its prefix holds a control character"));
         }
-        // What the client itself would refuse, refused here, before a
-        // key is made of it.
-        let prefix_key = object_store::path::Path::parse(prefix)
-            .map_err(|e| refused(&e.to_string().escape_debug().to_string()))?;
         Ok(Target {
             bucket: bucket.to_owned(),
             prefix: prefix.to_owned(),
-            prefix_key,
         })
     }
 
     /// The key of the site path `path` (no leading `/`), its characters
-    /// as they are: the client encodes them on the wire, and the store
-    /// keeps the name a reader asks for (`Path::from` would store `~` as
-    /// `%7E`). A path that makes no key of its own (none at all, a `/`
-    /// at either end, an empty segment, a control character) is refused:
-    /// no other key stands in for it.
-    pub fn key(&self, path: &str) -> Result<object_store::path::Path, PublishError> {
-        let refused = |why: String| PublishError::Key {
+    /// as they are: the client encodes them on the wire. A path that makes
+    /// no key of its own (none at all, a `/` at either end, an empty, `.`
+    /// or `..` segment, a control character) is refused: no other key
+    /// stands in for it.
+    pub fn key(&self, path: &str) -> Result<String, PublishError> {
+        let refused = |why: &str| PublishError::Key {
             url: self.url(path),
-            why,
+            why: why.to_owned(),
         };
         if path.is_empty() || path.starts_with('/') || path.ends_with('/') {
-            return Err(refused("it is no file's path in the site".to_owned()));
+            return Err(refused("it is no file's path in the site"));
         }
         if path.chars().any(char::is_control) {
-            return Err(refused("it holds a control character".to_owned()));
+            return Err(refused("it holds a control character"));
         }
-        let key = match self.prefix.as_str() {
+        if path.split('/').any(str::is_empty) {
+            return Err(refused("it has an empty segment (`//`)"));
+        }
+        if path.split('/').any(|s| s == "." || s == "..") {
+            return Err(refused("it has a `.` or `..` segment"));
+        }
+        Ok(match self.prefix.as_str() {
             "" => path.to_owned(),
             prefix => format!("{prefix}/{path}"),
-        };
-        // The client's message quotes the path as it is.
-        object_store::path::Path::parse(key)
-            .map_err(|e| refused(e.to_string().escape_debug().to_string()))
+        })
+    }
+
+    /// The key every key of the site begins with: the prefix and a `/`,
+    /// or nothing at the bucket's root.
+    pub fn under(&self) -> String {
+        match self.prefix.as_str() {
+            "" => String::new(),
+            prefix => format!("{prefix}/"),
+        }
     }
 
     /// The site path of a key under the prefix; none for a key elsewhere.
-    pub fn path_of(&self, key: &object_store::path::Path) -> Option<String> {
-        let key = key.as_ref();
-        let path = match self.prefix.as_str() {
-            "" => key,
-            prefix => key.strip_prefix(prefix)?.strip_prefix('/')?,
-        };
-        Some(path.to_owned())
+    pub fn path_of(&self, key: &str) -> Option<String> {
+        key.strip_prefix(&self.under()).map(str::to_owned)
     }
 
     /// Where `path` is, for a message: its characters escaped where a
@@ -139,168 +137,147 @@ fn shown_target(text: &str) -> String {
     shown.escape_debug().to_string()
 }
 
-/// Where the store is, for stores other than AWS's own.
-#[derive(Debug, Clone, Default)]
-pub struct Endpoint {
-    /// The S3 API's URL (Cloudflare R2, Garage, MinIO, Backblaze B2);
-    /// none for AWS's own, or for one the environment names until
-    /// `resolved` reads it.
-    pub url: Option<String>,
-    pub region: Option<String>,
-    /// Requests name the bucket in the path, not the host name, as most
-    /// stores other than AWS want; the default where `url` is given.
-    pub path_style: Option<bool>,
+/// What an object carries of the headers a host would send with its
+/// file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Headers {
+    pub content_type: Option<String>,
+    pub cache_control: Option<String>,
 }
 
-impl Endpoint {
-    /// The endpoint every request of a publish goes to, objects and
-    /// `PutBucketCors` alike, so that both reach one store: the one given,
-    /// else the environment's as the AWS SDKs rank them (`endpoint_url`).
-    pub fn resolved(&self) -> Endpoint {
-        Endpoint {
-            url: endpoint_url(self.url.as_deref(), &AmazonS3Builder::from_env()),
-            ..self.clone()
-        }
-    }
-
-    /// Whether requests go over plain HTTP, where bodies are signed: a
-    /// store on the local network. AWS's own is HTTPS.
-    fn plain_http(&self) -> bool {
-        self.url
-            .as_deref()
-            .and_then(|url| url::Url::parse(url).ok())
-            .is_some_and(|url| url.scheme() == "http")
-    }
-}
-
-/// The bucket, with credentials as the AWS tools find them: the key in
-/// the environment (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
-/// `AWS_SESSION_TOKEN`), else the profile files, web identity, the
-/// container's or the instance's role (`credentials::AwsTools`). With it,
-/// the endpoint as the client reads it, its region filled where the
-/// client found one, for every other request of the publish to go where
-/// the client's go.
-pub async fn open(
-    target: &Target,
-    endpoint: &Endpoint,
-) -> Result<(AmazonS3, Endpoint), PublishError> {
-    if let Some(value) = std::env::var_os("AWS_UNSIGNED_PAYLOAD") {
-        refuse_unsigned_payload(&value.to_string_lossy())?;
-    }
-    let mut builder = AmazonS3Builder::from_env().with_bucket_name(&target.bucket);
-    let mut endpoint = endpoint.clone();
-    if std::env::var_os("AWS_ACCESS_KEY_ID").is_none() {
-        if endpoint.region.is_none() {
-            endpoint.region = super::credentials::AwsTools::profile_region().await;
-        }
-        let tools = super::credentials::AwsTools::new(endpoint.region.as_deref()).await;
-        builder = builder.with_credentials(std::sync::Arc::new(tools));
-    }
-    let endpoint = &endpoint;
-    let plain_http = endpoint.plain_http();
-    if let Some(url) = &endpoint.url {
-        // Credentials belong in the environment, where no message shows
-        // them.
-        if url::Url::parse(url).is_ok_and(|u| !u.username().is_empty() || u.password().is_some()) {
-            return Err(PublishError::Store {
-                what: "the endpoint names a user or a password".to_owned(),
-                detail: "credentials in the URL would be shown wherever it is".to_owned(),
-                help: "give the endpoint without them, and the key in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY",
-            });
-        }
-        builder = builder
-            .with_endpoint(url)
-            .with_config(AmazonS3ConfigKey::S3Endpoint, url)
-            .with_allow_http(plain_http);
-    }
-    if let Some(region) = &endpoint.region {
-        builder = builder.with_region(region);
-    }
-    let path_style = endpoint.path_style.unwrap_or(endpoint.url.is_some());
-    // Over TLS, which checks every byte in transit, requests are signed
-    // without a SHA-256 of each body (`UNSIGNED-PAYLOAD`, as the AWS SDKs
-    // send streamed uploads): hashing every body twice, here and at the
-    // store, made a one-entity publish of 20,000 entities 1.3x as long
-    // (docs/benchmarks.md). Over plain HTTP bodies are signed.
-    // `AWS_UNSIGNED_PAYLOAD` decides, where it is set.
-    if std::env::var_os("AWS_UNSIGNED_PAYLOAD").is_none() {
-        builder = builder.with_unsigned_payload(!plain_http);
-    }
-    let mut opened = endpoint.clone();
-    opened.region = builder.get_config_value(&AmazonS3ConfigKey::Region);
-    opened.path_style = Some(path_style);
-    builder = builder
-        .with_virtual_hosted_style_request(!path_style)
-        // Throttling (503 SlowDown) and dropped connections are retried
-        // with backoff; an endpoint that never answers fails in seconds.
-        .with_retry(RetryConfig {
-            max_retries: 6,
-            retry_timeout: Duration::from_secs(60),
-            ..RetryConfig::default()
-        });
-    let store = builder.build().map_err(|e| PublishError::Store {
-        what: format!("could not open {}", target.url("")),
-        detail: scrubbed(&e.to_string()),
-        help: "give the bucket's region (--region) and, for a store other than AWS, its endpoint (--endpoint)",
-    })?;
-    Ok((store, opened))
-}
-
-/// Refuses an `AWS_UNSIGNED_PAYLOAD` the client cannot read as yes or
-/// no, by the client's own reading (a builder of nothing else fails with
-/// it and builds without it), before anything is asked of the network:
-/// else its error would come with the help for a wrong region or
-/// endpoint.
-fn refuse_unsigned_payload(value: &str) -> Result<(), PublishError> {
-    let bare = || {
-        AmazonS3Builder::new()
-            .with_bucket_name("unsigned-payload")
-            .with_region("us-east-1")
-    };
-    let with_value = bare()
-        .with_config(AmazonS3ConfigKey::UnsignedPayload, value)
-        .build();
-    match with_value.is_err() && bare().build().is_ok() {
-        false => Ok(()),
-        true => Err(PublishError::Store {
-            what: format!("AWS_UNSIGNED_PAYLOAD is `{value}`"),
-            detail: "it says neither true nor false".to_owned(),
-            help: "set it to true (bodies sent unsigned, their integrity left to TLS) or false (signed), or unset it: bodies are then signed over plain HTTP only",
-        }),
-    }
-}
-
-/// The endpoint requests go to, none for AWS's own: `given`
-/// (--endpoint), else the environment's, the S3 one first as in the AWS
-/// SDKs (`AWS_ENDPOINT_URL_S3`, then `AWS_ENDPOINT_URL` or
-/// `AWS_ENDPOINT`), any case, as the client itself would read them.
-fn endpoint_url(given: Option<&str>, builder: &AmazonS3Builder) -> Option<String> {
-    given
-        .map(str::to_owned)
-        .or_else(|| builder.get_config_value(&AmazonS3ConfigKey::S3Endpoint))
-        .or_else(|| builder.get_config_value(&AmazonS3ConfigKey::Endpoint))
-}
-
-/// The headers a host would send with the file, as far as an object
-/// carries them: its type and caching, from the site's `_headers` rules
-/// (the route table's), else its extension's type.
-pub fn attributes(headers: &[(String, String)], path: &str) -> Attributes {
-    let mut attributes = Attributes::new();
+/// The headers of the file at `path`, as far as an object carries them:
+/// its type and caching, from the site's `_headers` rules (the route
+/// table's), else its extension's type.
+pub fn headers(rules: &[(String, String)], path: &str) -> Headers {
     let header = |name: &str| {
-        headers
+        rules
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
             .map(|(_, v)| v.clone())
     };
     let content_type = header("Content-Type").unwrap_or_else(|| crate::site::media::of_file(path));
-    attributes.insert(Attribute::ContentType, content_type.into());
-    if let Some(cache) = crate::site::routes::cache_control(&format!("/{path}"))
+    let cache_control = crate::site::routes::cache_control(&format!("/{path}"))
         .map(str::to_owned)
-        .or_else(|| header("Cache-Control"))
-    {
-        attributes.insert(Attribute::CacheControl, cache.into());
+        .or_else(|| header("Cache-Control"));
+    Headers {
+        content_type: Some(content_type),
+        cache_control,
     }
-    attributes
+}
+
+/// An object as the store describes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Meta {
+    pub key: String,
+    pub e_tag: Option<String>,
+    pub last_modified: Option<SystemTime>,
+}
+
+/// An object's bytes as they arrive.
+pub type Body = futures::stream::BoxStream<'static, Result<Bytes, Failure>>;
+
+/// What a write asks of the object it replaces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Condition {
+    Any,
+    /// There is none (`If-None-Match: *`).
+    Absent,
+    /// It is the version of this entity tag (`If-Match`).
+    Matches(String),
+}
+
+/// A call the store did not carry out: its status and code where it
+/// answered, and what was said, scrubbed of secrets.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    pub status: Option<u16>,
+    pub code: Option<String>,
+    pub detail: String,
+}
+
+impl Failure {
+    pub fn other(detail: String) -> Failure {
+        Failure {
+            status: None,
+            code: None,
+            detail,
+        }
+    }
+
+    /// No such object (where no such bucket is another failure).
+    pub fn not_found(&self) -> bool {
+        match self.code.as_deref() {
+            Some("NoSuchKey" | "NotFound") => true,
+            Some("NoSuchBucket") => false,
+            _ => self.status == Some(404),
+        }
+    }
+
+    /// The object was not as the write's condition asked.
+    pub fn precondition(&self) -> bool {
+        self.status == Some(412)
+            || matches!(
+                self.code.as_deref(),
+                Some("PreconditionFailed" | "ConditionalRequestConflict")
+            )
+    }
+
+    fn refused(&self) -> bool {
+        matches!(self.status, Some(401 | 403))
+            || matches!(
+                self.code.as_deref(),
+                Some("InvalidAccessKeyId" | "SignatureDoesNotMatch" | "AccessDenied")
+            )
+    }
+}
+
+/// The calls of S3's that publish makes of every object, keyed as the
+/// bucket keys them (`Target::key`). The SDK's client makes them
+/// (`s3::S3`); the tests of what is built on them run them in memory
+/// too (`testing::Memory`).
+pub trait Bucket: Sync {
+    /// The object and its bytes; none where there is none.
+    fn get(&self, key: &str) -> impl Future<Output = Result<Option<(Meta, Body)>, Failure>> + Send;
+    fn head(&self, key: &str) -> impl Future<Output = Result<Option<Meta>, Failure>> + Send;
+    /// Fails where the bucket cannot be listed under `prefix` (none such,
+    /// no right to).
+    fn reach(&self, prefix: &str) -> impl Future<Output = Result<(), Failure>> + Send;
+    fn list(&self, prefix: &str) -> impl Future<Output = Result<Vec<Meta>, Failure>> + Send;
+    /// Writes the object whole; its entity tag, where the store gives one.
+    fn put(
+        &self,
+        key: &str,
+        body: Bytes,
+        headers: &Headers,
+        condition: Condition,
+    ) -> impl Future<Output = Result<Option<String>, Failure>> + Send;
+    /// Starts a multipart upload; its ID.
+    fn start_upload(
+        &self,
+        key: &str,
+        headers: &Headers,
+    ) -> impl Future<Output = Result<String, Failure>> + Send;
+    fn put_part(
+        &self,
+        key: &str,
+        upload: &str,
+        number: i32,
+        body: Bytes,
+    ) -> impl Future<Output = Result<CompletedPart, Failure>> + Send;
+    /// Completes the upload from its parts; the object's entity tag.
+    fn finish_upload(
+        &self,
+        key: &str,
+        upload: &str,
+        parts: Vec<CompletedPart>,
+    ) -> impl Future<Output = Result<Option<String>, Failure>> + Send;
+    fn abort_upload(
+        &self,
+        key: &str,
+        upload: &str,
+    ) -> impl Future<Output = Result<(), Failure>> + Send;
+    /// Removes the object; done too where there was none.
+    fn delete(&self, key: &str) -> impl Future<Output = Result<(), Failure>> + Send;
 }
 
 /// The bucket's CORS rules that give its objects the cross-origin
@@ -330,123 +307,6 @@ pub fn cors_configuration() -> serde_json::Value {
     })
 }
 
-/// The CORS rules of `cors_configuration` as S3's `PutBucketCors` takes
-/// them: XML, each value escaped.
-pub fn cors_xml() -> String {
-    let escape = |text: &str| {
-        text.replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;")
-    };
-    let mut xml = String::from(
-        r#"<?xml version="1.0" encoding="UTF-8"?><CORSConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/">"#,
-    );
-    let rules = cors_configuration();
-    for rule in rules["CORSRules"].as_array().into_iter().flatten() {
-        xml.push_str("<CORSRule>");
-        for (list, element) in [
-            ("AllowedOrigins", "AllowedOrigin"),
-            ("AllowedMethods", "AllowedMethod"),
-            ("AllowedHeaders", "AllowedHeader"),
-            ("ExposeHeaders", "ExposeHeader"),
-        ] {
-            for value in rule[list].as_array().into_iter().flatten() {
-                let value = escape(value.as_str().unwrap_or_default());
-                xml.push_str(&format!("<{element}>{value}</{element}>"));
-            }
-        }
-        xml.push_str(&format!(
-            "<MaxAgeSeconds>{}</MaxAgeSeconds></CORSRule>",
-            rule["MaxAgeSeconds"]
-        ));
-    }
-    xml.push_str("</CORSConfiguration>");
-    xml
-}
-
-/// The URL of the bucket itself, as the store's S3 client addresses it:
-/// in the path (`ENDPOINT/BUCKET`), or by its host name (the endpoint
-/// given, else `BUCKET.s3.REGION.amazonaws.com`).
-fn bucket_url(target: &Target, endpoint: &Endpoint, region: &str) -> Result<url::Url, String> {
-    let path_style = endpoint.path_style.unwrap_or(endpoint.url.is_some());
-    let base = endpoint
-        .url
-        .clone()
-        .unwrap_or_else(|| format!("https://s3.{region}.amazonaws.com"));
-    let mut url = url::Url::parse(&base).map_err(|e| format!("the endpoint {base}: {e}"))?;
-    if path_style {
-        let path = format!("{}/{}", url.path().trim_end_matches('/'), target.bucket);
-        url.set_path(&path);
-    } else if endpoint.url.is_none() {
-        let host = url.host_str().unwrap_or_default().to_owned();
-        url.set_host(Some(&format!("{}.{host}", target.bucket)))
-            .map_err(|e| format!("the bucket's host name: {e}"))?;
-    }
-    // Else the endpoint names the bucket's own host, as the S3 client
-    // takes it.
-    url.set_query(Some("cors"));
-    Ok(url)
-}
-
-/// Sets the bucket's CORS rules (`cors_xml`) with S3's `PutBucketCors`,
-/// signed by `object_store`'s own signer with the store's credentials:
-/// `object_store` has no call for a bucket's configuration.
-pub async fn apply_cors(
-    store: &AmazonS3,
-    target: &Target,
-    endpoint: &Endpoint,
-) -> Result<(), PublishError> {
-    use base64::Engine;
-    use md5::Digest;
-    use object_store::client::{ClientOptions, HttpConnector, ReqwestConnector};
-    let refused = |detail: String| PublishError::Store {
-        what: format!("could not set the CORS rules of s3://{}", target.bucket),
-        detail: scrubbed(&detail),
-        help: "the key needs s3:PutBucketCORS on the bucket (on R2, an Admin token; or set the rules in the dashboard or with wrangler r2 bucket cors set); or publish without --apply-cors and set the rules printed",
-    };
-    let region = match endpoint.region.clone() {
-        Some(region) => region,
-        None => super::credentials::AwsTools::profile_region()
-            .await
-            .unwrap_or_else(|| "us-east-1".to_owned()),
-    };
-    let url = bucket_url(target, endpoint, &region).map_err(refused)?;
-    let body = cors_xml().into_bytes();
-    let md5 = base64::engine::general_purpose::STANDARD.encode(md5::Md5::digest(&body));
-    let mut request = http::Request::builder()
-        .method(http::Method::PUT)
-        .uri(url.as_str())
-        .header("Content-Type", "application/xml")
-        .header("Content-MD5", md5)
-        .body(object_store::client::HttpRequestBody::from(body))
-        .map_err(|e| refused(e.to_string()))?;
-    let credential = store
-        .credentials()
-        .get_credential()
-        .await
-        .map_err(|e| failed(target, "", "sign for", &e))?;
-    object_store::aws::AwsAuthorizer::new(&credential, "s3", &region)
-        .try_authorize(&mut request, None)
-        .map_err(|e| refused(chain(&e)))?;
-    let options = ClientOptions::new().with_allow_http(url.scheme() == "http");
-    let client = ReqwestConnector::default()
-        .connect(&options)
-        .map_err(|e| refused(chain(&e)))?;
-    let response = client
-        .execute(request)
-        .await
-        .map_err(|e| refused(chain(&e)))?;
-    if response.status().is_success() {
-        return Ok(());
-    }
-    let status = response.status();
-    let body = response.into_body().bytes().await.unwrap_or_default();
-    Err(refused(format!(
-        "{status}: {}",
-        String::from_utf8_lossy(&body).trim()
-    )))
-}
-
 /// Writes the record of a publish over the `version` of it this publish
 /// read or last wrote (none: there was none, and there must still be
 /// none), and keeps the version written. Where another publish wrote it
@@ -455,86 +315,87 @@ pub async fn apply_cors(
 /// objects. A store that ignores the conditions (Garage 2.5) writes it
 /// regardless.
 pub async fn put_record(
-    store: &impl ObjectStore,
+    store: &impl Bucket,
     target: &Target,
     path: &str,
     bytes: Vec<u8>,
-    version: &mut Option<UpdateVersion>,
+    version: &mut Option<Version>,
 ) -> Result<(), PublishError> {
-    let mode = match version.take() {
-        Some(read) => PutMode::Update(read),
-        None => PutMode::Create,
+    let condition = match version.take() {
+        Some(Version { e_tag: Some(e_tag) }) => Condition::Matches(e_tag),
+        Some(Version { e_tag: None }) => Condition::Any,
+        None => Condition::Absent,
     };
-    let options = PutOptions {
-        mode,
-        attributes: record_attributes(),
-        ..PutOptions::default()
-    };
-    let bytes = bytes::Bytes::from(bytes);
+    let bytes = Bytes::from(bytes);
     let key = target.key(path)?;
     match store
-        .put_opts(&key, PutPayload::from(bytes.clone()), options)
+        .put(&key, bytes.clone(), &record_headers(), condition)
         .await
     {
-        Ok(written) => {
-            *version = Some(UpdateVersion {
-                e_tag: written.e_tag,
-                version: written.version,
-            });
+        Ok(e_tag) => {
+            *version = Some(Version { e_tag });
             Ok(())
         }
-        Err(
-            object_store::Error::Precondition { .. } | object_store::Error::AlreadyExists { .. },
-        ) => {
+        Err(failure) if failure.precondition() => {
             // A write the client retried after it had gone through is
             // refused as the second: the record is then this run's own.
-            let found = store
-                .get(&key)
-                .await
-                .map_err(|e| failed(target, path, "read", &e))?;
-            let read = version_of(&found.meta);
-            let held = found
-                .bytes()
-                .await
-                .map_err(|e| failed(target, path, "read", &e))?;
+            let read = async {
+                let (meta, body) = store
+                    .get(&key)
+                    .await?
+                    .ok_or_else(|| Failure::other("the record was removed meanwhile".to_owned()))?;
+                use futures::TryStreamExt;
+                let held: Vec<Bytes> = body.try_collect().await?;
+                Ok::<_, Failure>((meta, held.concat()))
+            };
+            let (meta, held) = read.await.map_err(|e| failed(target, path, "read", &e))?;
             if held != bytes {
                 return Err(PublishError::Concurrent {
                     url: target.url(path),
                 });
             }
-            *version = Some(read);
+            *version = Some(Version::of(&meta));
             Ok(())
         }
-        Err(e) => Err(failed(target, path, "upload", &e)),
+        Err(failure) => Err(failed(target, path, "upload", &failure)),
     }
 }
 
-/// A record's head's and layers' attributes: read by publish alone,
-/// never cached.
-pub fn record_attributes() -> Attributes {
-    let mut attributes = Attributes::new();
-    attributes.insert(Attribute::ContentType, "application/jsonl".into());
-    attributes.insert(Attribute::CacheControl, "no-store".into());
-    attributes
+/// The version of an object as read, which a write over it names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Version {
+    pub e_tag: Option<String>,
 }
 
-/// Writes one object whole, with its attributes; its entity tag, where
-/// the store gives one.
+impl Version {
+    pub fn of(meta: &Meta) -> Version {
+        Version {
+            e_tag: meta.e_tag.clone(),
+        }
+    }
+}
+
+/// A record's head's and layers' headers: read by publish alone, never
+/// cached.
+pub fn record_headers() -> Headers {
+    Headers {
+        content_type: Some("application/jsonl".to_owned()),
+        cache_control: Some("no-store".to_owned()),
+    }
+}
+
+/// Writes one object whole, with its headers; its entity tag, where the
+/// store gives one.
 pub async fn put(
-    store: &impl ObjectStore,
+    store: &impl Bucket,
     target: &Target,
     path: &str,
     bytes: Vec<u8>,
-    attributes: Attributes,
+    headers: &Headers,
 ) -> Result<Option<String>, PublishError> {
-    let options = PutOptions {
-        attributes,
-        ..PutOptions::default()
-    };
     store
-        .put_opts(&target.key(path)?, PutPayload::from(bytes), options)
+        .put(&target.key(path)?, bytes.into(), headers, Condition::Any)
         .await
-        .map(|written| written.e_tag)
         .map_err(|e| failed(target, path, "upload", &e))
 }
 
@@ -542,11 +403,11 @@ pub async fn put(
 /// entity tag, where the store gives one, and the hash of the bytes sent
 /// (those the plan hashed only where the file did not change meanwhile).
 pub async fn put_large(
-    store: &impl ObjectStore,
+    store: &impl Bucket,
     target: &Target,
     path: &str,
     file: &std::path::Path,
-    attributes: Attributes,
+    headers: &Headers,
 ) -> Result<(Option<String>, String), PublishError> {
     use tokio::io::AsyncReadExt;
     let read_error = |source| PublishError::Read {
@@ -567,7 +428,7 @@ pub async fn put_large(
         }
         Ok((read > 0).then_some((buffer, Some(opened))))
     });
-    let e_tag = put_parts(store, target, path, attributes, pieces).await?;
+    let e_tag = put_parts(store, target, path, headers, pieces).await?;
     // No hashing panics: the lock is never poisoned.
     let hasher = hasher
         .into_inner()
@@ -580,56 +441,68 @@ pub async fn put_large(
 /// stays a few parts an object, whatever its size. Its entity tag, where
 /// the store gives one.
 pub async fn put_parts(
-    store: &impl ObjectStore,
+    store: &impl Bucket,
     target: &Target,
     path: &str,
-    attributes: Attributes,
+    headers: &Headers,
     pieces: impl futures::Stream<Item = Result<Vec<u8>, PublishError>>,
 ) -> Result<Option<String>, PublishError> {
-    use futures::StreamExt;
+    use futures::{StreamExt, TryStreamExt};
     let mut pieces = std::pin::pin!(pieces);
     let mut first = Vec::new();
     while first.len() < PART_BYTES {
         match pieces.next().await {
             Some(piece) => first.extend(piece?),
-            None => return put(store, target, path, first, attributes).await,
+            None => return put(store, target, path, first, headers).await,
         }
     }
-    let options = object_store::PutMultipartOptions {
-        attributes,
-        ..Default::default()
-    };
+    let key = target.key(path)?;
     let upload = store
-        .put_multipart_opts(&target.key(path)?, options)
+        .start_upload(&key, headers)
         .await
         .map_err(|e| failed(target, path, "upload", &e))?;
-    let mut writer = object_store::WriteMultipart::new_with_chunk_size(upload, PART_BYTES);
-    writer.write(&first);
-    drop(first);
-    let sent = async {
-        while let Some(piece) = pieces.next().await {
-            let piece = piece?;
-            writer
-                .wait_for_capacity(2)
+    // The pieces gathered into parts of `PART_BYTES`, the last shorter.
+    let parts = futures::stream::try_unfold(
+        (pieces, first, false),
+        async |(mut pieces, mut gathered, mut ended)| {
+            while !ended && gathered.len() < PART_BYTES {
+                match pieces.next().await {
+                    Some(piece) => gathered.extend(piece?),
+                    None => ended = true,
+                }
+            }
+            if gathered.is_empty() {
+                return Ok(None);
+            }
+            let rest = gathered.split_off(gathered.len().min(PART_BYTES));
+            Ok::<_, PublishError>(Some((gathered, (pieces, rest, ended))))
+        },
+    );
+    let (key, upload) = (&key, &upload);
+    let sent: Result<Vec<CompletedPart>, PublishError> = parts
+        .enumerate()
+        .map(|(n, part)| async move {
+            let number = n as i32 + 1;
+            store
+                .put_part(key, upload, number, Bytes::from(part?))
                 .await
-                .map_err(|e| failed(target, path, "upload", &e))?;
-            writer.write(&piece);
-        }
-        Ok(())
-    }
-    .await;
-    match sent {
-        Ok(()) => writer
-            .finish()
+                .map_err(|e| failed(target, path, "upload", &e))
+        })
+        .buffered(2)
+        .try_collect()
+        .await;
+    let finished = match sent {
+        Ok(parts) => store
+            .finish_upload(key, upload, parts)
             .await
-            .map(|written| written.e_tag)
             .map_err(|e| failed(target, path, "upload", &e)),
-        Err(error) => {
-            // A multipart upload left open is kept, and billed, by the store.
-            let _ = writer.abort().await;
-            Err(error)
-        }
+        Err(error) => Err(error),
+    };
+    if finished.is_err() {
+        // A multipart upload left open is kept, and billed, by the store.
+        let _ = store.abort_upload(key, upload).await;
     }
+    finished
 }
 
 /// The size of a part of a multipart upload (S3 takes 5 MiB at least).
@@ -638,30 +511,22 @@ const PART_BYTES: usize = 8 << 20;
 /// The size from which an object is sent in parts.
 pub const MULTIPART_FROM: u64 = 16 << 20;
 
-pub async fn delete(
-    store: &impl ObjectStore,
-    target: &Target,
-    path: &str,
-) -> Result<(), PublishError> {
-    match store.delete(&target.key(path)?).await {
-        Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
-        Err(e) => Err(failed(target, path, "delete", &e)),
-    }
+pub async fn delete(store: &impl Bucket, target: &Target, path: &str) -> Result<(), PublishError> {
+    store
+        .delete(&target.key(path)?)
+        .await
+        .map_err(|e| failed(target, path, "delete", &e))
 }
 
 /// An error of the store, said as what it means for the publisher.
-pub(super) fn failed(
-    target: &Target,
-    path: &str,
-    doing: &str,
-    error: &object_store::Error,
-) -> PublishError {
-    let mut detail = scrubbed(&chain(error));
-    // `aws-config`'s chain found none (`credentials::AwsTools`).
+pub(super) fn failed(target: &Target, path: &str, doing: &str, error: &Failure) -> PublishError {
+    let mut detail = scrubbed(&error.detail);
+    // `aws-config`'s chain found none (`credentials::chain`).
     let unfound = [
         "provided credentials",
         "credential provider",
         "credentials provider",
+        "no credentials",
     ]
     .iter()
     .any(|said| detail.contains(said));
@@ -673,21 +538,18 @@ pub(super) fn failed(
     }
     let help = match error {
         _ if unfound => NO_CREDENTIALS,
-        object_store::Error::Unauthenticated { .. }
-        | object_store::Error::PermissionDenied { .. } => REFUSED,
-        _ if detail.contains("NoSuchBucket") || detail.contains("bucket does not exist") => {
+        _ if error.code.as_deref() == Some("NoSuchBucket")
+            || detail.contains("bucket does not exist") =>
+        {
             "the bucket does not exist there: create it, or check the name, --endpoint and --region"
         }
-        _ if detail.contains("InvalidAccessKeyId")
-            || detail.contains("SignatureDoesNotMatch")
-            || detail.contains("AccessDenied") =>
-        {
-            REFUSED
-        }
-        _ if detail.contains("error sending request")
-            || detail.contains("Connection refused")
-            || detail.contains("dns error")
-            || detail.contains("timed out") =>
+        _ if error.refused() => REFUSED,
+        _ if error.status.is_none()
+            && (detail.contains("dispatch failure")
+                || detail.contains("Connection refused")
+                || detail.contains("dns error")
+                || detail.contains("timed out")
+                || detail.contains("timeout")) =>
         {
             "the store did not answer: check --endpoint (or AWS_ENDPOINT_URL) and the network"
         }
@@ -703,21 +565,6 @@ pub(super) fn failed(
 const NO_CREDENTIALS: &str = "no credentials were found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE to a profile of ~/.aws/credentials or ~/.aws/config (or of the files AWS_SHARED_CREDENTIALS_FILE and AWS_CONFIG_FILE name)";
 
 const REFUSED: &str = "the store refused the credentials: check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or the profile, or the role), and that the key may list the bucket (s3:ListBucket) and read, write and delete under the prefix";
-
-/// An error and its sources, one line.
-fn chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(inner) = source {
-        let said = inner.to_string();
-        if !text.contains(&said) {
-            text.push_str(": ");
-            text.push_str(&said);
-        }
-        source = inner.source();
-    }
-    text
-}
 
 /// `text` with every credential blanked out, the environment's and those
 /// the profile files gave: a store's error may quote the key it was sent.
@@ -738,76 +585,21 @@ pub fn scrubbed(text: &str) -> String {
     text
 }
 
-/// The version of an object as read, which a write over it names.
-pub(super) fn version_of(meta: &object_store::ObjectMeta) -> UpdateVersion {
-    UpdateVersion {
-        e_tag: meta.e_tag.clone(),
-        version: meta.version.clone(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::super::record::testing::in_memory;
+    use super::testing::in_memory;
     use super::*;
-
-    /// Bodies go unsigned only where TLS carries them: the endpoint read
-    /// as the client will use it, from the flag or from the environment's
-    /// S3-only names, whatever its case.
-    #[test]
-    fn the_endpoint_says_whether_bodies_are_signed() {
-        let plain = AmazonS3Builder::new();
-        assert_eq!(endpoint_url(None, &plain), None);
-        assert!(!Endpoint::default().plain_http());
-        let given = |url: &str| Endpoint {
-            url: Some(url.to_owned()),
-            ..Endpoint::default()
-        };
-        assert!(given("http://127.0.0.1:3900").plain_http());
-        assert!(given("HTTP://127.0.0.1:3900").plain_http());
-        assert!(!given("https://account.r2.cloudflarestorage.com").plain_http());
-        assert!(!given("not a url").plain_http());
-        for key in [AmazonS3ConfigKey::S3Endpoint, AmazonS3ConfigKey::Endpoint] {
-            let named = AmazonS3Builder::new().with_config(key, "http://store.local:9000");
-            let found = endpoint_url(None, &named);
-            assert_eq!(found.as_deref(), Some("http://store.local:9000"));
-            let flag = endpoint_url(Some("https://store.example"), &named);
-            assert_eq!(flag.as_deref(), Some("https://store.example"));
-        }
-        // The S3 endpoint wins over the generic one, as in the AWS SDKs.
-        let both = AmazonS3Builder::new()
-            .with_config(AmazonS3ConfigKey::Endpoint, "https://generic.example")
-            .with_config(AmazonS3ConfigKey::S3Endpoint, "http://s3.example");
-        assert_eq!(
-            endpoint_url(None, &both).as_deref(),
-            Some("http://s3.example")
-        );
-    }
-
-    #[test]
-    fn the_cors_rules_in_xml_are_the_json_ones() {
-        let xml = cors_xml();
-        for element in [
-            "<AllowedOrigin>*</AllowedOrigin>",
-            "<AllowedMethod>GET</AllowedMethod><AllowedMethod>HEAD</AllowedMethod>",
-            "<ExposeHeader>ETag</ExposeHeader><ExposeHeader>Link</ExposeHeader>",
-            "<MaxAgeSeconds>3600</MaxAgeSeconds>",
-        ] {
-            assert!(xml.contains(element), "{element} in {xml}");
-        }
-        assert!(xml.ends_with("</CORSRule></CORSConfiguration>"));
-    }
 
     /// A record written over the version this publish read: the next
     /// write goes on from it; where another publish wrote the record
-    /// meanwhile, or one appeared where there was none, it stops. Run on
-    /// `object_store`'s in-memory store, whose conditions are the S3
-    /// API's (Garage, which the publish tests run, ignores them).
+    /// meanwhile, or one appeared where there was none, it stops. Run in
+    /// memory, with the S3 API's conditions (Garage, which the publish
+    /// tests run, ignores them).
     #[test]
     fn a_record_another_publish_wrote_meanwhile_stops_this_one() {
         in_memory(async |store, target| {
             let record = super::super::record::RECORD;
-            let write = async |version: &mut Option<UpdateVersion>, text: &str| {
+            let write = async |version: &mut Option<Version>, text: &str| {
                 let bytes = text.as_bytes().to_vec();
                 put_record(store, target, record, bytes, version).await
             };
@@ -854,12 +646,11 @@ mod tests {
                 let whole: Vec<u8> = (0..bytes).map(|i| (i % 251) as u8).collect();
                 let pieces = whole.chunks(1 << 20).map(|piece| Ok(piece.to_vec()));
                 let path = format!("parts-{bytes}");
-                let attributes = record_attributes();
                 put_parts(
                     store,
                     target,
                     &path,
-                    attributes,
+                    &record_headers(),
                     futures::stream::iter(pieces),
                 )
                 .await
@@ -867,13 +658,13 @@ mod tests {
                 let file = dir.path().join(&path);
                 std::fs::write(&file, &whole).unwrap();
                 let large = format!("large-{bytes}");
-                let (_, hash) = put_large(store, target, &large, &file, Attributes::new())
+                let (_, hash) = put_large(store, target, &large, &file, &Headers::default())
                     .await
                     .unwrap();
                 assert_eq!(hash, crate::output::objects::hash(&whole));
                 for path in [path, large] {
-                    let read = store.get(&target.key(&path).unwrap()).await.unwrap();
-                    assert!(read.bytes().await.unwrap() == whole, "{path}");
+                    let read = store.bytes(&target.key(&path).unwrap()).await;
+                    assert!(read == Some(whole.clone()), "{path}");
                 }
             }
         });
@@ -884,16 +675,9 @@ mod tests {
         let target = Target::parse("s3://my-bucket/sites/pato/").unwrap();
         assert_eq!(target.bucket, "my-bucket");
         assert_eq!(target.prefix, "sites/pato");
+        assert_eq!(target.key("a/b.json").unwrap(), "sites/pato/a/b.json");
         assert_eq!(
-            target.key("a/b.json").unwrap().as_ref(),
-            "sites/pato/a/b.json"
-        );
-        assert_eq!(
-            Target::parse("s3://my-bucket")
-                .unwrap()
-                .key("x")
-                .unwrap()
-                .as_ref(),
+            Target::parse("s3://my-bucket").unwrap().key("x").unwrap(),
             "x"
         );
         for bad in [
@@ -910,17 +694,13 @@ mod tests {
         ] {
             assert!(Target::parse(bad).is_err(), "{bad}");
         }
-        // The prefix itself is a key of its own characters.
+        // Keys are of their own characters.
         let tilde = Target::parse("s3://my-bucket/~me").unwrap();
-        assert_eq!(tilde.prefix_key.as_ref(), "~me");
+        assert_eq!(tilde.key("~a b%.json").unwrap(), "~me/~a b%.json");
+        assert_eq!(tilde.path_of("~me/~a b%.json").unwrap(), "~a b%.json");
+        assert_eq!(tilde.path_of("~mex/a.json"), None);
         assert!(tilde.key("").is_err());
-        assert_eq!(
-            Target::parse("s3://my-bucket/")
-                .unwrap()
-                .prefix_key
-                .as_ref(),
-            ""
-        );
+        assert_eq!(Target::parse("s3://my-bucket/").unwrap().under(), "");
     }
 
     /// No path stands in for another: one that makes no key is refused,
@@ -1002,26 +782,190 @@ mod tests {
 
     #[test]
     fn an_object_s_type_and_caching_come_from_the_rules() {
-        let headers = vec![
+        let rules = vec![
             ("Content-Type".to_owned(), "application/json".to_owned()),
             (
                 "Cache-Control".to_owned(),
                 "public, max-age=3600".to_owned(),
             ),
         ];
-        let attributes = attributes(&headers, "all");
+        let given = headers(&rules, "all");
+        assert_eq!(given.content_type.as_deref(), Some("application/json"));
+        assert_eq!(given.cache_control.as_deref(), Some("public, max-age=3600"));
+        let guessed = headers(&[], "ui/site.css");
         assert_eq!(
-            attributes.get(&Attribute::ContentType).map(|v| v.as_ref()),
-            Some("application/json")
-        );
-        assert_eq!(
-            attributes.get(&Attribute::CacheControl).map(|v| v.as_ref()),
-            Some("public, max-age=3600")
-        );
-        let guessed = super::attributes(&[], "ui/site.css");
-        assert_eq!(
-            guessed.get(&Attribute::ContentType).map(|v| v.as_ref()),
+            guessed.content_type.as_deref(),
             Some("text/css; charset=utf-8")
         );
+    }
+}
+
+/// A bucket in memory, for the tests of what is built on `Bucket`: its
+/// conditions and its answers as S3's.
+#[cfg(test)]
+pub(super) mod testing {
+    use super::*;
+    use std::collections::BTreeMap;
+    use std::sync::Mutex;
+
+    #[derive(Default)]
+    pub struct Memory {
+        objects: Mutex<BTreeMap<String, (Bytes, Meta)>>,
+        uploads: Mutex<BTreeMap<String, BTreeMap<i32, Bytes>>>,
+        written: std::sync::atomic::AtomicU64,
+    }
+
+    impl Memory {
+        /// The object's bytes; none where there is none.
+        pub async fn bytes(&self, key: &str) -> Option<Vec<u8>> {
+            let objects = self.objects.lock().unwrap();
+            objects.get(key).map(|(bytes, _)| bytes.to_vec())
+        }
+
+        fn store(&self, key: &str, bytes: Bytes) -> String {
+            let n = self
+                .written
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let e_tag = format!("\"{n}\"");
+            let meta = Meta {
+                key: key.to_owned(),
+                e_tag: Some(e_tag.clone()),
+                last_modified: Some(SystemTime::now()),
+            };
+            self.objects
+                .lock()
+                .unwrap()
+                .insert(key.to_owned(), (bytes, meta));
+            e_tag
+        }
+    }
+
+    fn failing(status: u16, code: &str) -> Failure {
+        Failure {
+            status: Some(status),
+            code: Some(code.to_owned()),
+            detail: code.to_owned(),
+        }
+    }
+
+    impl Bucket for Memory {
+        async fn get(&self, key: &str) -> Result<Option<(Meta, Body)>, Failure> {
+            use futures::StreamExt;
+            let objects = self.objects.lock().unwrap();
+            Ok(objects.get(key).map(|(bytes, meta)| {
+                let body = futures::stream::iter([Ok(bytes.clone())]).boxed();
+                (meta.clone(), body)
+            }))
+        }
+
+        async fn head(&self, key: &str) -> Result<Option<Meta>, Failure> {
+            let objects = self.objects.lock().unwrap();
+            Ok(objects.get(key).map(|(_, meta)| meta.clone()))
+        }
+
+        async fn reach(&self, _prefix: &str) -> Result<(), Failure> {
+            Ok(())
+        }
+
+        async fn list(&self, prefix: &str) -> Result<Vec<Meta>, Failure> {
+            let objects = self.objects.lock().unwrap();
+            Ok(objects
+                .iter()
+                .filter(|(key, _)| key.starts_with(prefix))
+                .map(|(_, (_, meta))| meta.clone())
+                .collect())
+        }
+
+        async fn put(
+            &self,
+            key: &str,
+            body: Bytes,
+            _headers: &Headers,
+            condition: Condition,
+        ) -> Result<Option<String>, Failure> {
+            let held = self
+                .objects
+                .lock()
+                .unwrap()
+                .get(key)
+                .map(|(_, m)| m.e_tag.clone());
+            let holds = match (&condition, held) {
+                (Condition::Any, _) => true,
+                (Condition::Absent, held) => held.is_none(),
+                (Condition::Matches(e_tag), Some(held)) => held.as_ref() == Some(e_tag),
+                (Condition::Matches(_), None) => false,
+            };
+            if !holds {
+                return Err(failing(412, "PreconditionFailed"));
+            }
+            Ok(Some(self.store(key, body)))
+        }
+
+        async fn start_upload(&self, key: &str, _headers: &Headers) -> Result<String, Failure> {
+            let upload = format!("{key}#{}", self.uploads.lock().unwrap().len());
+            self.uploads
+                .lock()
+                .unwrap()
+                .insert(upload.clone(), BTreeMap::new());
+            Ok(upload)
+        }
+
+        async fn put_part(
+            &self,
+            _key: &str,
+            upload: &str,
+            number: i32,
+            body: Bytes,
+        ) -> Result<CompletedPart, Failure> {
+            let mut uploads = self.uploads.lock().unwrap();
+            let parts = uploads
+                .get_mut(upload)
+                .ok_or_else(|| failing(404, "NoSuchUpload"))?;
+            parts.insert(number, body);
+            Ok(CompletedPart::builder().part_number(number).build())
+        }
+
+        async fn finish_upload(
+            &self,
+            key: &str,
+            upload: &str,
+            parts: Vec<CompletedPart>,
+        ) -> Result<Option<String>, Failure> {
+            let held = self
+                .uploads
+                .lock()
+                .unwrap()
+                .remove(upload)
+                .ok_or_else(|| failing(404, "NoSuchUpload"))?;
+            let mut whole = Vec::new();
+            for part in parts {
+                let number = part.part_number().unwrap_or_default();
+                let bytes = held
+                    .get(&number)
+                    .ok_or_else(|| failing(400, "InvalidPart"))?;
+                whole.extend_from_slice(bytes);
+            }
+            Ok(Some(self.store(key, whole.into())))
+        }
+
+        async fn abort_upload(&self, _key: &str, upload: &str) -> Result<(), Failure> {
+            self.uploads.lock().unwrap().remove(upload);
+            Ok(())
+        }
+
+        async fn delete(&self, key: &str) -> Result<(), Failure> {
+            self.objects.lock().unwrap().remove(key);
+            Ok(())
+        }
+    }
+
+    /// Runs `test` on a bucket in memory, under `s3://bucket/site`.
+    pub fn in_memory(test: impl AsyncFnOnce(&Memory, &Target)) {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let store = Memory::default();
+        let target = Target::parse("s3://bucket/site").unwrap();
+        runtime.block_on(test(&store, &target));
     }
 }

@@ -173,7 +173,7 @@ fn publish_sends_what_serve_answers_and_then_only_what_changed() {
     }
 
     // Someone else's object under the same prefix.
-    put_foreign(&garage, "tiny/notes/readme.txt");
+    put_foreign(&garage, "tiny/notes/readme.txt", b"not ontosite's".to_vec());
 
     let again = publish(&garage, &site, "tiny", &[]);
     assert!(again.status.success(), "{}", stderr(&again));
@@ -255,50 +255,52 @@ fn publish_sends_what_serve_answers_and_then_only_what_changed() {
     assert_eq!(web_get(&garage, "tiny/notes/readme.txt").0, 200);
 }
 
-/// The server's bucket, with its key, and a runtime to ask it in.
-fn bucket(garage: &Garage) -> (object_store::aws::AmazonS3, tokio::runtime::Runtime) {
-    let store = object_store::aws::AmazonS3Builder::new()
-        .with_endpoint(&garage.endpoint)
-        .with_allow_http(true)
-        .with_region("garage")
-        .with_bucket_name(&garage.bucket)
-        .with_access_key_id(&garage.key_id)
-        .with_secret_access_key(&garage.secret)
-        .build()
-        .unwrap();
+/// The server's bucket through the AWS SDK's client, with its key, and
+/// a runtime to ask it in.
+fn bucket(garage: &Garage) -> (aws_sdk_s3::Client, tokio::runtime::Runtime) {
+    use aws_sdk_s3::config;
+    let credentials = config::Credentials::new(&garage.key_id, &garage.secret, None, None, "tests");
+    let config = config::Builder::new()
+        .behavior_version(config::BehaviorVersion::latest())
+        .http_client(ontosite::publish::s3::https_client())
+        .region(config::Region::new("garage"))
+        .endpoint_url(&garage.endpoint)
+        .force_path_style(true)
+        .credentials_provider(credentials)
+        .build();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
-    (store, runtime)
+    (aws_sdk_s3::Client::from_conf(config), runtime)
 }
 
 /// Writes an object ontosite did not, with the same key.
-fn put_foreign(garage: &Garage, key: &str) {
-    use object_store::ObjectStoreExt;
+fn put_foreign(garage: &Garage, key: &str, bytes: Vec<u8>) {
     let (store, runtime) = bucket(garage);
-    runtime
-        .block_on(store.put(
-            &object_store::path::Path::from(key),
-            object_store::PutPayload::from_static(b"not ontosite's"),
-        ))
-        .unwrap();
+    let put = store
+        .put_object()
+        .bucket(&garage.bucket)
+        .key(key)
+        .body(bytes.into())
+        .send();
+    runtime.block_on(put).unwrap();
 }
 
 /// Publish's own record under `prefix`, as site paths: its head, then
 /// every layer the bucket holds.
 pub(crate) fn record_paths(garage: &Garage, prefix: &str) -> Vec<String> {
-    use futures::TryStreamExt;
-    use object_store::ObjectStore;
     let (store, runtime) = bucket(garage);
-    let layers =
-        object_store::path::Path::from(format!("{prefix}/{}", ontosite::publish::record::LAYERS));
-    let listed: Vec<_> = runtime
-        .block_on(store.list(Some(&layers)).try_collect())
-        .unwrap();
+    let layers = format!("{prefix}/{}", ontosite::publish::record::LAYERS);
+    let list = store
+        .list_objects_v2()
+        .bucket(&garage.bucket)
+        .prefix(layers)
+        .send();
+    let listed = runtime.block_on(list).unwrap();
     let mut paths = vec![ontosite::publish::record::RECORD.to_owned()];
-    for meta in listed {
-        let key = meta.location.as_ref();
+    for object in listed.contents() {
+        let key = object.key().unwrap();
         paths.push(key.strip_prefix(&format!("{prefix}/")).unwrap().to_owned());
     }
     paths
@@ -387,7 +389,7 @@ fn no_publish_writes_or_removes_a_key_it_did_not_compute() {
         "other/guarded",
     ];
     for key in foreign {
-        put_foreign(&garage, key);
+        put_foreign(&garage, key, b"not ontosite's".to_vec());
     }
     let untouched = |when: &str| {
         for key in foreign {
@@ -534,17 +536,21 @@ fn moved(output: &Output) -> (String, Option<String>) {
 /// An object as the bucket holds it, read through the S3 API: its type,
 /// caching and bytes.
 fn held(garage: &Garage, key: &str) -> (Option<String>, Option<String>, Vec<u8>) {
-    use object_store::{Attribute, ObjectStoreExt};
     let (store, runtime) = bucket(garage);
     runtime.block_on(async {
-        let key = object_store::path::Path::parse(key).unwrap();
-        let read = store.get(&key).await.unwrap();
-        let attribute = |name| read.attributes.get(&name).map(|v| v.to_string());
+        let read = store
+            .get_object()
+            .bucket(&garage.bucket)
+            .key(key)
+            .send()
+            .await
+            .unwrap();
         let header = (
-            attribute(Attribute::ContentType),
-            attribute(Attribute::CacheControl),
+            read.content_type().map(str::to_owned),
+            read.cache_control().map(str::to_owned),
         );
-        (header.0, header.1, read.bytes().await.unwrap().to_vec())
+        let bytes = read.body.collect().await.unwrap().into_bytes();
+        (header.0, header.1, bytes.to_vec())
     })
 }
 
@@ -609,16 +615,9 @@ fn a_large_object_changed_in_the_middle_sends_only_what_changed() {
     assert!(held(&garage, &key).2 == new);
 
     // Replaced in the bucket by someone else: its bytes are not copied.
-    {
-        use object_store::ObjectStoreExt;
-        let (store, runtime) = bucket(&garage);
-        let mut foreign = new.clone();
-        foreign[..8].copy_from_slice(b"FOREIGN!");
-        let path = object_store::path::Path::parse(&key).unwrap();
-        runtime
-            .block_on(store.put(&path, object_store::PutPayload::from(foreign)))
-            .unwrap();
-    }
+    let mut foreign = new.clone();
+    foreign[..8].copy_from_slice(b"FOREIGN!");
+    put_foreign(&garage, &key, foreign);
     new.extend(b"<https://example.org/last> <https://example.org/p> \"added\" .\n");
     std::fs::write(&big, &new).unwrap();
     let fourth = publish(&garage, &site, prefix, &[]);
