@@ -245,7 +245,7 @@ fn run_build(args: &BuildArgs, voice: Voice) -> Result<(), Error> {
     let flag = Arc::clone(&interrupted);
     // Without a handler, Ctrl-C would kill the process mid-write and
     // leave the staging directory for the next build to clear.
-    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+    on_interrupt(move || flag.store(true, Ordering::Relaxed));
     let report = with_progress(voice, |progress| {
         build::build(&config, &interrupted, progress)
     });
@@ -419,4 +419,31 @@ fn entities(count: usize) -> String {
         1 => "1 entity".to_owned(),
         n => format!("{n} entities"),
     }
+}
+
+/// Runs `then` on the first Ctrl-C (SIGINT, or the console's Ctrl-C on
+/// Windows), from a thread of its own; where no handler can be set, the
+/// build goes on without one.
+fn on_interrupt(then: impl FnOnce() + Send + 'static) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .build();
+    let Ok(runtime) = runtime else { return };
+    // Polled once here, which registers the handler before the build
+    // starts, not when the thread gets to it.
+    let pending = runtime.block_on(async {
+        let mut interrupted = Box::pin(tokio::signal::ctrl_c());
+        match futures::poll!(&mut interrupted) {
+            std::task::Poll::Pending => Some(interrupted),
+            std::task::Poll::Ready(_) => None,
+        }
+    });
+    let Some(interrupted) = pending else { return };
+    let _ = std::thread::Builder::new()
+        .name("interrupt".to_owned())
+        .spawn(move || {
+            if runtime.block_on(interrupted).is_ok() {
+                then();
+            }
+        });
 }

@@ -273,7 +273,6 @@ impl Lock {
 
     /// [`Lock::take`] where the folder of `out` exists.
     fn take_beside(out: &Path) -> Result<Lock, OutputError> {
-        use fs4::fs_std::FileExt;
         use std::os::unix::fs::MetadataExt;
         let path = sibling(out, "lock");
         loop {
@@ -283,15 +282,15 @@ impl Lock {
                 .write(true)
                 .open(&path)
                 .map_err(io(&path, "opening the build lock"))?;
-            match file.try_lock_exclusive() {
-                Ok(true) => {}
-                Ok(false) => {
+            match file.try_lock() {
+                Ok(()) => {}
+                Err(std::fs::TryLockError::WouldBlock) => {
                     return Err(OutputError::Busy {
                         out: out.to_owned(),
                         lock: path,
                     });
                 }
-                Err(e) => return Err(io(&path, "locking")(e)),
+                Err(std::fs::TryLockError::Error(e)) => return Err(io(&path, "locking")(e)),
             }
             let held = file.metadata().map_err(io(&path, "reading"))?;
             match std::fs::metadata(&path) {
@@ -309,7 +308,7 @@ impl Drop for Lock {
     fn drop(&mut self) {
         // Removed while still held, so no one locks a file on its way out.
         let _ = std::fs::remove_file(&self.path);
-        let _ = fs4::fs_std::FileExt::unlock(&self.file);
+        let _ = self.file.unlock();
     }
 }
 

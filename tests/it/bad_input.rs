@@ -512,8 +512,7 @@ fn a_bom_and_near_names_pass_and_a_pipe_is_refused() {
     let output = ontosite()
         .arg("check")
         .arg(&input)
-        .timeout(std::time::Duration::from_secs(30))
-        .output()
+        .output_within(std::time::Duration::from_secs(30))
         .unwrap();
     let message = stderr(&output);
     assert_eq!(output.status.code(), Some(1), "{message}");

@@ -201,7 +201,7 @@ fn base_url_comes_from_flag_env_netlify_or_input() {
     build_ok(&tiny_input(), &out);
     assert_eq!(info_base_url(&out), "https://tiny.example.org/api/");
 
-    let run = |cmd: &mut assert_cmd::Command| {
+    let run = |cmd: &mut std::process::Command| {
         let output = cmd
             .args(["-q", "--input"])
             .arg(tiny_input())
@@ -297,7 +297,7 @@ fn the_command_line_reads_as_a_person_expects() {
     }
 
     // serve -q: nothing on stdout, stopped by a signal.
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ontosite"))
+    let mut child = std::process::Command::new(binary())
         .args(["serve", "-q", "--port", "0", "--dir"])
         .arg(&out)
         .stdout(std::process::Stdio::piped())
@@ -334,7 +334,7 @@ fn build_help_names_every_template() {
 /// Runs `ontosite ARGS` on a pseudo-terminal (util-linux `script`), as a
 /// person at a terminal would, and returns all it printed there.
 fn on_a_terminal(args: &[&str]) -> String {
-    let binary = assert_cmd::cargo::cargo_bin("ontosite");
+    let binary = binary();
     let quote = |s: &str| format!("'{}'", s.replace('\'', r"'\''"));
     let command: Vec<String> = std::iter::once(binary.to_string_lossy().as_ref())
         .chain(args.iter().copied())

@@ -162,7 +162,7 @@ fn large_input(dir: &Path, entities: usize) -> std::path::PathBuf {
 /// Starts a build and sends `signal` once its staging directory has files.
 fn interrupt_build(input: &Path, out: &Path, signal: &str) -> std::process::ExitStatus {
     let staging = out.with_file_name(".site.ontosite-staging");
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("ontosite"))
+    let mut child = Command::new(binary())
         .args(["build", "--quiet", "--input"])
         .arg(input)
         .arg("--out")

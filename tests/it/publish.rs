@@ -40,7 +40,7 @@ fn publish_command(
     prefix: &str,
     endpoint: Option<&str>,
     args: &[&str],
-) -> assert_cmd::Command {
+) -> std::process::Command {
     let target = format!("s3://{}/{prefix}", garage.bucket);
     let key = (garage.key_id.as_str(), garage.secret.as_str());
     publish_to(site, &target, endpoint, key, args)
@@ -54,7 +54,7 @@ fn publish_to(
     endpoint: Option<&str>,
     key: (&str, &str),
     args: &[&str],
-) -> assert_cmd::Command {
+) -> std::process::Command {
     let mut command = ontosite();
     command.arg("publish").arg(site).arg(target);
     if let Some(endpoint) = endpoint {

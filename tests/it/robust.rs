@@ -45,7 +45,7 @@ fn two_builds_into_one_output_never_mix() {
     let input = generated_input(dir.path(), "input", 3000, "Description");
     let out = dir.path().join("dist");
     build_ok(&input, &out);
-    let bin = assert_cmd::cargo::cargo_bin("ontosite");
+    let bin = binary();
     for round in 0..10 {
         let start = || {
             // `--force`: the input is the same, and both must really build.
@@ -480,7 +480,7 @@ fn a_build_killed_at_any_moment_leaves_one_whole_site() {
     build_ok(&inputs[1], &out);
     let span = started.elapsed().as_millis() as u64 + 50;
     let mut seed = 0x2545_F491_4F6C_DD1D_u64;
-    let bin = assert_cmd::cargo::cargo_bin("ontosite");
+    let bin = binary();
     let mut killed_mid_build = 0;
     // Builds on a busy machine vary in length, so rounds go on (up to 48)
     // until four were killed mid-way; every round checks the output.

@@ -23,7 +23,7 @@ pub struct Server {
 impl Server {
     /// Starts `ontosite serve --port 0 ARGS` and waits for its URL.
     pub fn start(args: &[&std::ffi::OsStr]) -> Server {
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin("ontosite"))
+        let mut child = Command::new(binary())
             .args(["serve", "--port", "0"])
             .args(args)
             .env_remove("ONTOSITE_BASE_URL")
@@ -695,8 +695,7 @@ fn a_taken_port_is_an_error_and_ctrl_c_stops_cleanly() {
     let output = ontosite()
         .args(["serve", "--port", port, "--dir"])
         .arg(shipped_site())
-        .timeout(Duration::from_secs(20))
-        .output()
+        .output_within(Duration::from_secs(20))
         .unwrap();
     assert_eq!(output.status.code(), Some(1));
     let message = stderr(&output);
@@ -916,8 +915,7 @@ fn a_malformed_site_is_refused_without_a_panic() {
         let output = ontosite()
             .args(["serve", "--port", "0", "--dir"])
             .arg(&site)
-            .timeout(Duration::from_secs(30))
-            .output()
+            .output_within(Duration::from_secs(30))
             .unwrap();
         let message = stderr(&output);
         assert_eq!(output.status.code(), Some(1), "{what}: {message}");

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::process::{Command, Output};
 
 /// The repository root, where `input/` and `tests/` are.
 pub fn root() -> PathBuf {
@@ -20,8 +20,14 @@ pub fn tiny_input() -> PathBuf {
 }
 
 /// The real binary, built by cargo for this test run.
-pub fn ontosite() -> assert_cmd::Command {
-    let mut cmd = assert_cmd::Command::cargo_bin("ontosite").expect("the ontosite binary");
+pub fn binary() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_ontosite"))
+}
+
+/// The real binary, to run; standard input closed, as in CI.
+pub fn ontosite() -> Command {
+    let mut cmd = Command::new(binary());
+    cmd.stdin(std::process::Stdio::null());
     // Tests must not pick up the base URL of the machine they run on.
     for var in [
         "ONTOSITE_BASE_URL",
@@ -35,7 +41,7 @@ pub fn ontosite() -> assert_cmd::Command {
 }
 
 /// `ontosite build --input INPUT --out OUT ARGS`, to run.
-pub fn build_command(input: &Path, out: &Path, args: &[&str]) -> assert_cmd::Command {
+pub fn build_command(input: &Path, out: &Path, args: &[&str]) -> Command {
     let mut command = ontosite();
     command
         .args(["build", "--input"])
@@ -47,10 +53,62 @@ pub fn build_command(input: &Path, out: &Path, args: &[&str]) -> assert_cmd::Com
 }
 
 /// `ontosite check ARGS --input INPUT`, to be run.
-pub fn check_command(input: &Path, args: &[&str]) -> assert_cmd::Command {
+pub fn check_command(input: &Path, args: &[&str]) -> Command {
     let mut command = ontosite();
     command.arg("check").args(args).arg("--input").arg(input);
     command
+}
+
+/// A command's output, the command killed where it runs past `most`.
+pub trait OutputWithin {
+    fn output_within(&mut self, most: std::time::Duration) -> std::io::Result<Output>;
+}
+
+impl OutputWithin for Command {
+    fn output_within(&mut self, most: std::time::Duration) -> std::io::Result<Output> {
+        use std::io::Read;
+        let mut child = self
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()?;
+        let drain = |pipe: Option<Box<dyn Read + Send>>| {
+            std::thread::spawn(move || {
+                let mut bytes = Vec::new();
+                if let Some(mut pipe) = pipe {
+                    let _ = pipe.read_to_end(&mut bytes);
+                }
+                bytes
+            })
+        };
+        let stdout = drain(
+            child
+                .stdout
+                .take()
+                .map(|p| Box::new(p) as Box<dyn Read + Send>),
+        );
+        let stderr = drain(
+            child
+                .stderr
+                .take()
+                .map(|p| Box::new(p) as Box<dyn Read + Send>),
+        );
+        let deadline = std::time::Instant::now() + most;
+        let status = loop {
+            if let Some(status) = child.try_wait()? {
+                break status;
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = child.kill();
+                break child.wait()?;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        Ok(Output {
+            status,
+            stdout: stdout.join().unwrap_or_default(),
+            stderr: stderr.join().unwrap_or_default(),
+        })
+    }
 }
 
 /// Runs `ontosite check ARGS --input INPUT` and returns its output.
