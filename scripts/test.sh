@@ -64,6 +64,8 @@ ln -sfn "$GARAGE_ROOT/bin/garage" tests/s3/bin/garage
 
 # actionlint, for the workflows in .github/workflows.
 python_tools tests/actionlint
+# hadolint, for the container's Dockerfile.
+python_tools tests/container
 # The wheel `pip install` takes (pyproject.toml), built by maturin; the
 # tests install it into a fresh virtual environment. The dev profile, as
 # the tests' binary, stripped.

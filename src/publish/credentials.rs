@@ -56,12 +56,12 @@ impl<P: ProvideCredentials> ProvideCredentials for Noted<P> {
         provider::future::ProvideCredentials::new(async move {
             let found = self.0.provide_credentials().await?;
             if let Ok(mut secrets) = FOUND.lock() {
-                secrets.extend(
-                    [found.access_key_id(), found.secret_access_key()]
-                        .into_iter()
-                        .chain(found.session_token())
-                        .map(str::to_owned),
-                );
+                let keys = [found.access_key_id(), found.secret_access_key()];
+                for key in keys.into_iter().chain(found.session_token()) {
+                    if !secrets.iter().any(|held| held == key) {
+                        secrets.push(key.to_owned());
+                    }
+                }
             }
             Ok(found)
         })

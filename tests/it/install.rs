@@ -139,6 +139,74 @@ fn every_workflow_passes_actionlint() {
     assert!(!passed && said.contains("potentially untrusted"), "{said}");
 }
 
+/// hadolint (`tests/container`).
+const HADOLINT: Need = Need::Installed("tests/container/.venv/bin/hadolint");
+
+/// The container's Dockerfile passes hadolint, and what its build copies
+/// in holds every file the binary is built from: `.dockerignore` leaves
+/// out none of them. A Dockerfile with a mistake fails, so the check can.
+#[test]
+fn the_container_s_dockerfile_passes_hadolint_and_copies_the_sources() {
+    let ignored: Vec<String> = std::fs::read_to_string(root().join(".dockerignore"))
+        .unwrap()
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(|line| line.trim_end_matches('/').to_owned())
+        .collect();
+    let listed = Command::new("git")
+        .args([
+            "ls-files",
+            "src",
+            "templates",
+            "assets",
+            "benches",
+            "build.rs",
+        ])
+        .args(["Cargo.toml", "Cargo.lock", "Dockerfile"])
+        .current_dir(root())
+        .output();
+    if let Some(listed) = listed.ok().filter(|o| o.status.success()) {
+        let sources = String::from_utf8(listed.stdout).unwrap();
+        assert!(sources.lines().count() > 20, "{sources}");
+        for source in sources.lines() {
+            // `DIR` leaves out the folder at the top, `**/DIR` one anywhere.
+            let left_out = ignored
+                .iter()
+                .find(|pattern| match pattern.strip_prefix("**/") {
+                    Some(anywhere) => source.split('/').any(|part| part == anywhere),
+                    None => {
+                        source == pattern.as_str() || source.starts_with(&format!("{pattern}/"))
+                    }
+                });
+            assert!(left_out.is_none(), "{source} is left out by {left_out:?}");
+        }
+    }
+    needs!(HADOLINT);
+    let hadolint = |dockerfile: &std::path::Path| {
+        Command::new(root().join("tests/container/.venv/bin/hadolint"))
+            .args(["--no-color"])
+            .arg(dockerfile)
+            .output()
+            .unwrap()
+    };
+    let checked = hadolint(&root().join("Dockerfile"));
+    assert!(
+        checked.status.success(),
+        "{}",
+        String::from_utf8_lossy(&checked.stdout)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let wrong = dir.path().join("Dockerfile");
+    std::fs::write(&wrong, "FROM alpine\nRUN cd /tmp && apk add curl\n").unwrap();
+    let checked = hadolint(&wrong);
+    assert!(
+        !checked.status.success(),
+        "{}",
+        String::from_utf8_lossy(&checked.stdout)
+    );
+}
+
 /// `scripts/package.sh BINARY TARGET OUT`, which must succeed.
 fn package(binary: &std::path::Path, target: &str, out: &std::path::Path) {
     let packed = Command::new(root().join("scripts/package.sh"))
@@ -285,4 +353,45 @@ fn the_action_s_installer_checks_and_installs_a_release() {
         stderr(&tampered)
     );
     assert!(!dir.path().join("tampered").exists());
+}
+
+/// Netlify's build command (`netlify.toml`: `scripts/netlify-build.sh`)
+/// installs the latest release of the repository Netlify builds (named
+/// by `REPOSITORY_URL`, as Netlify sets it) and builds the site with it,
+/// compiling nothing: the release here holds this test run's binary,
+/// packed by `scripts/package.sh`, read by curl through `file://`.
+#[test]
+fn netlify_s_build_command_installs_a_release_and_builds_with_it() {
+    let machine = std::env::consts::ARCH;
+    if std::env::consts::OS != "linux" || !["x86_64", "aarch64"].contains(&machine) {
+        eprintln!("skipped: the release binaries here are Linux's");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let releases = dir.path().join("releases");
+    let target = format!("{machine}-unknown-linux-musl");
+    package(&binary(), &target, &releases.join("latest/download"));
+    let work = dir.path().join("work");
+    copy_tree(&tiny_input(), &work.join("input"));
+    let built = Command::new(root().join("scripts/netlify-build.sh"))
+        .current_dir(&work)
+        .env("RELEASES_URL", format!("file://{}", releases.display()))
+        .env("REPOSITORY_URL", "https://github.com/example/ontosite")
+        .env("INSTALL_DIR", dir.path().join("installed"))
+        .env("NETLIFY", "true")
+        .env("URL", "https://example.netlify.app")
+        .env_remove("ONTOSITE_BASE_URL")
+        .env_remove("ONTOSITE_HOST_LIMITS")
+        .env_remove("GITHUB_PATH")
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", stderr(&built));
+    assert!(!stderr(&built).contains("compiling"), "{}", stderr(&built));
+    assert!(dir.path().join("installed/ontosite").is_file());
+    assert!(work.join("dist/_edge/netlify/search.js").is_file());
+    let api = read_json(&work.join("dist/api.json"));
+    assert!(
+        api.to_string().contains("https://example.netlify.app"),
+        "{api}"
+    );
 }
