@@ -228,7 +228,12 @@ pub async fn open(target: &Target, endpoint: &Endpoint) -> Result<S3, PublishErr
         .response_checksum_validation(ResponseChecksumValidation::WhenRequired)
         // Throttling (503 SlowDown) and dropped connections are retried
         // with backoff; an endpoint that never answers fails in seconds.
-        .retry_config(aws_sdk_s3::config::retry::RetryConfig::standard().with_max_attempts(7))
+        .retry_config(
+            aws_sdk_s3::config::retry::RetryConfig::standard()
+                .with_max_attempts(7)
+                .with_initial_backoff(Duration::from_millis(200))
+                .with_max_backoff(Duration::from_secs(10)),
+        )
         // Credentials are fetched again five minutes before they
         // expire, so a `credential_process` runs once a publish.
         .identity_cache(
@@ -604,9 +609,19 @@ where
 }
 
 /// An SDK error with its sources, one line (its `Display` alone says
-/// only "service error").
+/// only "service error"), each said once, none in Rust's debugging form.
 pub fn sdk_error(error: &dyn std::error::Error) -> String {
-    aws_sdk_s3::error::DisplayErrorContext(error).to_string()
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(inner) = source {
+        let said = inner.to_string();
+        if !text.contains(&said) {
+            text.push_str(": ");
+            text.push_str(&said);
+        }
+        source = inner.source();
+    }
+    text
 }
 
 #[cfg(test)]

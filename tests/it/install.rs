@@ -358,7 +358,8 @@ fn the_action_s_installer_checks_and_installs_a_release() {
 /// Netlify's build command (`netlify.toml`: `scripts/netlify-build.sh`)
 /// installs the latest release of the repository Netlify builds (named
 /// by `REPOSITORY_URL`, as Netlify sets it) and builds the site with it,
-/// compiling nothing: the release here holds this test run's binary,
+/// compiling nothing: the release here holds a program that runs this
+/// test run's binary (packing the binary itself is the test above's),
 /// packed by `scripts/package.sh`, read by curl through `file://`.
 #[test]
 fn netlify_s_build_command_installs_a_release_and_builds_with_it() {
@@ -368,9 +369,12 @@ fn netlify_s_build_command_installs_a_release_and_builds_with_it() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
+    let program = dir.path().join("ontosite");
+    let runs = format!("#!/bin/sh\nexec '{}' \"$@\"\n", binary().display());
+    std::fs::write(&program, runs).unwrap();
     let releases = dir.path().join("releases");
     let target = format!("{machine}-unknown-linux-musl");
-    package(&binary(), &target, &releases.join("latest/download"));
+    package(&program, &target, &releases.join("latest/download"));
     let work = dir.path().join("work");
     copy_tree(&tiny_input(), &work.join("input"));
     let built = Command::new(root().join("scripts/netlify-build.sh"))
