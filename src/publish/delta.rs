@@ -289,7 +289,6 @@ pub async fn assemble(
     headers: &Headers,
     (parts, e_tag): (&[Source], &str),
 ) -> Result<Assembled, Unassembled> {
-    use aws_sdk_s3::types::CompletedPart;
     use futures::{StreamExt, TryStreamExt};
     let key = target.key(path).map_err(Unassembled::Failed)?;
     let what = |doing: &str| format!("could not {doing} {}", target.url(path));
@@ -357,15 +356,7 @@ pub async fn assemble(
                             why: "it answered a copied part with no entity tag".to_owned(),
                             store_wide: true,
                         })?;
-                    Ok(CompletedPart::builder()
-                        .part_number(number)
-                        .set_e_tag(result.e_tag().map(str::to_owned))
-                        .set_checksum_crc32(result.checksum_crc32().map(str::to_owned))
-                        .set_checksum_crc32_c(result.checksum_crc32_c().map(str::to_owned))
-                        .set_checksum_crc64_nvme(result.checksum_crc64_nvme().map(str::to_owned))
-                        .set_checksum_sha1(result.checksum_sha1().map(str::to_owned))
-                        .set_checksum_sha256(result.checksum_sha256().map(str::to_owned))
-                        .build())
+                    Ok(s3::completed_part!(number, result))
                 }
                 Source::Sent { at, bytes } => {
                     let body = read_range(file, at, bytes)

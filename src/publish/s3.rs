@@ -151,6 +151,59 @@ fn truth(value: &str) -> Option<bool> {
     }
 }
 
+/// `request` with the customer's encryption key, where objects are
+/// encrypted with one (SSE-C): every call that writes or reads an
+/// object's bytes names it, under the same names in every request.
+macro_rules! customer_keyed {
+    ($request:expr, $written:expr) => {{
+        let request = $request;
+        match &$written.customer_key {
+            Some((key, md5)) => request
+                .sse_customer_algorithm("AES256")
+                .sse_customer_key(key)
+                .sse_customer_key_md5(md5),
+            None => request,
+        }
+    }};
+}
+
+/// `request`, which makes an object (`PutObject`,
+/// `CreateMultipartUpload`), with its headers and all that `Written`
+/// asks of every object.
+macro_rules! written_with {
+    ($request:expr, $written:expr, $headers:expr) => {{
+        let written: &Written = $written;
+        let request = $request
+            .set_content_type($headers.content_type.clone())
+            .set_cache_control($headers.cache_control.clone())
+            .set_checksum_algorithm(written.checksum.clone())
+            .set_server_side_encryption(written.encryption.clone())
+            .set_ssekms_key_id(written.kms_key.clone())
+            .set_bucket_key_enabled(written.bucket_key)
+            .set_request_payer(written.request_payer.clone());
+        customer_keyed!(request, written)
+    }};
+}
+
+/// A part of a multipart upload as `CompleteMultipartUpload` names it:
+/// its number, and the entity tag and checksums the store answered a part
+/// sent (`UploadPart`) or copied (`UploadPartCopy`) with.
+macro_rules! completed_part {
+    ($number:expr, $answer:expr) => {{
+        let answer = $answer;
+        aws_sdk_s3::types::CompletedPart::builder()
+            .part_number($number)
+            .set_e_tag(answer.e_tag().map(str::to_owned))
+            .set_checksum_crc32(answer.checksum_crc32().map(str::to_owned))
+            .set_checksum_crc32_c(answer.checksum_crc32_c().map(str::to_owned))
+            .set_checksum_crc64_nvme(answer.checksum_crc64_nvme().map(str::to_owned))
+            .set_checksum_sha1(answer.checksum_sha1().map(str::to_owned))
+            .set_checksum_sha256(answer.checksum_sha256().map(str::to_owned))
+            .build()
+    }};
+}
+pub(super) use completed_part;
+
 /// The bucket through the SDK's client.
 #[derive(Debug, Clone)]
 pub struct S3 {
@@ -328,7 +381,7 @@ impl Bucket for S3 {
     async fn get(&self, key: &str) -> Result<Option<(Meta, Body)>, Failure> {
         use futures::StreamExt;
         let request = self.client.get_object().bucket(&self.bucket).key(key);
-        let read = match self.customer_keyed_get(request).send().await {
+        let read = match customer_keyed!(request, self.written).send().await {
             Ok(read) => read,
             Err(error) => return none_if_not_found(failure(error)),
         };
@@ -347,14 +400,8 @@ impl Bucket for S3 {
     }
 
     async fn head(&self, key: &str) -> Result<Option<Meta>, Failure> {
-        let mut request = self.client.head_object().bucket(&self.bucket).key(key);
-        if let Some((key, md5)) = &self.written.customer_key {
-            request = request
-                .sse_customer_algorithm("AES256")
-                .sse_customer_key(key)
-                .sse_customer_key_md5(md5);
-        }
-        match request.send().await {
+        let request = self.client.head_object().bucket(&self.bucket).key(key);
+        match customer_keyed!(request, self.written).send().await {
             Ok(head) => Ok(Some(Meta {
                 key: key.to_owned(),
                 e_tag: head.e_tag().map(str::to_owned),
@@ -409,27 +456,14 @@ impl Bucket for S3 {
         headers: &Headers,
         condition: Condition,
     ) -> Result<Option<String>, Failure> {
-        let w = &self.written;
-        let mut request = self
+        let request = self
             .client
             .put_object()
             .bucket(&self.bucket)
             .key(key)
-            .body(body.into())
-            .set_content_type(headers.content_type.clone())
-            .set_cache_control(headers.cache_control.clone())
-            .set_checksum_algorithm(w.checksum.clone())
-            .set_server_side_encryption(w.encryption.clone())
-            .set_ssekms_key_id(w.kms_key.clone())
-            .set_bucket_key_enabled(w.bucket_key)
-            .set_request_payer(w.request_payer.clone());
-        if let Some((key, md5)) = &w.customer_key {
-            request = request
-                .sse_customer_algorithm("AES256")
-                .sse_customer_key(key)
-                .sse_customer_key_md5(md5);
-        }
-        request = match condition {
+            .body(body.into());
+        let request = written_with!(request, &self.written, headers);
+        let request = match condition {
             Condition::Any => request,
             Condition::Absent => request.if_none_match("*"),
             Condition::Matches(e_tag) => request.if_match(e_tag),
@@ -443,25 +477,12 @@ impl Bucket for S3 {
     }
 
     async fn start_upload(&self, key: &str, headers: &Headers) -> Result<String, Failure> {
-        let w = &self.written;
-        let mut request = self
+        let request = self
             .client
             .create_multipart_upload()
             .bucket(&self.bucket)
-            .key(key)
-            .set_content_type(headers.content_type.clone())
-            .set_cache_control(headers.cache_control.clone())
-            .set_checksum_algorithm(w.checksum.clone())
-            .set_server_side_encryption(w.encryption.clone())
-            .set_ssekms_key_id(w.kms_key.clone())
-            .set_bucket_key_enabled(w.bucket_key)
-            .set_request_payer(w.request_payer.clone());
-        if let Some((key, md5)) = &w.customer_key {
-            request = request
-                .sse_customer_algorithm("AES256")
-                .sse_customer_key(key)
-                .sse_customer_key_md5(md5);
-        }
+            .key(key);
+        let request = written_with!(request, &self.written, headers);
         let created = request.send().await.map_err(failure)?;
         created
             .upload_id()
@@ -476,8 +497,7 @@ impl Bucket for S3 {
         number: i32,
         body: Bytes,
     ) -> Result<CompletedPart, Failure> {
-        let w = &self.written;
-        let mut request = self
+        let request = self
             .client
             .upload_part()
             .bucket(&self.bucket)
@@ -485,28 +505,14 @@ impl Bucket for S3 {
             .upload_id(upload)
             .part_number(number)
             .body(body.into())
-            .set_checksum_algorithm(w.checksum.clone())
-            .set_request_payer(w.request_payer.clone());
-        if let Some((key, md5)) = &w.customer_key {
-            request = request
-                .sse_customer_algorithm("AES256")
-                .sse_customer_key(key)
-                .sse_customer_key_md5(md5);
-        }
+            .set_checksum_algorithm(self.written.checksum.clone())
+            .set_request_payer(self.written.request_payer.clone());
+        let request = customer_keyed!(request, self.written);
         let sent = match self.unsigned {
             true => request.customize().disable_payload_signing().send().await,
             false => request.send().await,
         };
-        let part = sent.map_err(failure)?;
-        Ok(CompletedPart::builder()
-            .part_number(number)
-            .set_e_tag(part.e_tag().map(str::to_owned))
-            .set_checksum_crc32(part.checksum_crc32().map(str::to_owned))
-            .set_checksum_crc32_c(part.checksum_crc32_c().map(str::to_owned))
-            .set_checksum_crc64_nvme(part.checksum_crc64_nvme().map(str::to_owned))
-            .set_checksum_sha1(part.checksum_sha1().map(str::to_owned))
-            .set_checksum_sha256(part.checksum_sha256().map(str::to_owned))
-            .build())
+        Ok(completed_part!(number, sent.map_err(failure)?))
     }
 
     async fn finish_upload(
@@ -515,7 +521,7 @@ impl Bucket for S3 {
         upload: &str,
         parts: Vec<CompletedPart>,
     ) -> Result<Option<String>, Failure> {
-        let mut request = self
+        let request = self
             .client
             .complete_multipart_upload()
             .bucket(&self.bucket)
@@ -527,12 +533,7 @@ impl Bucket for S3 {
                     .set_parts(Some(parts))
                     .build(),
             );
-        if let Some((key, md5)) = &self.written.customer_key {
-            request = request
-                .sse_customer_algorithm("AES256")
-                .sse_customer_key(key)
-                .sse_customer_key_md5(md5);
-        }
+        let request = customer_keyed!(request, self.written);
         let completed = request.send().await.map_err(failure)?;
         Ok(completed.e_tag().map(str::to_owned))
     }
@@ -563,21 +564,6 @@ impl Bucket for S3 {
             Ok(_) => Ok(()),
             Err(failure) if failure.not_found() => Ok(()),
             Err(failure) => Err(failure),
-        }
-    }
-}
-
-impl S3 {
-    fn customer_keyed_get(
-        &self,
-        request: aws_sdk_s3::operation::get_object::builders::GetObjectFluentBuilder,
-    ) -> aws_sdk_s3::operation::get_object::builders::GetObjectFluentBuilder {
-        match &self.written.customer_key {
-            Some((key, md5)) => request
-                .sse_customer_algorithm("AES256")
-                .sse_customer_key(key)
-                .sse_customer_key_md5(md5),
-            None => request,
         }
     }
 }
