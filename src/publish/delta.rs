@@ -303,6 +303,7 @@ pub async fn assemble(
         .head_object()
         .bucket(store.bucket())
         .key(&key)
+        .set_request_payer(store.request_payer())
         .send()
         .await
         .map_err(s3::failure)
@@ -344,6 +345,7 @@ pub async fn assemble(
                         .copy_source(source)
                         .copy_source_if_match(e_tag)
                         .copy_source_range(format!("bytes={at}-{}", at + bytes - 1))
+                        .set_request_payer(store.request_payer())
                         .send()
                         .await
                         .map_err(|e| judge(Call::Copy, what("copy a part of"), s3::failure(e)))?;
@@ -356,7 +358,10 @@ pub async fn assemble(
                             why: "it answered a copied part with no entity tag".to_owned(),
                             store_wide: true,
                         })?;
-                    Ok(s3::completed_part!(number, result))
+                    Ok(aws_sdk_s3::types::CompletedPart::builder()
+                        .part_number(number)
+                        .set_e_tag(result.e_tag().map(str::to_owned))
+                        .build())
                 }
                 Source::Sent { at, bytes } => {
                     let body = read_range(file, at, bytes)

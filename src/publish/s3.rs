@@ -58,8 +58,8 @@ fn endpoint_url(given: Option<&str>, env: &dyn Fn(&str) -> Option<String>) -> Op
 }
 
 /// What every object is written with, from the environment: a checksum
-/// the store checks, its encryption, who pays.
-#[derive(Debug, Clone, Default)]
+/// the store checks, its encryption, who pays. (Its `Debug` shows no key.)
+#[derive(Clone, Default)]
 struct Written {
     checksum: Option<ChecksumAlgorithm>,
     encryption: Option<ServerSideEncryption>,
@@ -68,6 +68,22 @@ struct Written {
     /// The customer's key (SSE-C), base64, and its MD5, base64.
     customer_key: Option<(String, String)>,
     request_payer: Option<RequestPayer>,
+}
+
+impl std::fmt::Debug for Written {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Written")
+            .field("checksum", &self.checksum)
+            .field("encryption", &self.encryption)
+            .field("kms_key", &self.kms_key)
+            .field("bucket_key", &self.bucket_key)
+            .field(
+                "customer_key",
+                &self.customer_key.as_ref().map(|_| "[redacted]"),
+            )
+            .field("request_payer", &self.request_payer)
+            .finish()
+    }
 }
 
 impl Written {
@@ -118,8 +134,15 @@ impl Written {
                 written.encryption = Some(ServerSideEncryption::from(value.as_str()));
             }
         }
-        written.kms_key = env("AWS_SSE_KMS_KEY_ID");
-        if let Some(value) = env("AWS_SSE_BUCKET_KEY_ENABLED") {
+        // A KMS key and the bucket key mean something only with KMS's
+        // encryption, and S3 refuses them beside any other: elsewhere
+        // they are left out, as the AWS CLI leaves them.
+        let kms = matches!(
+            written.encryption,
+            Some(ServerSideEncryption::AwsKms | ServerSideEncryption::AwsKmsDsse)
+        );
+        written.kms_key = env("AWS_SSE_KMS_KEY_ID").filter(|_| kms);
+        if let Some(value) = env("AWS_SSE_BUCKET_KEY_ENABLED").filter(|_| kms) {
             written.bucket_key = Some(truth(&value).ok_or_else(|| {
                 refused(
                     "AWS_SSE_BUCKET_KEY_ENABLED",
@@ -129,7 +152,11 @@ impl Written {
             })?);
         }
         if let Some(value) = env("AWS_REQUEST_PAYER") {
-            let pays = truth(&value).ok_or_else(|| {
+            let said = value
+                .trim()
+                .eq_ignore_ascii_case("requester")
+                .then_some(true);
+            let pays = said.or_else(|| truth(&value)).ok_or_else(|| {
                 refused(
                     "AWS_REQUEST_PAYER",
                     &value,
@@ -186,23 +213,31 @@ macro_rules! written_with {
 }
 
 /// A part of a multipart upload as `CompleteMultipartUpload` names it:
-/// its number, and the entity tag and checksums the store answered a part
-/// sent (`UploadPart`) or copied (`UploadPartCopy`) with.
-macro_rules! completed_part {
-    ($number:expr, $answer:expr) => {{
-        let answer = $answer;
-        aws_sdk_s3::types::CompletedPart::builder()
-            .part_number($number)
-            .set_e_tag(answer.e_tag().map(str::to_owned))
-            .set_checksum_crc32(answer.checksum_crc32().map(str::to_owned))
-            .set_checksum_crc32_c(answer.checksum_crc32_c().map(str::to_owned))
-            .set_checksum_crc64_nvme(answer.checksum_crc64_nvme().map(str::to_owned))
-            .set_checksum_sha1(answer.checksum_sha1().map(str::to_owned))
-            .set_checksum_sha256(answer.checksum_sha256().map(str::to_owned))
-            .build()
-    }};
+/// its number, the entity tag the store answered the part sent with, and
+/// the checksum of the algorithm the upload was made with, none other.
+fn completed_part(
+    number: i32,
+    part: &aws_sdk_s3::operation::upload_part::UploadPartOutput,
+    algorithm: Option<&ChecksumAlgorithm>,
+) -> CompletedPart {
+    let checksum = |which: ChecksumAlgorithm, value: Option<&str>| {
+        value
+            .filter(|_| algorithm == Some(&which))
+            .map(str::to_owned)
+    };
+    CompletedPart::builder()
+        .part_number(number)
+        .set_e_tag(part.e_tag().map(str::to_owned))
+        .set_checksum_crc32(checksum(ChecksumAlgorithm::Crc32, part.checksum_crc32()))
+        .set_checksum_crc32_c(checksum(ChecksumAlgorithm::Crc32C, part.checksum_crc32_c()))
+        .set_checksum_crc64_nvme(checksum(
+            ChecksumAlgorithm::Crc64Nvme,
+            part.checksum_crc64_nvme(),
+        ))
+        .set_checksum_sha1(checksum(ChecksumAlgorithm::Sha1, part.checksum_sha1()))
+        .set_checksum_sha256(checksum(ChecksumAlgorithm::Sha256, part.checksum_sha256()))
+        .build()
 }
-pub(super) use completed_part;
 
 /// The bucket through the SDK's client.
 #[derive(Debug, Clone)]
@@ -224,7 +259,10 @@ pub async fn open(target: &Target, endpoint: &Endpoint) -> Result<S3, PublishErr
         // Credentials belong in the environment, where no message shows
         // them.
         let parsed = url::Url::parse(url).map_err(|e| PublishError::Store {
-            what: format!("the endpoint `{}` is no URL", url.escape_debug()),
+            what: format!(
+                "the endpoint `{}` is no URL",
+                super::store::shown_target(url)
+            ),
             detail: e.to_string(),
             help: "give the S3 API's URL, as https://HOST[:PORT]",
         })?;
@@ -292,6 +330,9 @@ pub async fn open(target: &Target, endpoint: &Endpoint) -> Result<S3, PublishErr
         .identity_cache(
             aws_sdk_s3::config::IdentityCache::lazy()
                 .buffer_time(Duration::from_secs(300))
+                // A `credential_process` may wait for a person (an MFA
+                // prompt, a password manager).
+                .load_timeout(Duration::from_secs(120))
                 .build(),
         )
         .timeout_config(timeouts);
@@ -307,14 +348,24 @@ pub async fn open(target: &Target, endpoint: &Endpoint) -> Result<S3, PublishErr
 }
 
 /// The one HTTPS client of a publish, the SDK's and the credential
-/// providers', on rustls with ring.
+/// providers', on rustls with ring, through the proxy the environment
+/// names (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`), as curl and the AWS
+/// CLI go.
 pub fn https_client() -> aws_sdk_s3::config::SharedHttpClient {
-    use aws_smithy_http_client::tls;
-    aws_smithy_http_client::Builder::new()
-        .tls_provider(tls::Provider::Rustls(
-            tls::rustls_provider::CryptoMode::Ring,
-        ))
-        .build_https()
+    use aws_smithy_http_client::{Connector, proxy::ProxyConfig, tls};
+    let proxy = ProxyConfig::from_env();
+    aws_smithy_http_client::Builder::new().build_with_connector_fn(move |settings, components| {
+        let mut builder = Connector::builder().proxy_config(proxy.clone());
+        builder.set_connector_settings(settings.cloned());
+        if let Some(components) = components {
+            builder.set_sleep_impl(components.sleep_impl());
+        }
+        builder
+            .tls_provider(tls::Provider::Rustls(
+                tls::rustls_provider::CryptoMode::Ring,
+            ))
+            .build()
+    })
 }
 
 impl S3 {
@@ -329,9 +380,15 @@ impl S3 {
 
     /// Whether parts can be copied within the store: not where objects
     /// are encrypted with the customer's key, which a copy would have to
-    /// read the source with as well.
+    /// read the source with as well, nor where each part carries a
+    /// checksum, which not every store answers a copy with.
     pub fn copies(&self) -> bool {
-        self.written.customer_key.is_none()
+        self.written.customer_key.is_none() && self.written.checksum.is_none()
+    }
+
+    /// Who pays for a request, where the environment says the requester.
+    pub fn request_payer(&self) -> Option<RequestPayer> {
+        self.written.request_payer.clone()
     }
 
     /// Sets the bucket's CORS rules (`store::cors_configuration`) with
@@ -380,7 +437,12 @@ impl S3 {
 impl Bucket for S3 {
     async fn get(&self, key: &str) -> Result<Option<(Meta, Body)>, Failure> {
         use futures::StreamExt;
-        let request = self.client.get_object().bucket(&self.bucket).key(key);
+        let request = self
+            .client
+            .get_object()
+            .bucket(&self.bucket)
+            .key(key)
+            .set_request_payer(self.request_payer());
         let read = match customer_keyed!(request, self.written).send().await {
             Ok(read) => read,
             Err(error) => return none_if_not_found(failure(error)),
@@ -400,7 +462,12 @@ impl Bucket for S3 {
     }
 
     async fn head(&self, key: &str) -> Result<Option<Meta>, Failure> {
-        let request = self.client.head_object().bucket(&self.bucket).key(key);
+        let request = self
+            .client
+            .head_object()
+            .bucket(&self.bucket)
+            .key(key)
+            .set_request_payer(self.request_payer());
         match customer_keyed!(request, self.written).send().await {
             Ok(head) => Ok(Some(Meta {
                 key: key.to_owned(),
@@ -418,6 +485,7 @@ impl Bucket for S3 {
             .prefix(prefix)
             .delimiter("/")
             .max_keys(1)
+            .set_request_payer(self.request_payer())
             .send()
             .await
             .map(|_| ())
@@ -433,7 +501,8 @@ impl Bucket for S3 {
                 .list_objects_v2()
                 .bucket(&self.bucket)
                 .prefix(prefix)
-                .set_continuation_token(token)
+                .set_request_payer(self.request_payer())
+                .set_continuation_token(token.clone())
                 .send()
                 .await
                 .map_err(failure)?;
@@ -442,8 +511,13 @@ impl Bucket for S3 {
                 e_tag: object.e_tag().map(str::to_owned),
                 last_modified: object.last_modified().and_then(time_of),
             }));
+            // A store that answers the same token again would list forever.
             match page.next_continuation_token() {
-                Some(next) if page.is_truncated() == Some(true) => token = Some(next.to_owned()),
+                Some(next)
+                    if page.is_truncated() == Some(true) && token.as_deref() != Some(next) =>
+                {
+                    token = Some(next.to_owned())
+                }
                 _ => return Ok(listed),
             }
         }
@@ -512,7 +586,12 @@ impl Bucket for S3 {
             true => request.customize().disable_payload_signing().send().await,
             false => request.send().await,
         };
-        Ok(completed_part!(number, sent.map_err(failure)?))
+        let part = sent.map_err(failure)?;
+        Ok(completed_part(
+            number,
+            &part,
+            self.written.checksum.as_ref(),
+        ))
     }
 
     async fn finish_upload(
@@ -673,6 +752,16 @@ mod tests {
         assert_eq!(written.encryption, Some(ServerSideEncryption::AwsKms));
         assert_eq!(written.bucket_key, Some(true));
         assert_eq!(written.request_payer, Some(RequestPayer::Requester));
+        // A KMS key beside no KMS encryption is left out, as S3 would
+        // refuse it; the AWS CLI's word for who pays is taken.
+        let plain = Written::from_env(&env(&[
+            ("AWS_SSE_KMS_KEY_ID", "arn:aws:kms:key"),
+            ("AWS_SSE_BUCKET_KEY_ENABLED", "true"),
+            ("AWS_REQUEST_PAYER", "requester"),
+        ]))
+        .unwrap();
+        assert_eq!((plain.kms_key, plain.bucket_key), (None, None));
+        assert_eq!(plain.request_payer, Some(RequestPayer::Requester));
         // A 256-bit key of zeros, and its MD5 as S3 wants it.
         let keyed = Written::from_env(&env(&[
             ("AWS_SERVER_SIDE_ENCRYPTION", "sse-c"),
@@ -682,12 +771,13 @@ mod tests {
             ),
         ]))
         .unwrap();
+        assert!(!format!("{keyed:?}").contains("AAAAAAAA"), "{keyed:?}");
         let (_, md5) = keyed.customer_key.unwrap();
         assert_eq!(md5, "cLyPS3KoaSFGi/joRB3OUQ==");
         for (name, value) in [
             ("AWS_CHECKSUM_ALGORITHM", "md4"),
             ("AWS_SERVER_SIDE_ENCRYPTION", "rot13"),
-            ("AWS_SSE_BUCKET_KEY_ENABLED", "maybe"),
+            ("AWS_SERVER_SIDE_ENCRYPTION", "sse-kms"),
             ("AWS_REQUEST_PAYER", "someone"),
         ] {
             let pairs: &'static [(&str, &str)] = Box::leak(Box::new([(name, value)]));

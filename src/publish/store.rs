@@ -126,7 +126,7 @@ fn credentials_end(text: &str) -> Option<usize> {
 
 /// A target as a message shows it: credentials never shown, control and
 /// bidirectional characters escaped.
-fn shown_target(text: &str) -> String {
+pub(super) fn shown_target(text: &str) -> String {
     let shown = match credentials_end(text) {
         Some(at) => {
             let start = text.find("://").map_or(0, |at| at + 3);
@@ -336,24 +336,25 @@ pub async fn put_record(
             *version = Some(Version { e_tag });
             Ok(())
         }
-        Err(failure) if failure.precondition() => {
+        // Where the record was removed meanwhile, S3 answers a write over
+        // its version 404.
+        Err(failure) if failure.precondition() || failure.not_found() => {
             // A write the client retried after it had gone through is
             // refused as the second: the record is then this run's own.
             let read = async {
-                let (meta, body) = store
-                    .get(&key)
-                    .await?
-                    .ok_or_else(|| Failure::other("the record was removed meanwhile".to_owned()))?;
+                let Some((meta, body)) = store.get(&key).await? else {
+                    return Ok(None);
+                };
                 use futures::TryStreamExt;
                 let held: Vec<Bytes> = body.try_collect().await?;
-                Ok::<_, Failure>((meta, held.concat()))
+                Ok::<_, Failure>(Some((meta, held.concat())))
             };
-            let (meta, held) = read.await.map_err(|e| failed(target, path, "read", &e))?;
-            if held != bytes {
+            let read = read.await.map_err(|e| failed(target, path, "read", &e))?;
+            let Some((meta, _)) = read.filter(|(_, held)| *held == bytes) else {
                 return Err(PublishError::Concurrent {
                     url: target.url(path),
                 });
-            }
+            };
             *version = Some(Version::of(&meta));
             Ok(())
         }
@@ -474,8 +475,9 @@ pub async fn put_parts(
             if gathered.is_empty() {
                 return Ok(None);
             }
-            let rest = gathered.split_off(gathered.len().min(PART_BYTES));
-            Ok::<_, PublishError>(Some((gathered, (pieces, rest, ended))))
+            // The part in a buffer of its own size; the rest kept.
+            let part: Vec<u8> = gathered.drain(..gathered.len().min(PART_BYTES)).collect();
+            Ok::<_, PublishError>(Some((part, (pieces, gathered, ended))))
         },
     );
     let (key, upload) = (&key, &upload);
@@ -623,6 +625,20 @@ mod tests {
                 matches!(stopped, PublishError::Concurrent { ref url } if url == "s3://bucket/site/.ontosite-publish.jsonl"),
                 "{stopped}"
             );
+            // A record removed meanwhile (S3 answers the write over its
+            // version 404).
+            let mut removed = mine.clone();
+            store.delete(&target.key(record).unwrap()).await.unwrap();
+            let stopped = write(&mut removed, "{\"publish\":\"mine\"}\n")
+                .await
+                .unwrap_err();
+            assert!(
+                matches!(stopped, PublishError::Concurrent { .. }),
+                "{stopped}"
+            );
+            write(&mut None, "{\"publish\":\"mine\"}\n\n")
+                .await
+                .unwrap();
             // A record where the publish read none.
             let mut late = None;
             let stopped = write(&mut late, "{\"publish\":\"late\"}\n")
@@ -889,20 +905,28 @@ pub(super) mod testing {
                 .unwrap()
                 .get(key)
                 .map(|(_, m)| m.e_tag.clone());
+            let held_none = held.is_none();
             let holds = match (&condition, held) {
                 (Condition::Any, _) => true,
                 (Condition::Absent, held) => held.is_none(),
                 (Condition::Matches(e_tag), Some(held)) => held.as_ref() == Some(e_tag),
                 (Condition::Matches(_), None) => false,
             };
-            if !holds {
-                return Err(failing(412, "PreconditionFailed"));
+            match (holds, &condition) {
+                (true, _) => {}
+                (false, Condition::Matches(_)) if held_none => {
+                    return Err(failing(404, "NoSuchKey"));
+                }
+                (false, _) => return Err(failing(412, "PreconditionFailed")),
             }
             Ok(Some(self.store(key, body)))
         }
 
         async fn start_upload(&self, key: &str, _headers: &Headers) -> Result<String, Failure> {
-            let upload = format!("{key}#{}", self.uploads.lock().unwrap().len());
+            let n = self
+                .written
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let upload = format!("{key}#{n}");
             self.uploads
                 .lock()
                 .unwrap()
