@@ -1,6 +1,7 @@
 //! The search index's file format, once: the version, the file names, the
 //! posting encoding, and every file's shape as one type that the writer
-//! (`render::search_index`) serialises and `serve`'s reader deserialises.
+//! (`render::search_index`) serialises and the reader ([`super::reader`])
+//! deserialises.
 //! `assets/search.js` reads the same files; the golden queries keep it in
 //! step (`docs/search.md` describes the layout).
 

@@ -3,8 +3,9 @@
 //! [`text`] holds the text rules, [`query`] the request, [`engine`] the
 //! matching and order over the entities themselves. The prebuilt index
 //! (`render::search_index`) is derived from the same [`engine::Searchable`]
-//! values in the file format of [`format`], which `serve` reads, and the
-//! JavaScript client is tested against this module.
+//! values in the file format of [`format`], which [`reader`] reads for
+//! `serve`; the reader and the JavaScript client are tested against this
+//! module.
 //!
 //! Search depends on a [`Corpus`], not on the whole ontology: a build
 //! makes it from the model, a server from the files the build wrote.
@@ -13,7 +14,9 @@ pub mod client;
 pub mod engine;
 pub mod format;
 pub mod near;
+pub mod postings;
 pub mod query;
+pub mod reader;
 pub mod text;
 
 pub use engine::{SearchTexts, Searchable, Suffixes, Tier};

@@ -11,7 +11,6 @@ mod connections;
 pub mod encoding;
 pub mod handler;
 pub mod path;
-mod postings;
 mod range;
 pub mod rules;
 pub mod search_index;

@@ -278,12 +278,24 @@ fn assert_search_js_parity(input: &Path, dir: &Path, at_least: usize) -> (PathBu
     (out, golden, count)
 }
 
+/// The index's reader against the reference on the shipped input's
+/// golden queries: no Node needed, so every `cargo test` holds it.
+#[test]
+fn the_index_reader_answers_every_golden_query_as_the_reference() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("dist");
+    build_ok(&shipped_input(), &out);
+    let golden = dir.path().join("golden.json");
+    let count = golden_file(&shipped_input(), &golden);
+    assert!(count >= 10_000, "only {count} golden queries");
+    assert_index_parity(&out, &golden);
+}
+
 #[test]
 fn search_js_answers_exactly_as_the_rust_reference() {
     needs!(SEARCH_JS);
     let dir = tempfile::tempdir().unwrap();
     let (out, golden, count) = assert_search_js_parity(&shipped_input(), dir.path(), 10_000);
-    assert_index_parity(&out, &golden);
 
     // The hosts' /search handlers, called with real Requests.
     let report = node_report("edge.mjs", &out, &golden);
@@ -363,11 +375,32 @@ fn a_term_past_the_bound_is_refused_alike_everywhere() {
     }
 }
 
-/// `serve`'s search, which answers from the index files the build wrote
-/// (`ontosite::serve::search_index`), answers every golden query as the Rust
-/// reference does.
+/// The index's one reader (`ontosite::search::reader`) answers every
+/// golden query as the Rust reference does, twice: as `serve` asks it
+/// (`serve::search_index`, reading the site's files as it needs them),
+/// and as a runtime that fetches does (the WebAssembly glue): files
+/// handed over only when an answer says it needs them, every file of a
+/// step asked for at once, in at most four rounds.
 fn assert_index_parity(site: &Path, golden: &Path) {
+    use ontosite::search::reader::{Fetched, Files, Reader, Unanswered};
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+
+    /// The files handed over so far, by name; any other is for later.
+    #[derive(Default)]
+    struct Handed(RefCell<HashMap<String, Vec<u8>>>);
+    impl Files for Handed {
+        fn read(&self, name: &str) -> Fetched {
+            match self.0.borrow_mut().remove(name) {
+                Some(bytes) => Fetched::Bytes(bytes),
+                None => Fetched::Later,
+            }
+        }
+    }
+
     let index = ontosite::serve::search_index::PublishedIndex::open(site).unwrap();
+    let manifest = std::fs::read(site.join(ontosite::search::format::MANIFEST)).unwrap();
+    let fetching = Reader::open(&manifest).unwrap();
     let golden: Vec<Value> = serde_json::from_slice(&std::fs::read(golden).unwrap()).unwrap();
     let mut differences = Vec::new();
     for case in &golden {
@@ -379,8 +412,40 @@ fn assert_index_parity(site: &Path, golden: &Path) {
             })
             .unwrap();
         let body: Value = serde_json::from_slice(&body).unwrap();
+        let (fetched_status, fetched) =
+            ontosite::site::answers::respond(get("q"), get("limit"), get("offset"), |query| {
+                let handed = Handed::default();
+                for round in 1.. {
+                    match fetching.answer(query, &handed) {
+                        Ok(found) => {
+                            let listed: Vec<_> = found.listings.iter().collect();
+                            return ontosite::site::answers::answer_page(
+                                fetching.base_url(),
+                                query,
+                                found.total,
+                                found.next_offset,
+                                &listed,
+                            );
+                        }
+                        Err(Unanswered::Needs(names)) => {
+                            assert!(round < 4, "{params}: round {round} still needs {names:?}");
+                            for name in names {
+                                let bytes = std::fs::read(site.join(&name)).unwrap();
+                                handed.0.borrow_mut().insert(name, bytes);
+                            }
+                        }
+                        Err(Unanswered::Bad(error)) => panic!("{params}: {error}"),
+                    }
+                }
+                unreachable!()
+            })
+            .unwrap();
+        let fetched: Value = serde_json::from_slice(&fetched).unwrap();
         if case["status"] != status || case["body"] != body {
             differences.push(json!({ "params": params, "expected": case["body"], "got": body }));
+        } else if (fetched_status, &fetched) != (status, &body) {
+            differences
+                .push(json!({ "params": params, "expected": case["body"], "fetched": fetched }));
         }
     }
     assert!(

@@ -1,8 +1,8 @@
-//! Postings as `serve` searches them: made absolute once when a node file
-//! is read, merged, and looked up in entity order. The build writes them
-//! in the encoding of `search::format`; `search.js` reads the same files.
+//! Postings as the index's reader ([`super::reader`]) searches them: made
+//! absolute once when a node file is read, merged, and looked up in entity
+//! order. The build writes them in the encoding of [`super::format`].
 
-use crate::search::format::{EXACT, entity, fields, posting};
+use super::format::{EXACT, entity, fields, posting};
 
 /// Postings ([`posting`]). In a file, each entity is the step from the
 /// one before; in memory ([`Postings::absolute`]), the entity itself, in
