@@ -73,5 +73,13 @@ python_tools tests/wheel
 rm -rf target/wheels/test
 tests/wheel/.venv/bin/maturin build --quiet --locked --profile dev --strip --out target/wheels/test
 
+# The search reader compiled to WebAssembly (`wasm/`), which the tests
+# drive under Node as the browser and the hosts' handlers do.
+if command -v rustup >/dev/null; then
+  rustup target add wasm32-unknown-unknown >/dev/null 2>&1 ||
+    rustup target add wasm32-unknown-unknown
+fi
+cargo build --quiet --locked -p ontosite-wasm --target wasm32-unknown-unknown --profile wasm
+
 # The full tier: every test runs, and a missing tool fails instead of skipping.
 ONTOSITE_TEST_TIER=full cargo test --locked "$@"

@@ -7,20 +7,30 @@
 //! [`search`] holds the search semantics that the index is built from.
 //! [`serve`] answers HTTP requests from what [`output`] wrote.
 
+#[cfg(feature = "cli")]
 pub mod build;
+#[cfg(feature = "cli")]
 pub mod changes;
+#[cfg(feature = "cli")]
 pub mod config;
+#[cfg(feature = "cli")]
 pub mod hosts;
 pub mod model;
+#[cfg(feature = "cli")]
 pub mod output;
+#[cfg(feature = "cli")]
 pub mod publish;
+#[cfg(feature = "cli")]
 pub mod render;
 pub mod search;
+#[cfg(feature = "cli")]
 pub mod serve;
 pub mod site;
+#[cfg(feature = "cli")]
 pub mod source;
 
 /// Everything that can stop a build, rendered once, by the binary.
+#[cfg(feature = "cli")]
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error(transparent)]

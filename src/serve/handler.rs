@@ -340,14 +340,8 @@ pub fn answer_from_memory(
 
 /// The answer to a search; `None` when `reads` forbids a read it needs.
 fn search(site: &Snapshot, query: &str, reads: Reads) -> Option<Answer> {
-    let params = QueryParams::parse(query);
-    let (q, limit, offset) = (
-        params.first("q"),
-        params.first("limit"),
-        params.first("offset"),
-    );
     Some(
-        match answers::respond(q, limit, offset, |query| site.index.answer(query, reads)) {
+        match answers::respond_to_query(query, |query| site.index.answer(query, reads)) {
             Ok((200, body)) => Answer::new(StatusCode::OK, "application/json", body),
             Ok((status, body)) => Answer::new(
                 StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST),

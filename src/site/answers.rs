@@ -109,6 +109,22 @@ pub fn search_response(
     })
 }
 
+/// [`respond`] to a request's query string (`q=…&limit=…&offset=…`),
+/// each parameter's first value taken, as `URLSearchParams.get` and
+/// Netlify's query conditions take it.
+pub fn respond_to_query<E: From<serde_json::Error>>(
+    query: &str,
+    answer: impl FnOnce(&Query) -> Result<Vec<u8>, E>,
+) -> Result<(u16, Vec<u8>), E> {
+    let first = |name: &str| {
+        url::form_urlencoded::parse(query.as_bytes())
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.into_owned())
+    };
+    let (q, limit, offset) = (first("q"), first("limit"), first("offset"));
+    respond(q.as_deref(), limit.as_deref(), offset.as_deref(), answer)
+}
+
 /// [`search_response`] with any search: `answer` answers a checked query.
 pub fn respond<E: From<serde_json::Error>>(
     q: Option<&str>,

@@ -162,6 +162,8 @@ fn the_container_s_dockerfile_passes_hadolint_and_copies_the_sources() {
             "assets",
             "benches",
             "build.rs",
+            "wasm",
+            ".cargo",
         ])
         .args(["Cargo.toml", "Cargo.lock", "Dockerfile"])
         .current_dir(root())

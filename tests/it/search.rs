@@ -289,6 +289,9 @@ fn the_index_reader_answers_every_golden_query_as_the_reference() {
     let count = golden_file(&shipped_input(), &golden);
     assert!(count >= 10_000, "only {count} golden queries");
     assert_index_parity(&out, &golden);
+    if ready(&[SEARCH_JS, WASM_READER]) {
+        assert_wasm_parity(&out, &golden);
+    }
 }
 
 #[test]
@@ -355,9 +358,10 @@ fn a_term_past_the_bound_is_refused_alike_everywhere() {
         );
     }
     assert_index_parity(&out, &golden);
-    if !ready(&[SEARCH_JS]) {
+    if !ready(&[SEARCH_JS, WASM_READER]) {
         return;
     }
+    assert_wasm_parity(&out, &golden);
     let report = node_report("parity.mjs", &out, &golden);
     assert_eq!(
         (report["checked"].as_u64(), report["differences"].as_u64()),
@@ -457,6 +461,30 @@ fn assert_index_parity(site: &Path, golden: &Path) {
     );
 }
 
+/// The search reader compiled to WebAssembly, through its glue
+/// (`assets/search-wasm.js`) under Node, fetching the site's index files
+/// as it asks for them, answers every golden query as the reference does.
+fn assert_wasm_parity(site: &Path, golden: &Path) {
+    let report = node_json(
+        &root().join("tests/search/wasm.mjs"),
+        &[
+            root().join(WASM_READER_PATH).as_os_str(),
+            root().join("assets/search-wasm.js").as_os_str(),
+            site.as_os_str(),
+            golden.as_os_str(),
+        ],
+    );
+    let count = serde_json::from_slice::<Vec<Value>>(&std::fs::read(golden).unwrap())
+        .unwrap()
+        .len();
+    assert_eq!(
+        (report["checked"].as_u64(), report["differences"].as_u64()),
+        (Some(count as u64), Some(0)),
+        "the WebAssembly reader differs from the reference:\n{:#}",
+        report["first"]
+    );
+}
+
 /// Runs `tests/search/SCRIPT DIST GOLDEN` under Node and returns its report.
 fn node_report(script: &str, site: &Path, golden: &Path) -> Value {
     node_json(
@@ -469,11 +497,12 @@ fn node_report(script: &str, site: &Path, golden: &Path) -> Value {
 /// labels and synonyms in the exact tier, deprecated terms last.
 #[test]
 fn search_js_answers_as_the_rust_reference_on_an_ontologys_terms() {
-    needs!(Need::SharedOntologies, Need::Slow, SEARCH_JS);
+    needs!(Need::SharedOntologies, Need::Slow, SEARCH_JS, WASM_READER);
     let dir = tempfile::tempdir().unwrap();
     let input = pato_input(dir.path());
     let (out, golden, _) = assert_search_js_parity(&input, dir.path(), 1_000);
     assert_index_parity(&out, &golden);
+    assert_wasm_parity(&out, &golden);
 }
 
 /// An input folder under `dir` with PATO's OBO release.

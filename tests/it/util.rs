@@ -283,6 +283,10 @@ pub const OPENAPI_PYTHON: Need = Need::Installed("tests/openapi/.venv/bin/openap
 pub const PYOXIGRAPH: Need = Need::Installed("tests/rdf/.venv/bin/python");
 /// `assets/search.js` under Node (`tests/search`, no packages).
 pub const SEARCH_JS: Need = Need::Node("tests/search/parity.mjs");
+/// The search reader compiled to WebAssembly (`wasm/`), which
+/// `scripts/test.sh` builds.
+pub const WASM_READER: Need = Need::Installed(WASM_READER_PATH);
+pub const WASM_READER_PATH: &str = "target/wasm32-unknown-unknown/wasm/ontosite_wasm.wasm";
 /// Cloudflare's workerd, through wrangler (`tests/runtimes`).
 pub const WORKERD: Need = Need::Node("tests/runtimes/node_modules/.bin/wrangler");
 /// Deno, which runs Netlify Edge Functions (`tests/runtimes`).

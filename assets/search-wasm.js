@@ -1,0 +1,70 @@
+// The search index's one reader, compiled to WebAssembly (`wasm/`), driven
+// alike in a browser, Deno and workerd. This file is glue: it hands the
+// reader the manifest once, and for each search fetches together the
+// files the reader says it needs, hands them over and asks again.
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+// At most this many rounds of fetches per search: the reader needs three
+// (nodes, near nodes, rows); a file that keeps being asked for is a
+// damaged site.
+const ROUNDS = 6;
+
+export class WasmReader {
+  // `module`: a WebAssembly.Module (workerd imports one) or the .wasm
+  // file's bytes; `manifest`: search-index.json's bytes; `fetchFile(path)`:
+  // a promise of a file's bytes (Uint8Array), or null when the site has
+  // none.
+  static async open(module, manifest, fetchFile) {
+    const made = await WebAssembly.instantiate(module, {});
+    const reader = new WasmReader(made.instance ?? made, fetchFile);
+    if (reader.exports.open(...reader.put(manifest)) !== 1) {
+      throw new Error(decoder.decode(reader.output()));
+    }
+    return reader;
+  }
+
+  constructor(instance, fetchFile) {
+    this.exports = instance.exports;
+    this.fetchFile = fetchFile;
+  }
+
+  // Copies bytes into a buffer of the reader's; it takes the buffer.
+  put(bytes) {
+    const ptr = this.exports.alloc(bytes.length);
+    new Uint8Array(this.exports.memory.buffer, ptr, bytes.length).set(bytes);
+    return [ptr, bytes.length];
+  }
+
+  output() {
+    const { memory, output, output_len } = this.exports;
+    return new Uint8Array(memory.buffer, output(), output_len()).slice();
+  }
+
+  // Answers a request's query string (`q=...&limit=...`): { status, body },
+  // the body the answer's or the problem's JSON, as bytes.
+  async search(query) {
+    for (let round = 0; round < ROUNDS; round++) {
+      const status = this.exports.search(...this.put(encoder.encode(query)));
+      if (status !== 0) return { status, body: this.output() };
+      const names = JSON.parse(decoder.decode(this.output()));
+      const files = await Promise.all(names.map((name) => this.fetchFile(name)));
+      // Handed over and searched again in one turn: no other search runs
+      // in between to drop them.
+      names.forEach((name, i) => {
+        if (files[i]) {
+          this.exports.hand(...this.put(encoder.encode(name)), ...this.put(files[i]));
+        } else {
+          this.exports.lack(...this.put(encoder.encode(name)));
+        }
+      });
+    }
+    const problem = {
+      type: "about:blank",
+      title: "Internal Server Error",
+      status: 500,
+      detail: "the search index kept asking for files: rebuild the site with `ontosite build`",
+    };
+    return { status: 500, body: encoder.encode(JSON.stringify(problem)) };
+  }
+}
