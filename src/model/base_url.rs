@@ -50,6 +50,39 @@ impl BaseUrl {
         Ok(BaseUrl(url.as_str().trim_end_matches('/').to_owned()))
     }
 
+    /// A base URL as a build wrote it, which [`BaseUrl::parse`] made
+    /// already: an `http` or `https` URL with a host, no trailing slash,
+    /// and no space, control character, user, query or fragment. Taken
+    /// as it is, without the URL parser and its IDNA tables, which would
+    /// be most of the WebAssembly search reader (`wasm/`). Text of
+    /// another shape is refused.
+    pub fn as_written(text: &str) -> Result<BaseUrl, BaseUrlError> {
+        let Some((scheme, rest)) = text.split_once("://") else {
+            return Err(BaseUrlError::NotAbsolute(
+                text.to_owned(),
+                "no scheme".to_owned(),
+            ));
+        };
+        if scheme != "http" && scheme != "https" {
+            return Err(BaseUrlError::Scheme(text.to_owned(), scheme.to_owned()));
+        }
+        let host = rest.split('/').next().unwrap_or_default();
+        let unwritten = |c: char| c.is_control() || c.is_whitespace() || c == '\\';
+        if host.is_empty() || rest.ends_with('/') || rest.contains(unwritten) {
+            return Err(BaseUrlError::NotAbsolute(
+                text.to_owned(),
+                "not as a build writes it".to_owned(),
+            ));
+        }
+        if host.contains('@') {
+            return Err(BaseUrlError::Credentials(format!("{scheme}://…")));
+        }
+        if rest.contains(['?', '#']) {
+            return Err(BaseUrlError::QueryOrFragment(text.to_owned()));
+        }
+        Ok(BaseUrl(text.to_owned()))
+    }
+
     /// The absolute URL of `path`, a site path without its leading slash.
     pub fn join(&self, path: &str) -> String {
         self.url_of(path).to_string()
@@ -115,5 +148,34 @@ mod tests {
             Err(BaseUrlError::QueryOrFragment(..))
         ));
         assert!(BaseUrl::parse("mailto:a@b.c").is_err());
+    }
+
+    /// What `parse` writes, `as_written` takes back unchanged; what it
+    /// would refuse or write otherwise, `as_written` refuses.
+    #[test]
+    fn a_written_base_is_taken_back_as_it_is() {
+        for text in [
+            "https://example.org/actions/",
+            "http://x.test",
+            "https://bücher.example/a%20b",
+            "http://[::1]:8080/x",
+        ] {
+            let parsed = BaseUrl::parse(text).unwrap();
+            assert_eq!(BaseUrl::as_written(parsed.as_str()), Ok(parsed), "{text}");
+        }
+        for text in [
+            "example.org",
+            "ftp://example.org",
+            "https://",
+            "https://e.org/",
+            "https://e.org/a b",
+            "https://e.org/a\tb",
+            "https://u:p@e.org",
+            "https://e.org/?a=1",
+            "https://e.org/#x",
+            "https://e.org\\x",
+        ] {
+            assert!(BaseUrl::as_written(text).is_err(), "{text}");
+        }
     }
 }

@@ -274,8 +274,8 @@ impl Reader {
                 manifest.total
             )));
         }
-        let base_url =
-            BaseUrl::parse(&manifest.base_url).map_err(|e| bad(format!("its baseUrl: {e}")))?;
+        let base_url = BaseUrl::as_written(&manifest.base_url)
+            .map_err(|e| bad(format!("its baseUrl: {e}")))?;
         let stem = match manifest.stem.as_deref() {
             None => false,
             Some(language) => {
