@@ -51,9 +51,9 @@ impl BaseUrl {
     }
 
     /// A base URL as a build wrote it, which [`BaseUrl::parse`] made
-    /// already: an `http` or `https` URL with a host, no trailing slash,
-    /// and no space, control character, user, query or fragment. Taken
-    /// as it is, without the URL parser and its IDNA tables, which would
+    /// already: an `http` or `https` URL with a host and no space,
+    /// control character, user, query or fragment. Taken as it is (less
+    /// its trailing slashes, as `parse` keeps it), without the URL parser and its IDNA tables, which would
     /// be most of the WebAssembly search reader (`wasm/`). Text of
     /// another shape is refused.
     pub fn as_written(text: &str) -> Result<BaseUrl, BaseUrlError> {
@@ -66,9 +66,10 @@ impl BaseUrl {
         if scheme != "http" && scheme != "https" {
             return Err(BaseUrlError::Scheme(text.to_owned(), scheme.to_owned()));
         }
+        let rest = rest.trim_end_matches('/');
         let host = rest.split('/').next().unwrap_or_default();
         let unwritten = |c: char| c.is_control() || c.is_whitespace() || c == '\\';
-        if host.is_empty() || rest.ends_with('/') || rest.contains(unwritten) {
+        if host.is_empty() || rest.contains(unwritten) {
             return Err(BaseUrlError::NotAbsolute(
                 text.to_owned(),
                 "not as a build writes it".to_owned(),
@@ -80,7 +81,7 @@ impl BaseUrl {
         if rest.contains(['?', '#']) {
             return Err(BaseUrlError::QueryOrFragment(text.to_owned()));
         }
-        Ok(BaseUrl(text.to_owned()))
+        Ok(BaseUrl(format!("{scheme}://{rest}")))
     }
 
     /// The absolute URL of `path`, a site path without its leading slash.
@@ -161,13 +162,15 @@ mod tests {
             "http://[::1]:8080/x",
         ] {
             let parsed = BaseUrl::parse(text).unwrap();
-            assert_eq!(BaseUrl::as_written(parsed.as_str()), Ok(parsed), "{text}");
+            assert_eq!(BaseUrl::as_written(parsed.as_str()), Ok(parsed.clone()));
+            // As the search index's manifest writes it.
+            assert_eq!(BaseUrl::as_written(&parsed.join("")), Ok(parsed), "{text}");
         }
         for text in [
             "example.org",
             "ftp://example.org",
             "https://",
-            "https://e.org/",
+            "https:///",
             "https://e.org/a b",
             "https://e.org/a\tb",
             "https://u:p@e.org",

@@ -265,6 +265,9 @@ pub enum Need {
     Installed(&'static str),
     /// The real ontologies beside the checkout (`../shared/ontologies/`).
     SharedOntologies,
+    /// The WebAssembly reader ([`WASM_READER_PATH`]), built after every
+    /// source it is compiled from: a stale one would test old code.
+    WasmReader,
     /// Minutes of work (real ontologies, thousands of sockets, deep
     /// hierarchies): the full tier only, so the quick loop stays quick.
     Slow,
@@ -285,7 +288,7 @@ pub const PYOXIGRAPH: Need = Need::Installed("tests/rdf/.venv/bin/python");
 pub const SEARCH_JS: Need = Need::Node("tests/search/parity.mjs");
 /// The search reader compiled to WebAssembly (`wasm/`), which
 /// `scripts/test.sh` builds.
-pub const WASM_READER: Need = Need::Installed(WASM_READER_PATH);
+pub const WASM_READER: Need = Need::WasmReader;
 pub const WASM_READER_PATH: &str = "target/wasm32-unknown-unknown/wasm/ontosite_wasm.wasm";
 /// Cloudflare's workerd, through wrangler (`tests/runtimes`).
 pub const WORKERD: Need = Need::Node("tests/runtimes/node_modules/.bin/wrangler");
@@ -338,6 +341,26 @@ impl Need {
                 .find_map(|name| path(&format!("../shared/ontologies/{name}")))
                 .map(|_| "the real ontologies in ../shared/ontologies".into()),
             Need::Slow => (!full_tier()).then(|| "the full tier".into()),
+            Need::WasmReader => path(WASM_READER_PATH).or_else(|| {
+                let built = std::fs::metadata(root().join(WASM_READER_PATH))
+                    .and_then(|m| m.modified())
+                    .ok()?;
+                let newer = ["src/model", "src/search", "src/site", "wasm/src"]
+                    .iter()
+                    .flat_map(|dir| walkdir::WalkDir::new(root().join(dir)))
+                    .filter_map(Result::ok)
+                    .find(|entry| {
+                        entry
+                            .metadata()
+                            .ok()
+                            .and_then(|m| m.modified().ok())
+                            .is_some_and(|modified| modified > built)
+                    })?;
+                Some(format!(
+                    "{WASM_READER_PATH} built after {} (cargo build -p ontosite-wasm --target wasm32-unknown-unknown --profile wasm)",
+                    newer.path().display()
+                ))
+            }),
         }
     }
 }
