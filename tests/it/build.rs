@@ -44,17 +44,10 @@ const SITE_WIDE: &[&str] = &[
     "index.nt",
 ];
 
-fn built_shipped() -> (tempfile::TempDir, std::path::PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("dist");
-    build_ok(&shipped_input(), &out);
-    (dir, out)
-}
-
 #[test]
 fn shipped_ontology_builds_every_file_and_they_agree() {
-    let (_dir, out) = built_shipped();
-    let files = snapshot(&out);
+    let out = crate::serve::shipped_site();
+    let files = snapshot(out);
 
     // File counts: one per entity and format (JSON, JSON-LD, Turtle,
     // N-Triples, page), the site-wide ones, the search index's nodes and
@@ -261,7 +254,7 @@ fn shipped_ontology_builds_every_file_and_they_agree() {
 
 #[test]
 fn information_document_lists_every_endpoint() {
-    let (_dir, out) = built_shipped();
+    let out = crate::serve::shipped_site();
     let info = read_json(&out.join("api.json"));
     assert_eq!(info["name"], "Software Actions");
     assert_eq!(info["type"], "Action");

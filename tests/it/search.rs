@@ -268,40 +268,56 @@ fn assert_search_js_parity(input: &Path, dir: &Path, at_least: usize) -> (PathBu
     let golden = dir.join("golden.json");
     let count = golden_file(input, &golden);
     assert!(count >= at_least, "only {count} golden queries");
-    let report = node_report("parity.mjs", &out, &golden);
+    assert_js_parity(&out, &golden, count);
+    (out, golden, count)
+}
+
+/// search.js answers every golden query of `golden` (`count` of them) on
+/// the site `out` as the Rust reference does.
+fn assert_js_parity(out: &Path, golden: &Path, count: usize) {
+    let report = node_report("parity.mjs", out, golden);
     assert_eq!(report["checked"], count);
     assert_eq!(
         report["differences"], 0,
         "search.js differs from Rust:\n{:#}",
         report["first"]
     );
-    (out, golden, count)
+}
+
+/// The shipped site (built once for every test) and its golden queries
+/// (written once), with their count.
+fn shipped_golden() -> (&'static Path, &'static Path, usize) {
+    static GOLDEN: std::sync::OnceLock<(tempfile::TempDir, PathBuf, usize)> =
+        std::sync::OnceLock::new();
+    let (_, golden, count) = GOLDEN.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let golden = dir.path().join("golden.json");
+        let count = golden_file(&shipped_input(), &golden);
+        assert!(count >= 10_000, "only {count} golden queries");
+        (dir, golden, count)
+    });
+    (crate::serve::shipped_site(), golden, *count)
 }
 
 /// The index's reader against the reference on the shipped input's
 /// golden queries: no Node needed, so every `cargo test` holds it.
 #[test]
 fn the_index_reader_answers_every_golden_query_as_the_reference() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("dist");
-    build_ok(&shipped_input(), &out);
-    let golden = dir.path().join("golden.json");
-    let count = golden_file(&shipped_input(), &golden);
-    assert!(count >= 10_000, "only {count} golden queries");
-    assert_index_parity(&out, &golden);
+    let (out, golden, _) = shipped_golden();
+    assert_index_parity(out, golden);
     if ready(&[SEARCH_JS, WASM_READER]) {
-        assert_wasm_parity(&out, &golden);
+        assert_wasm_parity(out, golden);
     }
 }
 
 #[test]
 fn search_js_answers_exactly_as_the_rust_reference() {
     needs!(SEARCH_JS);
-    let dir = tempfile::tempdir().unwrap();
-    let (out, golden, count) = assert_search_js_parity(&shipped_input(), dir.path(), 10_000);
+    let (out, golden, count) = shipped_golden();
+    assert_js_parity(out, golden, count);
 
     // The hosts' /search handlers, called with real Requests.
-    let report = node_report("edge.mjs", &out, &golden);
+    let report = node_report("edge.mjs", out, golden);
     for host in ["netlify", "cloudflare"] {
         let answers = &report[host];
         assert_eq!(answers["checked"], count, "{host}");
