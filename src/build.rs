@@ -37,6 +37,9 @@ pub struct BuildReport {
     pub measured: Measured,
     /// The plan the site was checked against and fits, if one was named.
     pub host: Option<&'static Plan>,
+    /// Advice on the input read (`source::advice`); none when the output
+    /// was up to date and the input not read.
+    pub advice: Vec<String>,
 }
 
 /// What a build tells whoever watches it as it goes: a terminal's
@@ -256,6 +259,7 @@ pub fn build_keeping_previous(
             elapsed: started.elapsed(),
             unchanged: true,
             kept: record.files,
+            advice: Vec::new(),
         };
         return Ok((report, Previous::nothing()));
     }
@@ -380,6 +384,7 @@ pub fn build_keeping_previous(
         hosts,
         measured,
         host,
+        advice: crate::source::advice(&ontology),
     };
     Ok((report, previous))
 }

@@ -251,6 +251,9 @@ fn run_build(args: &BuildArgs, voice: Voice) -> Result<(), Error> {
     });
     let report = report?;
     if !voice.quiet {
+        for advice in &report.advice {
+            eprintln!("note: {advice}");
+        }
         println!("{}", summary(&report));
         println!("{}", hosts_line(&report));
     }

@@ -70,6 +70,10 @@ pub struct OntologyMeta {
     /// The ontology source files, published unchanged as downloads: their
     /// file names in the site, in input order.
     pub downloads: Vec<Download>,
+    /// What the sources' readers took more leniently than their formats
+    /// allow (a definition's unescaped inner quotes), each said once with
+    /// its place: `check` prints them as notes.
+    pub read_notes: Vec<String>,
 }
 
 /// The description an ontology source gives of itself.
@@ -175,6 +179,7 @@ impl OntologyMeta {
             header: None,
             prefixes: Vec::new(),
             downloads: Vec::new(),
+            read_notes: Vec::new(),
             field_labels: Default::default(),
         }
     }

@@ -18,10 +18,23 @@ const DESCRIPTION_WORDS: [&str; 6] = [
 
 /// At most this many predicates are named in one piece of advice.
 const NAMED: usize = 3;
+/// At most this many notes of lenient reading are printed one by one.
+const NOTED: usize = 20;
 
-/// Every piece of advice for `ontology`, as sentences.
+/// Every piece of advice for `ontology`, as sentences: what its sources'
+/// readers took leniently (at most [`NOTED`] of them, then how many more),
+/// then what it likely meant.
 pub fn advice(ontology: &Ontology) -> Vec<String> {
-    description_look_alikes(ontology).into_iter().collect()
+    let notes = &ontology.meta.read_notes;
+    let mut advice: Vec<String> = notes.iter().take(NOTED).cloned().collect();
+    if notes.len() > NOTED {
+        advice.push(format!(
+            "... and {} more read the same way",
+            notes.len() - NOTED
+        ));
+    }
+    advice.extend(description_look_alikes(ontology));
+    advice
 }
 
 /// Terms without a description that state a text with a predicate whose

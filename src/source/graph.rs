@@ -14,6 +14,10 @@ pub struct Graph {
     /// The prefixes the sources declare, each name once (the first file to
     /// declare it wins), in the order met.
     pub prefixes: Vec<(String, String)>,
+    /// What a reader took more leniently than its format's specification
+    /// allows, said as notes beside the advice (never errors: the data
+    /// read is what the file means).
+    pub notes: Vec<super::diagnostic::Diagnostic>,
 }
 
 impl Graph {

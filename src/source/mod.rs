@@ -233,6 +233,7 @@ fn read_sources(stated: &ontology_file::Stated, sources: &ontology_file::Sources
                 header: None,
                 prefixes: Vec::new(),
                 downloads,
+                notes: Vec::new(),
             },
             problems,
         };
@@ -250,6 +251,7 @@ fn read_sources(stated: &ontology_file::Stated, sources: &ontology_file::Sources
             header: made.header,
             prefixes: graph.prefixes,
             downloads,
+            notes: graph.notes.iter().map(ToString::to_string).collect(),
         },
         problems,
     }

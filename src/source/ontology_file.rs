@@ -351,6 +351,7 @@ pub struct FromSources {
     pub header: Option<Header>,
     pub prefixes: Vec<(String, String)>,
     pub downloads: Vec<Download>,
+    pub notes: Vec<String>,
 }
 
 impl Stated {
@@ -422,6 +423,7 @@ impl Stated {
             header: sources.header,
             prefixes: sources.prefixes,
             downloads: sources.downloads,
+            read_notes: sources.notes,
             field_labels: file.field_labels,
         }
     }

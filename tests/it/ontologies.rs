@@ -1416,3 +1416,73 @@ fn schema_org_s_pages_fit_a_phone_and_pass_axe() {
     .into();
     crate::front::assert_pages_fit_a_phone(&site, &pages);
 }
+
+/// EDAM 1.25's OBO release (issue 63): a definition with quotes left
+/// unescaped inside it is read with them, where the line's end is
+/// unambiguous, and `check` says so at its line; a line with two readings
+/// stays an error.
+#[test]
+fn a_definition_with_unescaped_inner_quotes_is_read_with_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir_all(&input).unwrap();
+    let edam = concat!(
+        "format-version: 1.2\nontology: edam\n\n[Term]\nid: format:2195\nname: Ontology format\n",
+        "def: \"A superset of the \"Description-Logic Knowledge Representation System Specification from the KRSS Group of the ARPA Knowledge Sharing Effort\".\" [http://edamontology.org]\n",
+        "synonym: \"the \"KRSS\" format\" EXACT []\n",
+    );
+    std::fs::write(input.join("edam.obo"), edam).unwrap();
+    std::fs::write(
+        input.join("ontology.json"),
+        r#"{"name": "EDAM", "baseUrl": "https://x.test"}"#,
+    )
+    .unwrap();
+    let checked = check(&input, &[]);
+    assert_eq!(checked.status.code(), Some(0), "{}", stderr(&checked));
+    let said = stderr(&checked);
+    let notes: Vec<&str> = said
+        .lines()
+        .filter(|line| line.starts_with("note: "))
+        .collect();
+    assert_eq!(notes.len(), 2, "{}", stderr(&checked));
+    assert!(notes[0].contains("edam.obo:7:1: the quotes inside this text are not escaped"));
+    assert!(notes[1].contains("edam.obo:8:1: "));
+    let site = dir.path().join("dist");
+    let built = ontosite()
+        .args(["build", "--input"])
+        .arg(&input)
+        .arg("--out")
+        .arg(&site)
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", stderr(&built));
+    assert_eq!(
+        stderr(&built).matches("note: ").count(),
+        2,
+        "{}",
+        stderr(&built)
+    );
+    let term = &items(&site)[0];
+    assert_eq!(
+        term["description"],
+        "A superset of the \"Description-Logic Knowledge Representation System Specification from the KRSS Group of the ARPA Knowledge Sharing Effort\"."
+    );
+    assert_eq!(
+        term["synonyms"][0]["value"], "the \"KRSS\" format",
+        "{term:#}"
+    );
+
+    // Two quotes either of which could close the text: refused, placed.
+    std::fs::write(
+        input.join("edam.obo"),
+        "format-version: 1.2\nontology: edam\n\n[Term]\nid: format:1\nname: x\ndef: \"p \"x\" [A \"q\" [B]\n",
+    )
+    .unwrap();
+    let refused = check(&input, &[]);
+    assert_ne!(refused.status.code(), Some(0));
+    assert!(
+        stderr(&refused).contains("edam.obo:7:"),
+        "{}",
+        stderr(&refused)
+    );
+}

@@ -363,12 +363,13 @@ impl Emit<'_> {
                 self.text(subject, &format!("{OBO_IN_OWL}{tag}"), value)
             }
             Lenient::Xref(id) => self.text(subject, &format!("{OBO_IN_OWL}hasDbXref"), id),
-            Lenient::Def { text, xrefs } => self.definition(subject, text, xrefs),
+            Lenient::Def { text, xrefs, .. } => self.definition(subject, text, xrefs),
             Lenient::Synonym {
                 text,
                 scope,
                 kind,
                 xrefs,
+                ..
             } => self.synonym(subject, scope_property(scope), text, kind.as_deref(), xrefs),
         }
     }

@@ -43,6 +43,7 @@ pub fn read(path: &Path, graph: &mut Graph) -> Vec<Diagnostic> {
     let document = parse(path, &text, &mut problems);
     if problems.is_empty() {
         mapping::emit(&document, graph);
+        graph.notes.extend(document.notes);
     }
     problems.into_vec()
 }
@@ -52,6 +53,9 @@ pub fn read(path: &Path, graph: &mut Graph) -> Vec<Diagnostic> {
 struct Document {
     header: Vec<HeaderClause>,
     frames: Vec<Frame>,
+    /// What was read more leniently than a reader of the specification
+    /// would, said as notes (a text's inner quotes).
+    notes: Vec<Diagnostic>,
 }
 
 /// A stanza: its kind, its ID, its clauses in the order written.
@@ -93,7 +97,7 @@ fn parse(path: &Path, text: &str, problems: &mut FileProblems) -> Document {
             );
             continue;
         };
-        if let Some(frame) = parse_stanza(path, kind, stanza, problems) {
+        if let Some(frame) = parse_stanza(path, kind, stanza, problems, &mut document.notes) {
             document.frames.push(frame);
         }
     }
@@ -107,6 +111,7 @@ fn parse_stanza(
     kind: StanzaKind,
     stanza: &Stanza,
     problems: &mut FileProblems,
+    notes: &mut Vec<Diagnostic>,
 ) -> Option<Frame> {
     let mut whole = String::from(kind.opening());
     whole.push('\n');
@@ -153,7 +158,19 @@ fn parse_stanza(
                     .tag_and_value()
                     .and_then(|(tag, value)| stanza::lenient(kind, tag, value));
                 match loose {
-                    Some(clause) => clauses.push(Clause::Lenient(clause)),
+                    Some(clause) => {
+                        if clause.inner_quotes() {
+                            notes.push(
+                                Diagnostic::new(
+                                    path,
+                                    "the quotes inside this text are not escaped; they were read as part of it, up to the quote the rest of the line follows",
+                                    "escape each quote inside a quoted text as \\\" so that every OBO reader takes the line",
+                                )
+                                .at(Some(line.number), Some(1)),
+                            );
+                        }
+                        clauses.push(Clause::Lenient(clause));
+                    }
                     None => problems.push(failure.diagnostic(path)),
                 }
             }

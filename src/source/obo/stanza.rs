@@ -174,15 +174,37 @@ pub enum Lenient {
     Other { tag: String, value: String },
     /// `xref: ID "description"`.
     Xref(String),
-    /// `def: "text" [xref, ...]`.
-    Def { text: String, xrefs: Vec<String> },
+    /// `def: "text" [xref, ...]`; `inner_quotes`: the text holds quotes
+    /// left unescaped ([`quoted_then`]).
+    Def {
+        text: String,
+        xrefs: Vec<String>,
+        inner_quotes: bool,
+    },
     /// `synonym: "text" SCOPE [TYPE] [xref, ...]`.
     Synonym {
         text: String,
         scope: String,
         kind: Option<String>,
         xrefs: Vec<String>,
+        inner_quotes: bool,
     },
+}
+
+impl Lenient {
+    /// Whether its text was read with quotes inside it left unescaped.
+    pub fn inner_quotes(&self) -> bool {
+        matches!(
+            self,
+            Lenient::Def {
+                inner_quotes: true,
+                ..
+            } | Lenient::Synonym {
+                inner_quotes: true,
+                ..
+            }
+        )
+    }
 }
 
 /// Reads `tag: value` leniently: any tag `kind` does not reserve, and the
@@ -205,28 +227,22 @@ pub fn lenient(kind: StanzaKind, tag: &str, value: &str) -> Option<Lenient> {
             (!id.is_empty()).then_some(Lenient::Xref(id))
         }
         "def" => {
-            let (text, rest) = quoted(value)?;
-            let xrefs = xref_list(rest)?;
-            Some(Lenient::Def { text, xrefs })
+            let (text, xrefs, inner_quotes) = quoted_then(value, xref_list)?;
+            Some(Lenient::Def {
+                text,
+                xrefs,
+                inner_quotes,
+            })
         }
         "synonym" => {
-            let (text, rest) = quoted(value)?;
-            let (words, list) = rest.split_once('[')?;
-            let mut words = words.split_whitespace();
-            let scope = words.next()?;
-            if !["EXACT", "BROAD", "NARROW", "RELATED"].contains(&scope) {
-                return None;
-            }
-            let kind = words.next().map(str::to_owned);
-            if words.next().is_some() {
-                return None;
-            }
-            let xrefs = xref_list(&format!("[{list}"))?;
+            let ((scope, kind, xrefs), text, inner_quotes) =
+                quoted_then(value, synonym_rest).map(|(text, rest, inner)| (rest, text, inner))?;
             Some(Lenient::Synonym {
                 text,
-                scope: scope.to_owned(),
+                scope,
                 kind,
                 xrefs,
+                inner_quotes,
             })
         }
         _ => None,
@@ -286,19 +302,61 @@ pub fn unescape(text: &str) -> String {
     out
 }
 
-/// A quoted string at the start of `value`, unescaped, and what follows.
-fn quoted(value: &str) -> Option<(String, &str)> {
+/// How many later quotes [`quoted_then`] tries as the closing one: a
+/// line of many quotes costs in proportion to its length, not its square.
+const CLOSING_QUOTES_TRIED: usize = 16;
+
+/// A quoted string at the start of `value`, unescaped, and what `then`
+/// reads of what follows it. The string ends at its first unescaped
+/// quote; where `then` cannot read what follows that one, at the one
+/// later quote after which it can, when exactly one of them can: a
+/// curator's inner quotes left unescaped (`"a "B" c." [X:1]`, which
+/// OWLAPI reads too), said by the third value being `true`.
+fn quoted_then<T>(value: &str, then: impl Fn(&str) -> Option<T>) -> Option<(String, T, bool)> {
     let body = value.trim_start().strip_prefix('"')?;
     let mut escaped = false;
+    let mut quotes = Vec::new();
     for (at, c) in body.char_indices() {
         match c {
             _ if escaped => escaped = false,
             '\\' => escaped = true,
-            '"' => return Some((unescape(&body[..at]), &body[at + 1..])),
+            '"' => quotes.push(at),
             _ => {}
         }
     }
-    None
+    let (&first, later) = quotes.split_first()?;
+    if let Some(read) = then(&body[first + 1..]) {
+        return Some((unescape(&body[..first]), read, false));
+    }
+    // Those after which a list or a scope can start, from the last.
+    let mut closing = later
+        .iter()
+        .rev()
+        .filter(|&&at| body[at + 1..].starts_with(char::is_whitespace))
+        .take(CLOSING_QUOTES_TRIED)
+        .filter_map(|&at| Some((at, then(&body[at + 1..])?)));
+    let (at, read) = closing.next()?;
+    if closing.next().is_some() {
+        return None;
+    }
+    Some((unescape(&body[..at]), read, true))
+}
+
+/// What follows a synonym's text: its scope, its type if any, and its
+/// cross-references.
+fn synonym_rest(rest: &str) -> Option<(String, Option<String>, Vec<String>)> {
+    let (words, list) = rest.split_once('[')?;
+    let mut words = words.split_whitespace();
+    let scope = words.next()?;
+    if !["EXACT", "BROAD", "NARROW", "RELATED"].contains(&scope) {
+        return None;
+    }
+    let kind = words.next().map(str::to_owned);
+    if words.next().is_some() {
+        return None;
+    }
+    let xrefs = xref_list(&format!("[{list}"))?;
+    Some((scope.to_owned(), kind, xrefs))
 }
 
 /// The items of `[a, b "desc", ...]` at the start of `value`: split at
@@ -392,7 +450,8 @@ mod tests {
                     "WHATIF: chain".into(),
                     "EEA (1997) space, Copenhagen".into(),
                     "http://x.org/a,b".into()
-                ]
+                ],
+                inner_quotes: false,
             })
         );
         assert_eq!(
@@ -405,7 +464,8 @@ mod tests {
                 text: "x y".into(),
                 scope: "EXACT".into(),
                 kind: Some("layperson".into()),
-                xrefs: vec!["A:1".into()]
+                xrefs: vec!["A:1".into()],
+                inner_quotes: false,
             })
         );
         assert_eq!(
@@ -419,6 +479,57 @@ mod tests {
         assert_eq!(lenient(term, "is_a", "X:1 Y"), None);
         assert_eq!(lenient(term, "synonym", r#""x" SOMETIMES []"#), None);
         assert_eq!(lenient(term, "def", r#""unclosed [A:1]"#), None);
+    }
+
+    /// Quotes left unescaped inside a text are read as part of it where
+    /// one closing quote alone leaves a valid rest (EDAM 1.25's line), and
+    /// refused where two would.
+    #[test]
+    fn inner_quotes_are_read_where_the_line_is_unambiguous() {
+        let term = StanzaKind::Term;
+        assert_eq!(
+            lenient(
+                term,
+                "def",
+                r#""A superset of the "Description-Logic Knowledge Representation System Specification"." [http://edamontology.org "d"]"#
+            ),
+            Some(Lenient::Def {
+                text: r#"A superset of the "Description-Logic Knowledge Representation System Specification"."#.into(),
+                xrefs: vec!["http://edamontology.org".into()],
+                inner_quotes: true,
+            })
+        );
+        assert_eq!(
+            lenient(term, "synonym", r#""the "x" one" RELATED [] ! c"#),
+            Some(Lenient::Synonym {
+                text: r#"the "x" one"#.into(),
+                scope: "RELATED".into(),
+                kind: None,
+                xrefs: vec![],
+                inner_quotes: true,
+            })
+        );
+        // One quote alone inside (an inch mark), and a list-like text.
+        let def = |text: &str, xref: &str| {
+            Some(Lenient::Def {
+                text: text.into(),
+                xrefs: vec![xref.into()],
+                inner_quotes: true,
+            })
+        };
+        assert_eq!(
+            lenient(term, "def", r#""a 5" b" [X:1]"#),
+            def(r#"a 5" b"#, "X:1")
+        );
+        assert_eq!(
+            lenient(term, "def", r#""a" [X:1] "b" [X:2]"#),
+            def(r#"a" [X:1] "b"#, "X:2")
+        );
+        // Two ways to close the text: which one is meant is not known.
+        assert_eq!(lenient(term, "def", r#""p "x" [A "q" [B]"#), None);
+        // Many quotes cost a bounded number of tries.
+        let many = format!(r#""{}" [X:1]"#, r#"a" "#.repeat(100_000));
+        assert!(lenient(term, "def", &many).is_some());
         // Typedef tags are not term tags.
         assert!(StanzaKind::Typedef.reserves("transitive_over"));
         assert!(!StanzaKind::Term.reserves("transitive_over"));
