@@ -54,7 +54,10 @@ fn description_look_alikes(ontology: &Ontology) -> Option<String> {
         for triple in &term.statements {
             let own = matches!(&triple.subject, NamedOrBlankNode::NamedNode(s)
                 if Some(s.as_str()) == entity.iri.as_deref());
-            if !own || !matches!(triple.object, Node::Literal(_)) {
+            // An empty text describes nothing, and a predicate the rule
+            // reads gives a term its description from any text it has.
+            let text = matches!(&triple.object, Node::Literal(l) if !l.value().trim().is_empty());
+            if !own || !text {
                 continue;
             }
             let predicate = triple.predicate.as_str();
@@ -146,5 +149,32 @@ mod tests {
             entities: vec![term("http://t.test/b", "has one", &[(note, "n")])],
         };
         assert!(super::advice(&described).is_empty());
+    }
+
+    /// An empty text is no description: neither counted as one that looks
+    /// like it nor its predicate recommended (issue 63: `rdfs:comment ""`).
+    #[test]
+    fn an_empty_text_is_not_advice() {
+        let comment = "http://www.w3.org/2000/01/rdf-schema#comment";
+        let ontology = Ontology {
+            meta: OntologyMeta::for_test("Term", ""),
+            entities: vec![term("http://t.test/a", "", &[(comment, " ")])],
+        };
+        assert_eq!(advice(&ontology), Vec::<String>::new());
+    }
+
+    /// The readers' notes come first, at most `NOTED` of them, then how
+    /// many more.
+    #[test]
+    fn the_readers_notes_are_said_and_counted() {
+        let mut meta = OntologyMeta::for_test("Term", "");
+        meta.read_notes = (0..NOTED + 3).map(|n| format!("a.obo:{n}: read")).collect();
+        let advice = advice(&Ontology {
+            meta,
+            entities: Vec::new(),
+        });
+        assert_eq!(advice.len(), NOTED + 1);
+        assert_eq!(advice[0], "a.obo:0: read");
+        assert_eq!(advice[NOTED], "... and 3 more read the same way");
     }
 }

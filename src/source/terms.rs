@@ -68,6 +68,7 @@ impl Default for TermRules {
             ]),
             synonyms: iris(&[
                 "skos:altLabel",
+                "obo:IAO_0000118",
                 "oboInOwl:hasExactSynonym",
                 "oboInOwl:hasNarrowSynonym",
                 "oboInOwl:hasBroadSynonym",
@@ -138,9 +139,11 @@ pub fn terms(graph: &Graph, rules: &TermRules, language: &str, namespace: &str) 
     let types = Types::of(&graph.triples);
     let header_iri = types.header(&index);
     let chosen = types.terms(rules, header_iri, &index);
+    let mut rules = rules.clone();
+    rules.synonyms = with_sub_properties(&rules.synonyms, &graph.triples);
     let mut entities: Vec<Entity> = chosen
         .iter()
-        .map(|iri| term_entity(iri, graph, &index, &types, rules, language))
+        .map(|iri| term_entity(iri, graph, &index, &types, &rules, language))
         .collect();
     let problems = assign_slugs(&mut entities, namespace);
     let header =
@@ -150,6 +153,39 @@ pub fn terms(graph: &Graph, rules: &TermRules, language: &str, namespace: &str) 
         header,
         problems,
     }
+}
+
+/// `rule` and, after it, every property the sources declare a
+/// sub-property of one in it, at any depth (`rdfs:subPropertyOf`): OBI's
+/// "IEDB alternative term" of `IAO:0000118` is a synonym as its parent
+/// is. In the order met, each once.
+fn with_sub_properties(rule: &[String], triples: &[Triple]) -> Vec<String> {
+    let sub_property = format!("{RDFS}subPropertyOf");
+    let mut children: HashMap<&str, Vec<&str>> = HashMap::new();
+    for t in triples {
+        if t.predicate.as_str() == sub_property
+            && let (NamedOrBlankNode::NamedNode(child), Node::NamedNode(parent)) =
+                (&t.subject, &t.object)
+        {
+            children
+                .entry(parent.as_str())
+                .or_default()
+                .push(child.as_str());
+        }
+    }
+    let mut all: Vec<String> = rule.to_vec();
+    let mut seen: HashSet<String> = all.iter().cloned().collect();
+    let mut at = 0;
+    while let Some(parent) = all.get(at) {
+        let found = children.get(parent.as_str()).cloned().unwrap_or_default();
+        for child in found {
+            if seen.insert(child.to_owned()) {
+                all.push(child.to_owned());
+            }
+        }
+        at += 1;
+    }
+    all
 }
 
 /// The graph's triples by subject, and the `owl:Axiom`s about each IRI.
@@ -411,7 +447,20 @@ fn term_entity(
             .into_iter()
             .any(|t| matches!(&t.object, Node::Literal(l) if matches!(l.value(), "true" | "1")));
     let name = pick(&labels, language).unwrap_or_else(|| local_name(iri).to_owned());
-    let description = pick(&descriptions, language).unwrap_or_default();
+    // The rule's order first, then the language within a predicate: an
+    // untagged `prov:definition` before an English `rdfs:comment`.
+    let description = rules
+        .description
+        .iter()
+        .find_map(|predicate| {
+            let texts: Vec<Text> = said
+                .texts(std::slice::from_ref(predicate))
+                .into_iter()
+                .filter(|t| !t.value.trim().is_empty())
+                .collect();
+            pick(&texts, language)
+        })
+        .unwrap_or_default();
     let parents = said.iris(&rules.parents);
     let stated: HashSet<&str> = parents.iter().map(String::as_str).collect();
     let genus = genus_of(iri, &statements)

@@ -1486,3 +1486,71 @@ fn a_definition_with_unescaped_inner_quotes_is_read_with_a_note() {
         stderr(&refused)
     );
 }
+
+/// Curators' defaults (issue 63): OBO's "alternative label"
+/// (`IAO:0000118`) and the properties a source declares beneath it (OBI's
+/// "IEDB alternative term") are synonyms, found by search; a term's
+/// description comes from the first predicate of the rule that has one,
+/// then by language within it (PROV-O's untagged `prov:definition` over
+/// an English `rdfs:comment`), an empty text being none.
+#[test]
+fn alternative_labels_are_synonyms_and_descriptions_follow_the_rule_s_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir_all(&input).unwrap();
+    std::fs::write(
+        input.join("o.ttl"),
+        r#"@prefix obo: <http://purl.obolibrary.org/obo/> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix prov: <http://www.w3.org/ns/prov#> .
+obo:OBI_9991118 a owl:AnnotationProperty ; rdfs:subPropertyOf obo:IAO_0000118 .
+obo:OBI_0000001 a owl:Class ; rdfs:label "electroporation"@en ;
+    obo:IAO_0000118 "electropermeabilization"@en ;
+    obo:OBI_9991118 "electrotransfer" ;
+    rdfs:comment ""@en .
+obo:OBI_0000002 a owl:Class ; rdfs:label "plan"@en ;
+    rdfs:comment "An editorial note."@en ;
+    prov:definition "A plan is an entity that represents a set of actions." .
+"#,
+    )
+    .unwrap();
+    std::fs::write(
+        input.join("ontology.json"),
+        r#"{"name": "O", "baseUrl": "https://o.test"}"#,
+    )
+    .unwrap();
+    let site = built(dir.path(), &input);
+    let all = items(&site);
+    let by_id = |id: &str| all.iter().find(|t| t["id"] == id).unwrap();
+    let electroporation = by_id("OBI:0000001");
+    let synonyms: Vec<&str> = electroporation["synonyms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["value"].as_str().unwrap())
+        .collect();
+    assert_eq!(synonyms, ["electropermeabilization", "electrotransfer"]);
+    // Its only description is empty: it has none.
+    assert!(
+        electroporation["description"].is_null(),
+        "{electroporation}"
+    );
+    assert_eq!(
+        by_id("OBI:0000002")["description"],
+        "A plan is an entity that represents a set of actions."
+    );
+    let index = ontosite::serve::search_index::PublishedIndex::open(&site).unwrap();
+    for q in ["electropermeabilization", "electrotransfer"] {
+        let (status, body) = ontosite::site::answers::respond(Some(q), None, None, |query| {
+            index.answer(query, ontosite::serve::search_index::Reads::Allowed)
+        })
+        .unwrap();
+        let answer: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(
+            (status, &answer["items"][0]["id"]),
+            (200, &Value::from("OBI:0000001")),
+            "{q}: {answer}"
+        );
+    }
+}
