@@ -281,6 +281,10 @@ pub struct Term {
     pub deprecated: bool,
     /// The IRIs of the terms that replace it.
     pub replaced_by: Vec<String>,
+    /// The IRIs of the terms its users may consider instead
+    /// (`oboInOwl:consider`), where no one term replaces it: GO's
+    /// obsolete terms.
+    pub consider: Vec<String>,
     /// Every triple of the source about it: those with its IRI as subject,
     /// and the blank nodes under it (OWL restrictions, axioms), in source
     /// order.

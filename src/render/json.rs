@@ -73,6 +73,8 @@ pub struct TermLinks<'a> {
     deprecated: bool,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     replaced_by: Vec<TermRef<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    consider: Vec<TermRef<'a>>,
 }
 
 /// How many children, and how many terms that link to it, a term's
@@ -115,6 +117,7 @@ impl<'a> TermLinks<'a> {
                 .iter()
                 .map(|r| TermRef::to(site, r))
                 .collect(),
+            consider: term.consider.iter().map(|r| TermRef::to(site, r)).collect(),
         }
     }
 }

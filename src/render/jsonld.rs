@@ -389,6 +389,11 @@ pub const TERM_KEYS: &[(&str, TermKey, &str)] = &[
         TermKey::View,
         "The terms that replace a deprecated term (a JSON literal).",
     ),
+    (
+        "consider",
+        TermKey::View,
+        "The terms to consider instead of a deprecated term that no one term replaces (a JSON literal; its RDF document states oboInOwl:consider as the source does).",
+    ),
 ];
 
 /// The Hydra Core vocabulary, whose `PartialCollectionView` links a

@@ -384,6 +384,9 @@ fn add_term_entity(entity: &mut Value) {
     properties["linkedFromTotal"] = json!({ "type": "integer", "minimum": 0, "description": "How many published terms state something of it." });
     properties["deprecated"] = json!({ "type": "boolean" });
     properties["replacedBy"] = terms("The terms that replace it.");
+    properties["consider"] = terms(
+        "The terms to consider instead, where no one term replaces it (`oboInOwl:consider`).",
+    );
     entity["additionalProperties"] = json!(false);
 }
 

@@ -406,6 +406,24 @@ impl<'t> Said<'t> {
         self.own(rule).into_iter().filter_map(text).collect()
     }
 
+    /// The terms to consider instead (`oboInOwl:consider`), each once: an
+    /// IRI as it is, an OBO ID (`GO:0000001`, as GO's OWL release states
+    /// it) as its PURL; any other text is left in the statements.
+    fn considered(&self) -> Vec<String> {
+        let mut found: Vec<String> = Vec::new();
+        for triple in self.own(&[format!("{OBO_IN_OWL}consider")]) {
+            let iri = match &triple.object {
+                Node::NamedNode(node) => Some(node.as_str().to_owned()),
+                Node::Literal(literal) => obo_purl(literal.value()),
+                _ => None,
+            };
+            if let Some(iri) = iri.filter(|iri| !found.contains(iri)) {
+                found.push(iri);
+            }
+        }
+        found
+    }
+
     /// Their IRI values, each once.
     fn iris(&self, rule: &[String]) -> Vec<String> {
         let mut found: Vec<String> = Vec::new();
@@ -482,6 +500,7 @@ fn term_entity(
         genus,
         deprecated,
         replaced_by,
+        consider: said.considered(),
         statements,
     };
     Entity {
@@ -645,6 +664,15 @@ pub fn local_name(iri: &str) -> &str {
 /// An entity's `id`: the OBO identifier for an OBO PURL
 /// (`http://purl.obolibrary.org/obo/PATO_0000001` → `PATO:0000001`), as
 /// OBO files and their users write it; else the IRI itself.
+/// The OBO PURL of an OBO ID (`GO:0000001` →
+/// `http://purl.obolibrary.org/obo/GO_0000001`), the inverse of
+/// [`identifier`]; none for a text of another shape.
+fn obo_purl(id: &str) -> Option<String> {
+    let (prefix, number) = id.trim().split_once(':')?;
+    let iri = format!("{OBO}{prefix}_{number}");
+    (identifier(&iri) == id.trim() && NamedNode::new(&iri).is_ok()).then_some(iri)
+}
+
 pub fn identifier(iri: &str) -> String {
     if let Some(local) = iri.strip_prefix(OBO)
         && let Some((prefix, number)) = local.split_once('_')

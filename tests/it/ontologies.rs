@@ -1554,3 +1554,69 @@ obo:OBI_0000002 a owl:Class ; rdfs:label "plan"@en ;
         );
     }
 }
+
+/// GO's obsolete terms name terms to `consider` and none that replaces
+/// them (issue 63): the JSON lists them, the page links them ("Consider
+/// instead"), and the RDF keeps the statement as the source made it (an
+/// IRI from OBO, GO's OWL release's text ID as text).
+#[test]
+fn an_obsolete_term_points_to_the_terms_to_consider() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir_all(&input).unwrap();
+    std::fs::write(
+        input.join("go.obo"),
+        "format-version: 1.2\nontology: go\n\n[Term]\nid: GO:0000001\nname: old one\nis_obsolete: true\nconsider: GO:0000002\nconsider: GO:0000009\n\n[Term]\nid: GO:0000002\nname: new one\n",
+    )
+    .unwrap();
+    std::fs::write(
+        input.join("ontology.json"),
+        r#"{"name": "GO", "baseUrl": "https://go.test"}"#,
+    )
+    .unwrap();
+    let site = built(dir.path(), &input);
+    let old = read_json(&site.join("go0000001.json"));
+    let considered: Vec<(&str, &Value)> = old["consider"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{old:#}"))
+        .iter()
+        .map(|t| (t["iri"].as_str().unwrap(), &t["slug"]))
+        .collect();
+    assert_eq!(
+        considered,
+        [
+            (
+                "http://purl.obolibrary.org/obo/GO_0000002",
+                &Value::from("go0000002")
+            ),
+            ("http://purl.obolibrary.org/obo/GO_0000009", &Value::Null),
+        ]
+    );
+    let page = std::fs::read_to_string(site.join("go0000001.html")).unwrap();
+    assert!(
+        page.contains(r#"Consider instead: <a href="go0000002.html">new one</a>, <code>"#)
+            && page.contains("GO_0000009</code>.</p>"),
+        "{page}"
+    );
+    let turtle = std::fs::read_to_string(site.join("go0000001.ttl")).unwrap();
+    assert!(turtle.contains("consider"), "{turtle}");
+
+    // GO's OWL release states the ID as text.
+    std::fs::remove_file(input.join("go.obo")).unwrap();
+    std::fs::write(
+        input.join("go.ttl"),
+        r#"@prefix obo: <http://purl.obolibrary.org/obo/> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix oboInOwl: <http://www.geneontology.org/formats/oboInOwl#> .
+obo:GO_0000001 a owl:Class ; rdfs:label "old one" ; owl:deprecated true ;
+    oboInOwl:consider "GO:0000002", "not an ID" .
+obo:GO_0000002 a owl:Class ; rdfs:label "new one" .
+"#,
+    )
+    .unwrap();
+    let site = built(dir.path(), &input);
+    let old = read_json(&site.join("go0000001.json"));
+    assert_eq!(old["consider"][0]["slug"], "go0000002", "{old:#}");
+    assert_eq!(old["consider"].as_array().unwrap().len(), 1);
+}
