@@ -81,7 +81,7 @@ pub fn document(site: &Context) -> Result<Value, RenderError> {
         let sources: Vec<Value> = meta
             .downloads
             .iter()
-            .map(|d| json!({ "url": site.url(&d.name), "mediaType": d.media_type }))
+            .map(|d| json!({ "url": site.url(&url_path(&d.name)), "mediaType": d.media_type }))
             .collect();
         info.insert("sources".into(), Value::Array(sources));
     }
@@ -211,4 +211,28 @@ fn html_escape(text: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
+}
+
+/// A file's path in the site as a URL's path: what a URL cannot carry as
+/// it is (`#`, `?`, a space, `%`, a non-ASCII letter) percent-encoded,
+/// each `/` kept, so that `a#b.ttl` is fetched, not cut at its fragment.
+fn url_path(path: &str) -> String {
+    use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
+    const NOT_IN_A_PATH: &AsciiSet = &CONTROLS
+        .add(b' ')
+        .add(b'"')
+        .add(b'#')
+        .add(b'%')
+        .add(b'<')
+        .add(b'>')
+        .add(b'?')
+        .add(b'[')
+        .add(b'\\')
+        .add(b']')
+        .add(b'^')
+        .add(b'`')
+        .add(b'{')
+        .add(b'|')
+        .add(b'}');
+    utf8_percent_encode(path, NOT_IN_A_PATH).to_string()
 }

@@ -1620,3 +1620,29 @@ obo:GO_0000002 a owl:Class ; rdfs:label "new one" .
     assert_eq!(old["consider"][0]["slug"], "go0000002", "{old:#}");
     assert_eq!(old["consider"].as_array().unwrap().len(), 1);
 }
+
+/// A source whose name holds what a URL cannot carry as it is (issue 63:
+/// `a#b.ttl`) is listed in `api.json` at a percent-encoded URL, which the
+/// site answers with the file.
+#[test]
+fn a_source_s_url_is_percent_encoded() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir_all(&input).unwrap();
+    let turtle = "<https://o.test/a> a <http://www.w3.org/2002/07/owl#Class> ; <http://www.w3.org/2000/01/rdf-schema#label> \"a\" .\n";
+    std::fs::write(input.join("a#b ?é.ttl"), turtle).unwrap();
+    std::fs::write(
+        input.join("ontology.json"),
+        r#"{"name": "O", "baseUrl": "https://o.test"}"#,
+    )
+    .unwrap();
+    let site = built(dir.path(), &input);
+    let info = read_json(&site.join("api.json"));
+    let url = info["sources"][0]["url"].as_str().unwrap();
+    let path = url.strip_prefix("https://o.test/").unwrap();
+    assert!(path.ends_with("a%23b%20%3F%C3%A9.ttl"), "{url}");
+    let server = Server::dir(&site);
+    let response = server.get(path);
+    assert_eq!(response.status().as_u16(), 200, "{url}");
+    assert_eq!(response.text().unwrap(), turtle);
+}
