@@ -32,6 +32,16 @@ fn input_with(dir: &Path, source: &Path, manifest: &str) -> PathBuf {
     input
 }
 
+/// An input folder `dir/in` holding the source `name` with `text` and an
+/// `ontology.json` with nothing but `manifest`.
+fn written_input(dir: &Path, name: &str, text: &str, manifest: &str) -> PathBuf {
+    let input = dir.join("in");
+    std::fs::create_dir_all(&input).unwrap();
+    std::fs::write(input.join(name), text).unwrap();
+    std::fs::write(input.join("ontology.json"), manifest).unwrap();
+    input
+}
+
 /// Builds `input` into `dir/dist` and returns the site.
 fn built(dir: &Path, input: &Path) -> PathBuf {
     let site = dir.join("dist");
@@ -1213,18 +1223,12 @@ fn an_alternative_id_finds_and_resolves_to_its_term() {
 #[test]
 fn a_comment_line_inside_an_obo_stanza_is_read_without_a_panic() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in");
-    std::fs::create_dir_all(&input).unwrap();
-    std::fs::write(
-        input.join("a.obo"),
+    let input = written_input(
+        dir.path(),
+        "a.obo",
         "format-version: 1.2\nontology: x\n\n[Term]\nid: X:1\nname: a\n! c\n\n[Term]\nid: X:2\nname: b\n",
-    )
-    .unwrap();
-    std::fs::write(
-        input.join("ontology.json"),
         r#"{"name": "X", "baseUrl": "https://x.test"}"#,
-    )
-    .unwrap();
+    );
     let output = ontosite()
         .arg("check")
         .arg("--input")
@@ -1424,19 +1428,17 @@ fn schema_org_s_pages_fit_a_phone_and_pass_axe() {
 #[test]
 fn a_definition_with_unescaped_inner_quotes_is_read_with_a_note() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in");
-    std::fs::create_dir_all(&input).unwrap();
     let edam = concat!(
         "format-version: 1.2\nontology: edam\n\n[Term]\nid: format:2195\nname: Ontology format\n",
         "def: \"A superset of the \"Description-Logic Knowledge Representation System Specification from the KRSS Group of the ARPA Knowledge Sharing Effort\".\" [http://edamontology.org]\n",
         "synonym: \"the \"KRSS\" format\" EXACT []\n",
     );
-    std::fs::write(input.join("edam.obo"), edam).unwrap();
-    std::fs::write(
-        input.join("ontology.json"),
+    let input = written_input(
+        dir.path(),
+        "edam.obo",
+        edam,
         r#"{"name": "EDAM", "baseUrl": "https://x.test"}"#,
-    )
-    .unwrap();
+    );
     let checked = check(&input, &[]);
     assert_eq!(checked.status.code(), Some(0), "{}", stderr(&checked));
     let said = stderr(&checked);
@@ -1496,10 +1498,9 @@ fn a_definition_with_unescaped_inner_quotes_is_read_with_a_note() {
 #[test]
 fn alternative_labels_are_synonyms_and_descriptions_follow_the_rule_s_order() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in");
-    std::fs::create_dir_all(&input).unwrap();
-    std::fs::write(
-        input.join("o.ttl"),
+    let input = written_input(
+        dir.path(),
+        "o.ttl",
         r#"@prefix obo: <http://purl.obolibrary.org/obo/> .
 @prefix owl: <http://www.w3.org/2002/07/owl#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
@@ -1513,13 +1514,8 @@ obo:OBI_0000002 a owl:Class ; rdfs:label "plan"@en ;
     rdfs:comment "An editorial note."@en ;
     prov:definition "A plan is an entity that represents a set of actions." .
 "#,
-    )
-    .unwrap();
-    std::fs::write(
-        input.join("ontology.json"),
         r#"{"name": "O", "baseUrl": "https://o.test"}"#,
-    )
-    .unwrap();
+    );
     let site = built(dir.path(), &input);
     let all = items(&site);
     let by_id = |id: &str| all.iter().find(|t| t["id"] == id).unwrap();
@@ -1562,18 +1558,12 @@ obo:OBI_0000002 a owl:Class ; rdfs:label "plan"@en ;
 #[test]
 fn an_obsolete_term_points_to_the_terms_to_consider() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in");
-    std::fs::create_dir_all(&input).unwrap();
-    std::fs::write(
-        input.join("go.obo"),
+    let input = written_input(
+        dir.path(),
+        "go.obo",
         "format-version: 1.2\nontology: go\n\n[Term]\nid: GO:0000001\nname: old one\nis_obsolete: true\nconsider: GO:0000002\nconsider: GO:0000009\n\n[Term]\nid: GO:0000002\nname: new one\n",
-    )
-    .unwrap();
-    std::fs::write(
-        input.join("ontology.json"),
         r#"{"name": "GO", "baseUrl": "https://go.test"}"#,
-    )
-    .unwrap();
+    );
     let site = built(dir.path(), &input);
     let old = read_json(&site.join("go0000001.json"));
     let considered: Vec<(&str, &Value)> = old["consider"]
@@ -1627,15 +1617,13 @@ obo:GO_0000002 a owl:Class ; rdfs:label "new one" .
 #[test]
 fn a_source_s_url_is_percent_encoded() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in");
-    std::fs::create_dir_all(&input).unwrap();
     let turtle = "<https://o.test/a> a <http://www.w3.org/2002/07/owl#Class> ; <http://www.w3.org/2000/01/rdf-schema#label> \"a\" .\n";
-    std::fs::write(input.join("a#b ?é.ttl"), turtle).unwrap();
-    std::fs::write(
-        input.join("ontology.json"),
+    let input = written_input(
+        dir.path(),
+        "a#b ?é.ttl",
+        turtle,
         r#"{"name": "O", "baseUrl": "https://o.test"}"#,
-    )
-    .unwrap();
+    );
     let site = built(dir.path(), &input);
     let info = read_json(&site.join("api.json"));
     let url = info["sources"][0]["url"].as_str().unwrap();
