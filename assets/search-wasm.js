@@ -5,9 +5,9 @@
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-// At most this many rounds of fetches per search: the reader needs three
-// (nodes, near nodes, rows); a file that keeps being asked for is a
-// damaged site.
+// At most this many rounds of fetches per search: the reader needs up to
+// four (a page or nodes, near nodes, rows); a file that keeps being asked
+// for is a damaged site.
 const ROUNDS = 6;
 
 export class WasmReader {
@@ -16,17 +16,25 @@ export class WasmReader {
   // a promise of a file's bytes (Uint8Array), or null when the site has
   // none.
   static async open(module, manifest, fetchFile) {
-    const made = await WebAssembly.instantiate(module, {});
-    const reader = new WasmReader(made.instance ?? made, fetchFile);
-    if (reader.exports.open(...reader.put(manifest)) !== 1) {
-      throw new Error(decoder.decode(reader.output()));
-    }
+    const reader = new WasmReader(module, manifest, fetchFile);
+    await reader.start();
     return reader;
   }
 
-  constructor(instance, fetchFile) {
-    this.exports = instance.exports;
+  constructor(module, manifest, fetchFile) {
+    this.module = module;
+    this.manifest = manifest;
     this.fetchFile = fetchFile;
+  }
+
+  // A fresh instance with the manifest open: at the start, and after a
+  // trap, which leaves an instance's state unusable.
+  async start() {
+    const made = await WebAssembly.instantiate(this.module, {});
+    this.exports = (made.instance ?? made).exports;
+    if (this.exports.open(...this.put(this.manifest)) !== 1) {
+      throw new Error(decoder.decode(this.output()));
+    }
   }
 
   // Copies bytes into a buffer of the reader's; it takes the buffer.
@@ -44,6 +52,16 @@ export class WasmReader {
   // Answers a request's query string (`q=...&limit=...`): { status, body },
   // the body the answer's or the problem's JSON, as bytes.
   async search(query) {
+    try {
+      return await this.rounds(query);
+    } catch (error) {
+      if (!(error instanceof WebAssembly.RuntimeError)) throw error;
+      await this.start();
+      return problem(`the search reader stopped (${error.message}); ask again`);
+    }
+  }
+
+  async rounds(query) {
     for (let round = 0; round < ROUNDS; round++) {
       const status = this.exports.search(...this.put(encoder.encode(query)));
       if (status !== 0) return { status, body: this.output() };
@@ -59,12 +77,11 @@ export class WasmReader {
         }
       });
     }
-    const problem = {
-      type: "about:blank",
-      title: "Internal Server Error",
-      status: 500,
-      detail: "the search index kept asking for files: rebuild the site with `ontosite build`",
-    };
-    return { status: 500, body: encoder.encode(JSON.stringify(problem)) };
+    return problem("the search index kept asking for files: rebuild the site with `ontosite build`");
   }
+}
+
+function problem(detail) {
+  const body = { type: "about:blank", title: "Internal Server Error", status: 500, detail };
+  return { status: 500, body: encoder.encode(JSON.stringify(body)) };
 }

@@ -51,11 +51,14 @@ impl BaseUrl {
     }
 
     /// A base URL as a build wrote it, which [`BaseUrl::parse`] made
-    /// already: an `http` or `https` URL with a host and no space,
-    /// control character, user, query or fragment. Taken as it is (less
-    /// its trailing slashes, as `parse` keeps it), without the URL parser and its IDNA tables, which would
-    /// be most of the WebAssembly search reader (`wasm/`). Text of
-    /// another shape is refused.
+    /// already: an `http` or `https` URL with a host, in ASCII, with no
+    /// space, control character, user, query, fragment or character that
+    /// `parse` would have percent-encoded. Taken as it is (less its
+    /// trailing slashes, as `parse` keeps it), without the URL parser and
+    /// its IDNA tables, which would be most of the WebAssembly search
+    /// reader (`wasm/`). What `parse` would only normalise (a default
+    /// port, `/../`) is taken as written: links are made of it, never
+    /// requests.
     pub fn as_written(text: &str) -> Result<BaseUrl, BaseUrlError> {
         let Some((scheme, rest)) = text.split_once("://") else {
             return Err(BaseUrlError::NotAbsolute(
@@ -68,7 +71,7 @@ impl BaseUrl {
         }
         let rest = rest.trim_end_matches('/');
         let host = rest.split('/').next().unwrap_or_default();
-        let unwritten = |c: char| c.is_control() || c.is_whitespace() || c == '\\';
+        let unwritten = |c: char| !c.is_ascii_graphic() || "\\\"<>^`{|}".contains(c);
         if host.is_empty() || rest.contains(unwritten) {
             return Err(BaseUrlError::NotAbsolute(
                 text.to_owned(),
@@ -177,6 +180,8 @@ mod tests {
             "https://e.org/?a=1",
             "https://e.org/#x",
             "https://e.org\\x",
+            "https://bücher.example",
+            "https://e.org/{x}",
         ] {
             assert!(BaseUrl::as_written(text).is_err(), "{text}");
         }

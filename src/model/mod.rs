@@ -72,7 +72,7 @@ pub struct OntologyMeta {
     pub downloads: Vec<Download>,
     /// What the sources' readers took more leniently than their formats
     /// allow (a definition's unescaped inner quotes), each said once with
-    /// its place: `check` prints them as notes.
+    /// its place: `check` and `build` print them as notes.
     pub read_notes: Vec<String>,
 }
 

@@ -61,7 +61,8 @@
 //! Postings are sorted by entity number (the position in rank order), each
 //! written as its distance from the previous one and the fields it is in
 //! (`search::format::posting`). The file names, the encoding and every
-//! file's shape are `search::format`'s, which `serve` reads with.
+//! file's shape are `search::format`'s, which the reader
+//! (`search::reader`) reads with.
 
 use crate::model::{BaseUrl, Slug};
 use crate::search::engine;

@@ -109,7 +109,7 @@ pub struct Manifest<'a> {
     pub types: Vec<Cow<'a, str>>,
     /// The extensions of an entity's documents, in the order of its
     /// `links` (the table of entity formats); the clients build links
-    /// with them, `serve` does not read them.
+    /// with them, the reader does not read them.
     #[serde(default)]
     pub links: Vec<Cow<'a, str>>,
     /// Every node of the trie, in depth-first order.

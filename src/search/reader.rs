@@ -118,13 +118,14 @@ fn together<T>(
 fn both<A, B>(a: Result<A, Unanswered>, b: Result<B, Unanswered>) -> Result<(A, B), Unanswered> {
     match (a, b) {
         (Ok(a), Ok(b)) => Ok((a, b)),
-        (a, b) => {
-            let a = a.map(|_| ());
-            let b = b.map(|_| ());
-            Err(together([a, b])
-                .err()
-                .unwrap_or(Unanswered::Needs(Vec::new())))
-        }
+        (a, b) => match together([a.map(|_| ()), b.map(|_| ())]) {
+            Err(unanswered) => Err(unanswered),
+            // Not reached: one of the two failed.
+            Ok(_) => Err(Unanswered::Bad(IndexError {
+                file: format::MANIFEST.to_owned(),
+                what: "a step failed without saying why".into(),
+            })),
+        },
     }
 }
 

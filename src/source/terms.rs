@@ -661,9 +661,6 @@ pub fn local_name(iri: &str) -> &str {
     iri[cut..].trim_end_matches('/')
 }
 
-/// An entity's `id`: the OBO identifier for an OBO PURL
-/// (`http://purl.obolibrary.org/obo/PATO_0000001` → `PATO:0000001`), as
-/// OBO files and their users write it; else the IRI itself.
 /// The OBO PURL of an OBO ID (`GO:0000001` →
 /// `http://purl.obolibrary.org/obo/GO_0000001`), the inverse of
 /// [`identifier`]; none for a text of another shape.
@@ -673,6 +670,9 @@ fn obo_purl(id: &str) -> Option<String> {
     (identifier(&iri) == id.trim() && NamedNode::new(&iri).is_ok()).then_some(iri)
 }
 
+/// An entity's `id`: the OBO identifier for an OBO PURL
+/// (`http://purl.obolibrary.org/obo/PATO_0000001` → `PATO:0000001`), as
+/// OBO files and their users write it; else the IRI itself.
 pub fn identifier(iri: &str) -> String {
     if let Some(local) = iri.strip_prefix(OBO)
         && let Some((prefix, number)) = local.split_once('_')

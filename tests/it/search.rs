@@ -374,10 +374,12 @@ fn a_term_past_the_bound_is_refused_alike_everywhere() {
         );
     }
     assert_index_parity(&out, &golden);
-    if !ready(&[SEARCH_JS, WASM_READER]) {
+    if !ready(&[SEARCH_JS]) {
         return;
     }
-    assert_wasm_parity(&out, &golden);
+    if ready(&[WASM_READER]) {
+        assert_wasm_parity(&out, &golden);
+    }
     let report = node_report("parity.mjs", &out, &golden);
     assert_eq!(
         (report["checked"].as_u64(), report["differences"].as_u64()),
@@ -406,13 +408,15 @@ fn assert_index_parity(site: &Path, golden: &Path) {
     use std::cell::RefCell;
     use std::collections::HashMap;
 
-    /// The files handed over so far, by name; any other is for later.
+    /// The files handed over so far for one query, by name, kept until
+    /// it is answered (as the WebAssembly glue keeps them); any other is
+    /// for later.
     #[derive(Default)]
     struct Handed(RefCell<HashMap<String, Vec<u8>>>);
     impl Files for Handed {
         fn read(&self, name: &str) -> Fetched {
-            match self.0.borrow_mut().remove(name) {
-                Some(bytes) => Fetched::Bytes(bytes),
+            match self.0.borrow().get(name) {
+                Some(bytes) => Fetched::Bytes(bytes.clone()),
                 None => Fetched::Later,
             }
         }
@@ -513,12 +517,14 @@ fn node_report(script: &str, site: &Path, golden: &Path) -> Value {
 /// labels and synonyms in the exact tier, deprecated terms last.
 #[test]
 fn search_js_answers_as_the_rust_reference_on_an_ontologys_terms() {
-    needs!(Need::SharedOntologies, Need::Slow, SEARCH_JS, WASM_READER);
+    needs!(Need::SharedOntologies, Need::Slow, SEARCH_JS);
     let dir = tempfile::tempdir().unwrap();
     let input = pato_input(dir.path());
     let (out, golden, _) = assert_search_js_parity(&input, dir.path(), 1_000);
     assert_index_parity(&out, &golden);
-    assert_wasm_parity(&out, &golden);
+    if ready(&[WASM_READER]) {
+        assert_wasm_parity(&out, &golden);
+    }
 }
 
 /// An input folder under `dir` with PATO's OBO release.

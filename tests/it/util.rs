@@ -345,17 +345,28 @@ impl Need {
                 let built = std::fs::metadata(root().join(WASM_READER_PATH))
                     .and_then(|m| m.modified())
                     .ok()?;
-                let newer = ["src/model", "src/search", "src/site", "wasm/src"]
-                    .iter()
-                    .flat_map(|dir| walkdir::WalkDir::new(root().join(dir)))
-                    .filter_map(Result::ok)
-                    .find(|entry| {
-                        entry
-                            .metadata()
-                            .ok()
-                            .and_then(|m| m.modified().ok())
-                            .is_some_and(|modified| modified > built)
-                    })?;
+                // Every file the reader is compiled from, and what says how.
+                let newer = [
+                    "src/model",
+                    "src/search",
+                    "src/site",
+                    "src/lib.rs",
+                    "wasm",
+                    "Cargo.toml",
+                    "Cargo.lock",
+                    ".cargo",
+                ]
+                .iter()
+                .flat_map(|dir| walkdir::WalkDir::new(root().join(dir)))
+                .filter_map(Result::ok)
+                .filter(|entry| entry.file_type().is_file())
+                .find(|entry| {
+                    entry
+                        .metadata()
+                        .ok()
+                        .and_then(|m| m.modified().ok())
+                        .is_some_and(|modified| modified > built)
+                })?;
                 Some(format!(
                     "{WASM_READER_PATH} built after {} (cargo build -p ontosite-wasm --target wasm32-unknown-unknown --profile wasm)",
                     newer.path().display()

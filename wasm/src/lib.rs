@@ -7,23 +7,27 @@
 //! [`search`] a query string, which answers with a status (the answer's
 //! JSON is then the output), or 0 when files are needed (the output is
 //! then a JSON array of their paths); [`hand`] each of them over (or
-//! say it [`lack`]s) and search again. [`output`] and [`output_len`] say where the output is.
+//! say it [`lack`]s) and search again. [`output`] and [`output_len`] say
+//! where the output is. A trap leaves the instance unusable: the glue
+//! makes a new one.
 
 use ontosite::search::reader::{Fetched, Files, Reader, Unanswered};
 use ontosite::site::answers;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-/// The files handed over and not yet read: the reader parses each once,
-/// into its own cache, and it is dropped here.
-/// A file the site does not have is handed over as missing (`None`).
+/// The files handed over for the search under way, kept until it is
+/// answered: the reader may read one twice (two terms, one node) or find
+/// it gone from its cache in a later round (a file past the cache's
+/// budget, or one evicted by a query of many files). A file the site does
+/// not have is handed over as missing (`None`).
 #[derive(Default)]
 struct Handed(RefCell<HashMap<String, Option<Vec<u8>>>>);
 
 impl Files for Handed {
     fn read(&self, name: &str) -> Fetched {
-        match self.0.borrow_mut().remove(name) {
-            Some(Some(bytes)) => Fetched::Bytes(bytes),
+        match self.0.borrow().get(name) {
+            Some(Some(bytes)) => Fetched::Bytes(bytes.clone()),
             Some(None) => Fetched::Missing,
             None => Fetched::Later,
         }
@@ -145,9 +149,11 @@ pub unsafe extern "C" fn search(ptr: *mut u8, len: usize) -> u32 {
                 &listed,
             )?)
         });
-        // Whatever was handed over and not read is dropped: the next
-        // search asks again for what it needs.
-        handed.0.borrow_mut().clear();
+        // Answered (or refused): what was handed over is done with; the
+        // next search asks again for what it needs.
+        if !matches!(answered, Err(Needed::Files(_))) {
+            handed.0.borrow_mut().clear();
+        }
         match answered {
             Ok((status, body)) => {
                 *output = body;
