@@ -44,9 +44,13 @@ export class WasmReader {
     return [ptr, bytes.length];
   }
 
+  // The last call's output, copied out. The buffer is taken after the
+  // calls: a call that grew the memory would have detached an earlier one.
   output() {
     const { memory, output, output_len } = this.exports;
-    return new Uint8Array(memory.buffer, output(), output_len()).slice();
+    const at = output();
+    const len = output_len();
+    return new Uint8Array(memory.buffer, at, len).slice();
   }
 
   // Answers a request's query string (`q=...&limit=...`): { status, body },
