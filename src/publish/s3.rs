@@ -447,11 +447,7 @@ impl Bucket for S3 {
             Ok(read) => read,
             Err(error) => return none_if_not_found(failure(error)),
         };
-        let meta = Meta {
-            key: key.to_owned(),
-            e_tag: read.e_tag().map(str::to_owned),
-            last_modified: read.last_modified().and_then(time_of),
-        };
+        let meta = meta_of(key, read.e_tag(), read.last_modified());
         let body =
             futures::stream::try_unfold(read.body, async |mut body| match body.try_next().await {
                 Ok(Some(bytes)) => Ok(Some((bytes, body))),
@@ -469,11 +465,7 @@ impl Bucket for S3 {
             .key(key)
             .set_request_payer(self.request_payer());
         match customer_keyed!(request, self.written).send().await {
-            Ok(head) => Ok(Some(Meta {
-                key: key.to_owned(),
-                e_tag: head.e_tag().map(str::to_owned),
-                last_modified: head.last_modified().and_then(time_of),
-            })),
+            Ok(head) => Ok(Some(meta_of(key, head.e_tag(), head.last_modified()))),
             Err(error) => none_if_not_found(failure(error)),
         }
     }
@@ -506,10 +498,12 @@ impl Bucket for S3 {
                 .send()
                 .await
                 .map_err(failure)?;
-            listed.extend(page.contents().iter().map(|object| Meta {
-                key: object.key().unwrap_or_default().to_owned(),
-                e_tag: object.e_tag().map(str::to_owned),
-                last_modified: object.last_modified().and_then(time_of),
+            listed.extend(page.contents().iter().map(|object| {
+                meta_of(
+                    object.key().unwrap_or_default(),
+                    object.e_tag(),
+                    object.last_modified(),
+                )
             }));
             // A store that answers the same token again would list forever.
             match page.next_continuation_token() {
@@ -647,8 +641,17 @@ impl Bucket for S3 {
     }
 }
 
-fn time_of(at: &aws_sdk_s3::primitives::DateTime) -> Option<SystemTime> {
-    SystemTime::try_from(*at).ok()
+/// What an object's read, head or listing says of it.
+fn meta_of(
+    key: &str,
+    e_tag: Option<&str>,
+    last_modified: Option<&aws_sdk_s3::primitives::DateTime>,
+) -> Meta {
+    Meta {
+        key: key.to_owned(),
+        e_tag: e_tag.map(str::to_owned),
+        last_modified: last_modified.and_then(|at| SystemTime::try_from(*at).ok()),
+    }
 }
 
 fn none_if_not_found<T>(failure: Failure) -> Result<Option<T>, Failure> {

@@ -124,13 +124,10 @@ impl PublishedIndex {
             }
             Err(reader::Unanswered::Needs(_)) => return Err(Unanswered::Uncached),
         };
-        let listed: Vec<_> = found.listings.iter().collect();
-        Ok(answers::answer_page(
+        Ok(answers::found_answer(
             self.reader.base_url(),
             query,
-            found.total,
-            found.next_offset,
-            &listed,
+            &found,
         )?)
     }
 }

@@ -5,6 +5,7 @@
 
 use super::formats::Links;
 use crate::model::BaseUrl;
+use crate::search::reader::Found;
 use crate::search::{Answer, Listing, Query, Searcher};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -45,6 +46,17 @@ pub fn search_answer(
         answer.next_offset,
         &page,
     )
+}
+
+/// The answer to a search from what the index's reader found
+/// (`search::reader`): `serve`'s and the WebAssembly reader's.
+pub fn found_answer(
+    base_url: &BaseUrl,
+    query: &Query,
+    found: &Found,
+) -> Result<Vec<u8>, serde_json::Error> {
+    let listed: Vec<&Listing> = found.listings.iter().collect();
+    answer_page(base_url, query, found.total, found.next_offset, &listed)
 }
 
 /// The answer to a search from its parts: how many entities match, the

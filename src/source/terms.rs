@@ -457,7 +457,13 @@ fn term_entity(
         statements: &statements,
     };
     let labels = said.texts(&rules.name);
-    let descriptions = said.texts(&rules.description);
+    // By predicate, once: the list keeps them all in the rule's order,
+    // the description is chosen predicate by predicate.
+    let by_predicate: Vec<Vec<Text>> = rules
+        .description
+        .iter()
+        .map(|predicate| said.texts(std::slice::from_ref(predicate)))
+        .collect();
     let replaced_by = said.iris(&rules.replaced_by);
     let deprecated = !replaced_by.is_empty()
         || said
@@ -467,18 +473,18 @@ fn term_entity(
     let name = pick(&labels, language).unwrap_or_else(|| local_name(iri).to_owned());
     // The rule's order first, then the language within a predicate: an
     // untagged `prov:definition` before an English `rdfs:comment`.
-    let description = rules
-        .description
+    let description = by_predicate
         .iter()
-        .find_map(|predicate| {
-            let texts: Vec<Text> = said
-                .texts(std::slice::from_ref(predicate))
-                .into_iter()
+        .find_map(|texts| {
+            let said: Vec<Text> = texts
+                .iter()
                 .filter(|t| !t.value.trim().is_empty())
+                .cloned()
                 .collect();
-            pick(&texts, language)
+            pick(&said, language)
         })
         .unwrap_or_default();
+    let descriptions = by_predicate.concat();
     let parents = said.iris(&rules.parents);
     let stated: HashSet<&str> = parents.iter().map(String::as_str).collect();
     let genus = genus_of(iri, &statements)

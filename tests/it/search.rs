@@ -442,13 +442,10 @@ fn assert_index_parity(site: &Path, golden: &Path) {
                 for round in 1.. {
                     match fetching.answer(query, &handed) {
                         Ok(found) => {
-                            let listed: Vec<_> = found.listings.iter().collect();
-                            return ontosite::site::answers::answer_page(
+                            return ontosite::site::answers::found_answer(
                                 fetching.base_url(),
                                 query,
-                                found.total,
-                                found.next_offset,
-                                &listed,
+                                &found,
                             );
                         }
                         Err(Unanswered::Needs(names)) => {

@@ -140,14 +140,7 @@ pub unsafe extern "C" fn search(ptr: *mut u8, len: usize) -> u32 {
         };
         let answered = answers::respond_to_query(&query, |query| {
             let found = reader.answer(query, handed)?;
-            let listed: Vec<_> = found.listings.iter().collect();
-            Ok(answers::answer_page(
-                reader.base_url(),
-                query,
-                found.total,
-                found.next_offset,
-                &listed,
-            )?)
+            Ok(answers::found_answer(reader.base_url(), query, &found)?)
         });
         // Answered (or refused): what was handed over is done with; the
         // next search asks again for what it needs.
