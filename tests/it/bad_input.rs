@@ -318,7 +318,7 @@ const CASES: &[Case] = &[
 
 #[test]
 fn every_bad_input_fails_clearly_and_keeps_the_previous_output() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let out = dir.path().join("site");
     build_ok(&tiny_input(), &out);
     let before = snapshot(&out);
@@ -366,7 +366,7 @@ fn every_bad_input_fails_clearly_and_keeps_the_previous_output() {
 
 #[test]
 fn all_errors_of_a_run_are_reported_up_to_a_cap() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = dir.path().join("input");
     copy_tree(&tiny_input(), &input);
     for n in 0..60 {
@@ -445,7 +445,7 @@ fn ontology_source_errors_say_what_and_where() {
             vec!["(100014 characters)".into()],
         ),
     ];
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     for (name, files, expected) in cases {
         let input = dir.path().join(name.replace(' ', "-"));
         write(
@@ -479,7 +479,7 @@ fn ontology_source_errors_say_what_and_where() {
 /// sources, which would hang a build that opened it.
 #[test]
 fn a_bom_and_near_names_pass_and_a_pipe_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = dir.path().join("input");
     write(
         &input,

@@ -30,7 +30,7 @@ fn site_bytes(dir: &Path) -> u64 {
 /// made 15 and 48 MB (a ratio of 3.2), 10,000 levels over 27 GB.
 #[test]
 fn a_deep_hierarchy_keeps_the_site_proportional() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let mut sizes = Vec::new();
     for n in [300, 600] {
         let input = turtle_input(&dir.path().join(n.to_string()), &chain(n));
@@ -75,7 +75,7 @@ fn a_deep_hierarchy_keeps_the_site_proportional() {
 /// the total, and its page links to the tree, which lists every one.
 #[test]
 fn a_term_with_many_children_lists_the_first_thousand() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let mut body = String::from(":top a owl:Class ; rdfs:label \"top\" .\n");
     for i in 0..1500 {
         body.push_str(&format!(
@@ -115,7 +115,7 @@ fn a_term_with_many_children_lists_the_first_thousand() {
 /// the lists and other terms' pages show its first words.
 #[test]
 fn a_huge_label_stays_on_its_own_pages() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let label = "word ".repeat(200_000);
     let body = format!(
         ":big a owl:Class ; rdfs:label \"{label}\" .\n:small a owl:Class ; rdfs:label \"small\" ; rdfs:subClassOf :big .\n"
@@ -210,7 +210,7 @@ const BYTE_BOUNDS: [usize; 2] = [16 * 1024, 24 * 1024];
 /// (the front page's example) taking each length in turn.
 #[test]
 fn no_value_around_a_bound_makes_the_build_panic() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let mut lengths: Vec<(usize, bool)> = CHAR_BOUNDS
         .iter()
         .flat_map(|&b| (b - 3..=b + 3).map(|n| (n, false)))
@@ -273,7 +273,7 @@ fn no_value_around_a_bound_makes_the_build_panic() {
 /// its page shows the answer's whole lines up to the bound.
 #[test]
 fn a_long_japanese_name_builds_and_its_page_shows_the_answer_s_start() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = generated_input(dir.path(), "input", 0, "");
     let lines: String = (0..3)
         .map(|shift| {

@@ -311,7 +311,7 @@ fn information_document_lists_every_endpoint() {
 
 #[test]
 fn two_builds_are_byte_identical() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let (a, b) = (dir.path().join("a"), dir.path().join("b"));
     build_ok(&shipped_input(), &a);
     build_ok(&shipped_input(), &b);
@@ -329,7 +329,7 @@ fn two_builds_are_byte_identical() {
 /// `ONTOSITE_BLESS=1 cargo test` rewrites the expected files.
 #[test]
 fn tiny_fixture_matches_expected_output() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let out = dir.path().join("site");
     build_ok(&tiny_input(), &out);
     let expected_dir = root().join("tests/fixtures/tiny/expected");
@@ -365,7 +365,7 @@ fn tiny_fixture_matches_expected_output() {
 
 #[test]
 fn tiny_fixture_reads_json_and_jsonl_at_any_depth_and_passes_fields_through() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let out = dir.path().join("site");
     build_ok(&tiny_input(), &out);
     let index = read_json(&out.join("index.json"));

@@ -71,7 +71,7 @@ pub fn obonet_changes(before: &Path, after: &Path) -> Value {
 #[test]
 fn pato_releases_change_as_an_obo_reader_of_its_own_sees_them() {
     needs!(Need::SharedOntologies, PYOXIGRAPH);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let mut seen = 0;
     for pair in RELEASES.windows(2) {
         let (before, after) = (

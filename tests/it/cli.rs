@@ -49,7 +49,7 @@ fn help_shows_examples_and_version_prints() {
 
 #[test]
 fn check_validates_and_writes_nothing() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let output = ontosite()
         .current_dir(dir.path())
         .args(["check", "--input"])
@@ -73,7 +73,7 @@ fn check_validates_and_writes_nothing() {
 
 #[test]
 fn build_prints_its_summary_and_the_hosts_it_fits_unless_quiet() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let out = dir.path().join("site");
     let output = build(&tiny_input(), &out, &[]);
     let text = String::from_utf8_lossy(&output.stdout);
@@ -103,7 +103,7 @@ fn build_prints_its_summary_and_the_hosts_it_fits_unless_quiet() {
 
 #[test]
 fn timings_name_every_phase_of_a_build_in_order_and_add_up() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let out = dir.path().join("site");
     build(&tiny_input(), &out, &[]);
     // A second build replaces a site: every phase runs.
@@ -173,7 +173,7 @@ fn timings_name_a_diff_s_phases_and_serve_refuses_them() {
     assert!(text.ends_with("\nchanges: 0 added, 0 removed, 0 deprecated, 0 undeprecated, 0 relabelled, 0 redefined, 0 reparented, 0 synonyms, 0 moved\n"), "{text}");
     // A site that is not there, on a port of the system's choice: were
     // the flag taken, the serve would fail rather than hang.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let serve = ontosite()
         .args(["serve", "--timings", "--port", "0"])
         .arg(dir.path().join("none"))
@@ -196,7 +196,7 @@ fn info_base_url(out: &std::path::Path) -> String {
 
 #[test]
 fn base_url_comes_from_flag_env_netlify_or_input() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let out = dir.path().join("site");
     build_ok(&tiny_input(), &out);
     assert_eq!(info_base_url(&out), "https://tiny.example.org/api/");
@@ -257,7 +257,7 @@ fn base_url_comes_from_flag_env_netlify_or_input() {
 /// `serve -q` prints nothing.
 #[test]
 fn the_command_line_reads_as_a_person_expects() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = dir.path().join("one");
     std::fs::create_dir_all(input.join("entities")).unwrap();
     std::fs::write(
@@ -360,7 +360,7 @@ fn on_a_terminal(args: &[&str]) -> String {
 /// when its output is not a terminal, it shows nothing of it.
 #[test]
 fn a_long_build_shows_progress_on_a_terminal_only() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = generated_input(dir.path(), "many", 12_000, "word");
     let out = dir.path().join("site");
     let (input_arg, out_arg) = (input.to_str().unwrap(), out.to_str().unwrap());

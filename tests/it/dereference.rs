@@ -111,7 +111,7 @@ fn every_entity_says_the_same_in_turtle_n_triples_and_json_ld_and_the_dumps_are_
 #[test]
 fn a_turtle_document_that_differs_fails_the_check() {
     needs!(JSONLD_JS, PYOXIGRAPH);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = dir.path().join("dist");
     build_ok(&tiny_input(), &site);
     let quads = dir.path().join("quads.json");
@@ -224,7 +224,7 @@ fn serve_negotiates_every_iri_it_mints() {
 /// namespace IRI is refused with its place.
 #[test]
 fn the_vocabulary_namespace_can_be_fixed() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = dir.path().join("input");
     copy_tree(&tiny_input(), &input);
     let manifest = input.join("ontology.json");
@@ -273,7 +273,7 @@ fn the_vocabulary_namespace_can_be_fixed() {
 #[test]
 fn an_entity_file_may_give_the_entity_its_own_iri() {
     needs!(JSONLD_JS, PYOXIGRAPH, OPENAPI_VALIDATOR);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = dir.path().join("input");
     copy_tree(&tiny_input(), &input);
     let own = "https://w3id.org/zeta/terms#Purge";

@@ -26,7 +26,7 @@ fn the_wheel() -> PathBuf {
 #[test]
 fn the_wheel_installs_into_a_fresh_virtual_environment_and_builds() {
     needs!(WHEEL);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let venv = dir.path().join("venv");
     let made = Command::new("python3")
         .args(["-m", "venv"])
@@ -128,7 +128,7 @@ fn every_workflow_passes_actionlint() {
     let (passed, said) = actionlint(&root(), &workflows);
     assert!(passed, "{said}");
 
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let wrong = dir.path().join("wrong.yml");
     std::fs::write(
         &wrong,
@@ -198,7 +198,7 @@ fn the_container_s_dockerfile_passes_hadolint_and_copies_the_sources() {
         "{}",
         String::from_utf8_lossy(&checked.stdout)
     );
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let wrong = dir.path().join("Dockerfile");
     std::fs::write(&wrong, "FROM alpine\nRUN cd /tmp && apk add curl\n").unwrap();
     let checked = hadolint(&wrong);
@@ -228,7 +228,7 @@ fn package(binary: &std::path::Path, target: &str, out: &std::path::Path) {
 fn a_release_archive_holds_a_binary_that_runs() {
     // Packing the unstripped test binary (hundreds of MB) takes a while.
     needs!(Need::Slow);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let out = dir.path().join("packed");
     package(
         env!("CARGO_BIN_EXE_ontosite").as_ref(),
@@ -278,7 +278,7 @@ fn a_release_archive_holds_a_binary_that_runs() {
 /// GitHub's release URLs are and read by curl through `file://`.
 #[test]
 fn the_action_s_installer_checks_and_installs_a_release() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let program = dir.path().join("ontosite");
     std::fs::write(
         &program,
@@ -370,7 +370,7 @@ fn netlify_s_build_command_installs_a_release_and_builds_with_it() {
         eprintln!("skipped: the release binaries here are Linux's");
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let program = dir.path().join("ontosite");
     let runs = format!("#!/bin/sh\nexec '{}' \"$@\"\n", binary().display());
     std::fs::write(&program, runs).unwrap();

@@ -252,7 +252,7 @@ fn every_jsonld_document_expands_offline_to_absolute_allowed_triples_and_back() 
 fn a_key_the_context_does_not_define_fails_the_check() {
     needs!(JSONLD_JS);
     // The check itself: a document with a misspelt key must not pass.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = shipped_site();
     for name in ["api.json", "context.jsonld"] {
         std::fs::copy(site.join(name), dir.path().join(name)).unwrap();

@@ -18,7 +18,7 @@ pub fn route(site: &Path, requests: &[&str]) -> Value {
 #[test]
 fn netlify_parses_the_host_files_and_routes_every_endpoint() {
     needs!(NETLIFY);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let out = dir.path().join("dist");
     build_ok(&shipped_input(), &out);
     let requests = [
@@ -199,7 +199,7 @@ fn the_info_rewrite_wins_over_an_index_html() {
     // Netlify serves an existing file before a rule that is not forced, so
     // `/` must be forced to answer the information document even when the
     // site has an `index.html` (a front page, say).
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let out = dir.path().join("dist");
     build_ok(&tiny_input(), &out);
     std::fs::write(out.join("index.html"), "<!doctype html>").unwrap();

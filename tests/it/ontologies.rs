@@ -160,7 +160,7 @@ fn schema_org_builds_with_only_its_name_and_base_url() {
         OPENAPI_VALIDATOR,
         PYOXIGRAPH
     );
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let (source, site) = built_schema_org(dir.path());
     let all = items(&site);
     assert_eq!(all.len(), 2987);
@@ -238,7 +238,7 @@ fn schema_org_builds_with_only_its_name_and_base_url() {
 #[test]
 fn pato_owl_builds_with_its_hierarchy_synonyms_and_obsolete_terms() {
     needs!(Need::SharedOntologies, Need::Slow, PYOXIGRAPH);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let source = shared_ontology("pato-base.owl");
     let input = input_with(
         dir.path(),
@@ -302,7 +302,7 @@ fn pato_owl_builds_with_its_hierarchy_synonyms_and_obsolete_terms() {
 #[test]
 fn a_skos_scheme_keeps_its_languages_and_broader_concepts() {
     needs!(OPENAPI_VALIDATOR, PYOXIGRAPH);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = built(dir.path(), &fixture("skos"));
     let red = read_json(&site.join("red.json"));
     assert_eq!(red["iri"], "https://colours.example/red");
@@ -395,7 +395,7 @@ fn a_skos_scheme_keeps_its_languages_and_broader_concepts() {
 
 #[test]
 fn the_default_language_chooses_the_name() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = dir.path().join("input");
     copy_tree(&fixture("skos"), &input);
     std::fs::write(
@@ -443,7 +443,7 @@ fn see(server: &Server, path: &str, accept: &str) -> (u16, Option<String>) {
 #[test]
 fn iris_in_the_site_namespace_resolve_through_it() {
     needs!(OPENAPI_VALIDATOR, PYOXIGRAPH);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = namespace_site(dir.path());
     let slugs: Vec<(String, String)> = items(&site)
         .iter()
@@ -554,7 +554,7 @@ pub fn hash_site(dir: &Path) -> PathBuf {
 #[test]
 fn hash_iris_resolve_through_the_document_before_their_fragment() {
     needs!(PYOXIGRAPH);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = hash_site(dir.path());
     let server = Server::dir(&site);
     let see = |accept: &str| see(&server, "/core", accept);
@@ -593,7 +593,7 @@ fn hash_iris_resolve_through_the_document_before_their_fragment() {
 /// ontology is `https://onto.test/`) it states its terms' only.
 #[test]
 fn the_ontology_s_own_hash_document_states_its_header() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let source = dir.path().join("core.ttl");
     let header = "<https://onto.test/core> a owl:Ontology ;\n    rdfs:label \"Core terms\"@en .\n";
     let fixture = std::fs::read_to_string(fixture("hash/core.ttl")).unwrap();
@@ -617,7 +617,7 @@ fn the_ontology_s_own_hash_document_states_its_header() {
             "{triple} not in:\n{stated}"
         );
     }
-    let other = tempfile::tempdir().unwrap();
+    let other = tempdir();
     let fixture_site = hash_site(other.path());
     let stated = std::fs::read_to_string(fixture_site.join("core.nt")).unwrap();
     assert!(!stated.contains("Ontology>"), "{stated}");
@@ -628,7 +628,7 @@ fn the_ontology_s_own_hash_document_states_its_header() {
 #[test]
 fn a_browser_follows_a_hash_iri_to_its_term() {
     needs!(CHROMIUM);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = hash_site(dir.path());
     let server = Server::dir(&site);
     let from_disk = url::Url::from_file_path(site.join("core.html")).unwrap();
@@ -665,7 +665,7 @@ fn a_browser_follows_a_hash_iri_to_its_term() {
 #[test]
 fn an_owl_ontology_keeps_hash_iris_restrictions_and_axioms() {
     needs!(OPENAPI_VALIDATOR, PYOXIGRAPH);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = built(dir.path(), &fixture("owl"));
     let all = items(&site);
     // `dcterms:creator` is only declared: used, not defined, here.
@@ -704,7 +704,7 @@ fn an_owl_ontology_keeps_hash_iris_restrictions_and_axioms() {
 
 #[test]
 fn the_same_ontology_builds_the_same_bytes() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let (a, b) = (dir.path().join("a"), dir.path().join("b"));
     build_ok(&fixture("owl"), &a);
     build_ok(&fixture("owl"), &b);
@@ -714,7 +714,7 @@ fn the_same_ontology_builds_the_same_bytes() {
 /// Builds `source_text` saved as `file_name` and returns the stderr of the
 /// failed build.
 fn failed_build(file_name: &str, source_text: &str) -> String {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = dir.path().join("input");
     std::fs::create_dir_all(&input).unwrap();
     std::fs::write(input.join(file_name), source_text).unwrap();
@@ -761,7 +761,7 @@ fn two_iris_with_one_slug_are_an_error_naming_both() {
 #[test]
 fn pato_obo_gives_the_terms_of_its_owl_release() {
     needs!(Need::SharedOntologies, Need::Slow, NETLIFY);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let obo = built(
         &dir.path().join("obo"),
         &input_with(
@@ -895,7 +895,7 @@ fn pato_obo_gives_the_terms_of_its_owl_release() {
 #[test]
 fn an_obo_file_keeps_synonyms_obsolete_terms_and_class_expressions() {
     needs!(OPENAPI_VALIDATOR);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = built(dir.path(), &fixture("obo"));
     let round = read_json(&site.join("shape0000002.json"));
     assert_eq!(round["id"], "SHAPE:0000002");
@@ -966,7 +966,7 @@ fn an_obo_file_keeps_synonyms_obsolete_terms_and_class_expressions() {
 #[test]
 fn a_term_page_shows_its_logical_definition_in_manchester_syntax() {
     needs!(CHROMIUM);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = built(dir.path(), &fixture("obo"));
     let page = site.join("shape0000005.html");
     let chromium = chromium();
@@ -1009,7 +1009,7 @@ fn an_obo_syntax_error_names_file_line_and_column() {
 /// synonyms, and a relation named by its cross-reference.
 #[test]
 fn an_obo_1_2_release_publishes_what_it_states() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = built(dir.path(), &fixture("obo-practice"));
     let thing = triples_of(&site.join("prac0000001.nt"));
     let of = |subject: &str, predicate: &str| -> Vec<String> {
@@ -1087,7 +1087,7 @@ fn an_obo_1_2_release_publishes_what_it_states() {
 /// `oboInOwl:replacedBy`, and properties known only by `owl:inverseOf`.
 #[test]
 fn an_owl_release_keeps_its_real_header_definitions_replacements_and_inverses() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = built(dir.path(), &fixture("owl-practice"));
     let info = read_json(&site.join("api.json"));
     assert_eq!(info["ontology"]["iri"], "http://example.org/practice-o#");
@@ -1168,7 +1168,7 @@ fn triples_of(path: &Path) -> Vec<[String; 3]> {
 #[test]
 fn an_alternative_id_finds_and_resolves_to_its_term() {
     needs!(OPENAPI_VALIDATOR);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = built(dir.path(), &fixture("obo-practice"));
     let part = read_json(&site.join("prac0000002.json"));
     assert_eq!(part["alternativeIds"], serde_json::json!(["PRAC:0000009"]));
@@ -1222,7 +1222,7 @@ fn an_alternative_id_finds_and_resolves_to_its_term() {
 /// panic (`unreachable!`) and ontosite exit 101 with a backtrace.
 #[test]
 fn a_comment_line_inside_an_obo_stanza_is_read_without_a_panic() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = written_input(
         dir.path(),
         "a.obo",
@@ -1269,7 +1269,7 @@ fn every_obo_error_of_a_file_is_reported_at_its_place() {
 #[test]
 fn envo_obo_builds() {
     needs!(Need::SharedOntologies, Need::Slow);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = built(
         dir.path(),
         &input_with(
@@ -1322,7 +1322,7 @@ fn envo_obo_builds() {
 
 #[test]
 fn a_tsv_release_is_read_through_its_column_mapping() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = built(dir.path(), &fixture("table"));
     let alignment = read_json(&site.join("data0863.json"));
     assert_eq!(alignment["iri"], "http://edam.example/data_0863");
@@ -1354,7 +1354,7 @@ fn a_tsv_release_is_read_through_its_column_mapping() {
 
 #[test]
 fn a_table_column_left_unmapped_and_a_bad_iri_are_errors() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = dir.path().join("input");
     copy_tree(&fixture("table"), &input);
     let manifest = std::fs::read_to_string(input.join("ontology.json"))
@@ -1389,7 +1389,7 @@ fn a_table_column_left_unmapped_and_a_bad_iri_are_errors() {
 #[test]
 fn schema_org_s_pages_fit_a_phone_and_pass_axe() {
     needs!(Need::SharedOntologies, Need::Slow, CHROMIUM);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let (_, site) = built_schema_org(dir.path());
     assert!(
         site.join("tree-2.html").exists(),
@@ -1427,7 +1427,7 @@ fn schema_org_s_pages_fit_a_phone_and_pass_axe() {
 /// stays an error.
 #[test]
 fn a_definition_with_unescaped_inner_quotes_is_read_with_a_note() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let edam = concat!(
         "format-version: 1.2\nontology: edam\n\n[Term]\nid: format:2195\nname: Ontology format\n",
         "def: \"A superset of the \"Description-Logic Knowledge Representation System Specification from the KRSS Group of the ARPA Knowledge Sharing Effort\".\" [http://edamontology.org]\n",
@@ -1497,7 +1497,7 @@ fn a_definition_with_unescaped_inner_quotes_is_read_with_a_note() {
 /// an English `rdfs:comment`), an empty text being none.
 #[test]
 fn alternative_labels_are_synonyms_and_descriptions_follow_the_rule_s_order() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = written_input(
         dir.path(),
         "o.ttl",
@@ -1557,7 +1557,7 @@ obo:OBI_0000002 a owl:Class ; rdfs:label "plan"@en ;
 /// IRI from OBO, GO's OWL release's text ID as text).
 #[test]
 fn an_obsolete_term_points_to_the_terms_to_consider() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = written_input(
         dir.path(),
         "go.obo",
@@ -1616,7 +1616,7 @@ obo:GO_0000002 a owl:Class ; rdfs:label "new one" .
 /// site answers with the file.
 #[test]
 fn a_source_s_url_is_percent_encoded() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let turtle = "<https://o.test/a> a <http://www.w3.org/2002/07/owl#Class> ; <http://www.w3.org/2000/01/rdf-schema#label> \"a\" .\n";
     let input = written_input(
         dir.path(),

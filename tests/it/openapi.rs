@@ -253,7 +253,7 @@ pub fn assert_site_follows_its_openapi(site: &std::path::Path) -> usize {
 
 #[test]
 fn a_term_without_its_iri_fails_the_term_schema() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = dir.path().join("dist");
     build_ok(&root().join("tests/fixtures/ontologies/skos"), &site);
     let openapi = read_json(&site.join("openapi.json"));
@@ -287,10 +287,10 @@ fn openapi_tool(name: &str, args: &[&std::ffi::OsStr]) -> String {
 #[test]
 fn redocly_spectral_and_openapi_typescript_accept_openapi_json() {
     needs!(OPENAPI_VALIDATOR);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let ruleset = dir.path().join(".spectral.yaml");
     std::fs::write(&ruleset, "extends: [\"spectral:oas\"]\n").unwrap();
-    let hashed = tempfile::tempdir().unwrap();
+    let hashed = tempdir();
     let hash_site = crate::ontologies::hash_site(hashed.path());
     for site in [shipped_site(), owl_site(), hash_site.as_path()] {
         let file = site.join("openapi.json");
@@ -364,7 +364,7 @@ fn redocly_spectral_and_openapi_typescript_accept_openapi_json() {
 fn schemathesis_finds_no_answer_that_departs_from_openapi_json() {
     needs!(OPENAPI_PYTHON);
     let st = root().join("tests/openapi/.venv/bin/st");
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     for (name, site) in [("shipped", shipped_site()), ("pets", owl_site())] {
         let server = crate::serve::Server::dir(site);
         let base = server.url.trim_end_matches('/').to_owned();
@@ -451,7 +451,7 @@ struct PythonClient {
 
 impl PythonClient {
     fn generate(site: &Path) -> PythonClient {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = tempdir();
         let venv = root().join("tests/openapi/.venv/bin");
         let path = format!(
             "{}:{}",
@@ -502,7 +502,7 @@ impl PythonClient {
 #[test]
 fn removed_terms_and_hash_documents_follow_openapi_json() {
     needs!(Need::SharedOntologies, OPENAPI_VALIDATOR, OPENAPI_PYTHON);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = crate::releases::two_pato_releases(dir.path());
     let others = assert_site_follows_its_openapi(&site);
     // The earlier release's copy: its own `openapi.json`, its `release`,

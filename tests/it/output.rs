@@ -23,7 +23,7 @@ fn assert_refused(output: &std::process::Output, why: &str) {
 
 #[test]
 fn refuses_a_directory_it_did_not_write() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let home = dir.path().join("home");
     std::fs::create_dir_all(home.join("projects")).unwrap();
     std::fs::write(home.join("notes.txt"), "precious").unwrap();
@@ -48,7 +48,7 @@ fn refuses_a_directory_it_did_not_write() {
 
 #[test]
 fn refuses_an_output_that_is_a_file_or_cannot_be_written() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let file = dir.path().join("dist");
     std::fs::write(&file, "a file").unwrap();
     let output = build(&tiny_input(), &file, &[]);
@@ -68,7 +68,7 @@ fn refuses_an_output_that_is_a_file_or_cannot_be_written() {
 
 #[test]
 fn replaces_its_own_output_and_an_empty_directory() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let out = dir.path().join("site");
     std::fs::create_dir(&out).unwrap();
     build_ok(&tiny_input(), &out);
@@ -90,7 +90,7 @@ fn replaces_its_own_output_and_an_empty_directory() {
 
 #[test]
 fn never_deletes_a_file_it_did_not_write() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let out = dir.path().join("site");
     build_ok(&tiny_input(), &out);
     std::fs::write(out.join("mine.txt"), "added by hand").unwrap();
@@ -118,7 +118,7 @@ fn never_deletes_a_file_it_did_not_write() {
 
 #[test]
 fn clears_what_a_killed_build_left_and_nothing_else() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let out = dir.path().join("site");
     build_ok(&tiny_input(), &out);
     // A staging directory with the marker is a killed build's: cleared.
@@ -197,7 +197,7 @@ fn interrupt_build(input: &Path, out: &Path, signal: &str) -> std::process::Exit
 #[test]
 fn a_killed_or_interrupted_build_leaves_the_previous_output() {
     needs!(Need::Slow);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let out = dir.path().join("site");
     build_ok(&tiny_input(), &out);
     let before = snapshot(&out);
@@ -262,7 +262,7 @@ fn inodes_and_bytes(dir: &Path) -> std::collections::BTreeMap<String, Inode> {
 /// again.
 #[test]
 fn a_rebuild_with_nothing_changed_leaves_every_file_as_it_was() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = dir.path().join("input");
     copy_tree(&tiny_input(), &input);
     let out = dir.path().join("dist");
@@ -375,7 +375,7 @@ fn rewritten_and_changed(
 /// entity is removed, whose files go.
 #[test]
 fn a_rebuild_after_one_entity_changed_rewrites_only_what_changed() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = dir.path().join("input");
     copy_tree(&shipped_input(), &input);
     let out = dir.path().join("dist");
@@ -445,7 +445,7 @@ fn a_rebuild_after_one_entity_changed_rewrites_only_what_changed() {
 #[test]
 fn a_file_linked_from_outside_the_site_is_written_anew() {
     use std::os::unix::fs::MetadataExt;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = dir.path().join("input");
     copy_tree(&tiny_input(), &input);
     let out = dir.path().join("dist");

@@ -130,7 +130,7 @@ pub(crate) fn published_paths(site: &Path) -> Vec<String> {
 fn publish_sends_what_serve_answers_and_then_only_what_changed() {
     needs!(GARAGE);
     let garage = start();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = dir.path().join("input");
     copy_tree(&tiny_input(), &input);
     let site = dir.path().join("dist");
@@ -313,7 +313,7 @@ pub(crate) fn record_paths(garage: &Garage, prefix: &str) -> Vec<String> {
 fn publish_errors_say_what_is_wrong_without_a_secret() {
     needs!(GARAGE);
     let garage = start();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = dir.path().join("dist");
     build_ok(&tiny_input(), &site);
 
@@ -396,7 +396,7 @@ fn no_publish_writes_or_removes_a_key_it_did_not_compute() {
             assert_eq!(held(&garage, key).2, b"not ontosite's", "{key} {when}");
         }
     };
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = dir.path().join("dist");
     build_ok(&tiny_input(), &site);
 
@@ -565,7 +565,7 @@ fn held(garage: &Garage, key: &str) -> (Option<String>, Option<String>, Vec<u8>)
 fn a_large_object_changed_in_the_middle_sends_only_what_changed() {
     needs!(GARAGE);
     let garage = start();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = dir.path().join("dist");
     build_ok(&tiny_input(), &site);
     let (prefix, name) = ("large ~%é", "sources/dump ~é.nt");
@@ -656,7 +656,7 @@ fn a_large_object_changed_in_the_middle_sends_only_what_changed() {
 fn an_object_sent_other_than_planned_is_sent_again() {
     needs!(GARAGE);
     let garage = start();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = dir.path().join("dist");
     build_ok(&tiny_input(), &site);
     let big = "sources/dump.nt";
@@ -757,7 +757,7 @@ fn listed_as(site: &Path, path: &str, bytes_of: &Path) {
 /// site whose dumps are megabytes), which a publish copies by.
 #[test]
 fn the_build_s_hashes_and_chunks_are_the_files_own() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = dir.path().join("dist");
     build_ok(&generated_input(dir.path(), "input", 6000, "A word"), &site);
     let walked = ontosite::publish::plan::objects(&site).unwrap();
@@ -826,7 +826,7 @@ fn cross_origin(garage: &Garage, key: &str) -> (Option<String>, Option<String>, 
 fn apply_cors_lets_pages_elsewhere_read_the_bucket() {
     needs!(GARAGE);
     let garage = start();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = dir.path().join("dist");
     build_ok(&tiny_input(), &site);
     let first = publish(&garage, &site, "cors", &[]);
@@ -896,7 +896,7 @@ fn publish_with_files(
 fn credentials_come_from_the_aws_profile_files_too() {
     needs!(GARAGE);
     let garage = start();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = dir.path().join("dist");
     build_ok(&tiny_input(), &site);
     let files = dir.path().join("aws");

@@ -40,7 +40,7 @@ fn entity_files(site: &Path) -> usize {
 #[test]
 fn two_builds_into_one_output_never_mix() {
     needs!(Need::Slow);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     // Enough entities that a build takes a while.
     let input = generated_input(dir.path(), "input", 3000, "Description");
     let out = dir.path().join("dist");
@@ -99,7 +99,7 @@ fn two_builds_into_one_output_never_mix() {
 /// most a search term may have).
 #[test]
 fn very_long_words_build_and_are_found() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = tiny_copy(dir.path());
     let word = "a".repeat(25_000);
     let cjk = "語".repeat(8_500);
@@ -146,7 +146,7 @@ fn very_long_words_build_and_are_found() {
 /// with every digit.
 #[test]
 fn repeated_keys_are_refused_and_numbers_pass_through_exactly() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = tiny_copy(dir.path());
     write(
         &input,
@@ -191,7 +191,7 @@ fn repeated_keys_are_refused_and_numbers_pass_through_exactly() {
 #[test]
 fn symbolic_links_inside_are_followed_and_outside_refused() {
     use std::os::unix::fs::symlink;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = tiny_copy(dir.path());
     write(
         &input,
@@ -244,7 +244,7 @@ fn symbolic_links_inside_are_followed_and_outside_refused() {
 #[test]
 fn an_ontology_source_linking_out_of_the_input_is_refused_unread() {
     use std::os::unix::fs::symlink;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = dir.path().join("input");
     std::fs::create_dir_all(input.join("kept")).unwrap();
     std::fs::write(
@@ -282,7 +282,7 @@ fn an_ontology_source_linking_out_of_the_input_is_refused_unread() {
 /// sees it, naming the entity and its line; OWL's namespace entities pass.
 #[test]
 fn an_rdf_xml_entity_bomb_is_refused_before_it_is_parsed() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = dir.path().join("input");
     std::fs::create_dir_all(&input).unwrap();
     std::fs::write(
@@ -329,7 +329,7 @@ fn an_rdf_xml_entity_bomb_is_refused_before_it_is_parsed() {
 /// or written; the input stays as it was.
 #[test]
 fn an_output_inside_the_input_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = tiny_copy(dir.path());
     let before = snapshot(&input);
     let output = build(&input, &input.join("entities/dist"), &[]);
@@ -347,7 +347,7 @@ fn an_output_inside_the_input_is_refused() {
 /// IRI, are refused, and every problem of ontology.json is reported at once.
 #[test]
 fn ontology_json_is_checked_whole() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = tiny_copy(dir.path());
     write(
         &input,
@@ -390,7 +390,7 @@ fn ontology_json_is_checked_whole() {
 /// nesting is not blamed on a comma.
 #[test]
 fn places_are_counted_in_characters() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = tiny_copy(dir.path());
     write(
         &input,
@@ -418,7 +418,7 @@ fn places_are_counted_in_characters() {
 /// marker) does not block the next build.
 #[test]
 fn an_empty_staging_directory_is_cleared() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let out = dir.path().join("dist");
     build_ok(&tiny_input(), &out);
     std::fs::create_dir(dir.path().join(".dist.ontosite-staging")).unwrap();
@@ -430,7 +430,7 @@ fn an_empty_staging_directory_is_cleared() {
 /// runs, with what to do. Needs root to mount a tmpfs; says so otherwise.
 #[test]
 fn a_mount_point_output_is_refused_at_the_start() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let out = dir.path().join("volume");
     std::fs::create_dir(&out).unwrap();
     let mounted = Command::new("mount")
@@ -457,7 +457,7 @@ fn a_mount_point_output_is_refused_at_the_start() {
 #[test]
 fn a_build_killed_at_any_moment_leaves_one_whole_site() {
     needs!(Need::Slow);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let inputs = [
         generated_input(dir.path(), "a", 2000, "First"),
         generated_input(dir.path(), "b", 2000, "Second"),
@@ -524,7 +524,7 @@ fn a_build_killed_at_any_moment_leaves_one_whole_site() {
 /// attribute after it keep their order), and stays as it is in the data.
 #[test]
 fn a_bidi_override_in_a_label_orders_only_the_label() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = turtle_input(
         dir.path(),
         ":a a owl:Class ; rdfs:label \"\u{202E}lave\" .\n:b a owl:Class ; rdfs:label \"b\" ; rdfs:subClassOf :a .\n",

@@ -48,7 +48,7 @@ impl Host {
     /// (or the URL it announces as `listening on URL`) answers, or until
     /// the process ends or stays silent for a minute.
     fn start(mut command: Command, url: Option<String>) -> Host {
-        let cwd = tempfile::tempdir().unwrap();
+        let cwd = tempdir();
         let mut child = command
             // Its own process group, which `drop` kills whole.
             .process_group(0)
@@ -556,7 +556,7 @@ fn bundled_shipped_site() -> &'static Path {
         std::sync::OnceLock::new();
     &SITE
         .get_or_init(|| {
-            let dir = tempfile::tempdir().unwrap();
+            let dir = tempdir();
             let out = dir.path().join("dist");
             let output = build(&shipped_input(), &out, &["--layout", "bundled"]);
             assert!(output.status.success(), "{}", stderr(&output));
@@ -695,7 +695,7 @@ fn parted_shipped_site(dir: &Path, host: &str) -> PathBuf {
 #[test]
 fn the_r2_worker_joins_the_parts_of_a_published_bucket() {
     needs!(WORKERD, crate::publish::GARAGE);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = parted_shipped_site(dir.path(), "cloudflare-r2");
     let garage = crate::publish::start();
     let output = crate::publish::publish(&garage, &site, "parts", &[]);
@@ -731,7 +731,7 @@ fn the_r2_worker_joins_the_parts_of_a_published_bucket() {
 #[test]
 fn whole_documents_answer_from_their_parts_on_every_host() {
     needs!(WORKERD, DENO);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = parted_shipped_site(dir.path(), "cloudflare");
     let wholes = WHOLES;
     let joined = |parted: &str, extension: &str| {
@@ -796,7 +796,7 @@ fn whole_documents_answer_from_their_parts_on_every_host() {
 #[test]
 fn a_release_s_wholes_and_documents_answer_in_its_copy_on_every_host() {
     needs!(WORKERD, DENO);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = dir.path().join("input");
     crate::releases::releases_of(&shipped_input(), &input, &["1", "2"]);
     let site = dir.path().join("dist");
@@ -896,7 +896,7 @@ fn assert_answers_the_files(
 #[test]
 fn an_ontology_s_own_iris_resolve_on_every_host() {
     needs!(WORKERD, DENO, PYOXIGRAPH);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = crate::ontologies::namespace_site(dir.path());
     let server = Server::dir(&site);
     let paths = [
@@ -959,7 +959,7 @@ fn an_ontology_s_own_iris_resolve_on_every_host() {
 #[test]
 fn releases_and_removed_terms_resolve_on_every_host() {
     needs!(Need::SharedOntologies, WORKERD, DENO);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = crate::releases::two_pato_releases(dir.path());
     let server = Server::dir(&site);
     // A term the current release removed, one it has, a version IRI, a
@@ -1057,7 +1057,7 @@ fn small_obo_releases(dir: &Path, layout: &str) -> PathBuf {
 #[test]
 fn version_iris_and_removed_terms_resolve_on_the_r2_worker_and_bundled() {
     needs!(WORKERD, DENO, crate::publish::GARAGE);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let garage = crate::publish::start();
     for layout in ["files", "bundled"] {
         let site = small_obo_releases(dir.path(), layout);
@@ -1256,7 +1256,7 @@ fn the_cloudfront_function_answers_in_front_of_a_bucket_as_serve() {
 
     // Version IRIs, and aliases where they fit; PATO's do not, and the
     // function still fits.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = small_obo_releases(dir.path(), "files");
     let origin = Server::start(&["--dir".as_ref(), site.as_os_str(), "--static".as_ref()]);
     let host = Host::cloudfront(&site, &origin.url);
@@ -1318,7 +1318,7 @@ fn the_handlers_load_and_lint_on_their_own() {
     needs!(DENO);
     // The committed modules beside the one the build generates from its
     // negotiation table, as the host module inlines them.
-    let assets = tempfile::tempdir().unwrap();
+    let assets = tempdir();
     for name in [
         "search.js",
         "negotiate.js",
@@ -1354,7 +1354,7 @@ fn the_handlers_load_and_lint_on_their_own() {
         ontosite::hosts::cloudflare_r2::WORKER,
     ]
     .map(|f| site.join(f));
-    let deno_dir = tempfile::tempdir().unwrap();
+    let deno_dir = tempdir();
     for (files, args) in [
         (&committed[2..], &["check", "--quiet"][..]),
         (
@@ -1422,7 +1422,7 @@ fn r2_objects(garage: &crate::publish::Garage, site: &Path, prefix: &str, dir: &
 fn the_r2_worker_answers_a_published_bucket_as_serve() {
     needs!(WORKERD, crate::publish::GARAGE, JSONLD_JS, PYOXIGRAPH);
     let garage = crate::publish::start();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     for (site, prefix, paths) in [
         (shipped_site(), "files", sample_paths()),
         (bundled_shipped_site(), "bundled", bundled_paths()),

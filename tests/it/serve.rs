@@ -191,7 +191,7 @@ pub fn owl_site() -> &'static Path {
     static SITE: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
     &SITE
         .get_or_init(|| {
-            let dir = tempfile::tempdir().unwrap();
+            let dir = tempdir();
             let out = dir.path().join("dist");
             build_ok(&root().join("tests/fixtures/ontologies/owl"), &out);
             (dir, out)
@@ -204,7 +204,7 @@ pub fn shipped_site() -> &'static Path {
     static SITE: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
     &SITE
         .get_or_init(|| {
-            let dir = tempfile::tempdir().unwrap();
+            let dir = tempdir();
             let out = dir.path().join("dist");
             build_ok(&shipped_input(), &out);
             (dir, out)
@@ -372,7 +372,7 @@ fn search_answers_with_the_reference_results_and_errors() {
 /// answers every search as the reference does.
 #[test]
 fn search_needs_neither_all_nor_its_bytes() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = dir.path().join("dist");
     copy_tree(shipped_site(), &site);
     let ontology = ontosite::source::load(&shipped_input(), None).unwrap();
@@ -408,7 +408,7 @@ fn the_host_rules_are_applied_as_netlify_applies_them() {
     // The same site, the same requests: ontosite serve and Netlify's own
     // parsers and matcher (tests/netlify/route.mjs) agree on status, body
     // and every header the rules set.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = dir.path().join("site");
     build_ok(&tiny_input(), &site);
     // Rules beyond the generated ones, to exercise what Netlify supports.
@@ -498,7 +498,7 @@ fn netlify_routes(site: &Path, requests: &[&str]) -> Vec<Value> {
 
 #[test]
 fn hostile_paths_never_reach_a_file_outside_the_site() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = dir.path().join("dist");
     build_ok(&tiny_input(), &site);
     let secret = "TOP-SECRET-OUTSIDE-THE-SITE";
@@ -745,7 +745,7 @@ fn many_concurrent_clients_get_every_answer() {
 
 #[test]
 fn watch_rebuilds_and_swaps_in_whole_sites_only() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let (input, server) = Server::watching_tiny_copy(dir.path());
     let index = json_of(server.get("/index.json"));
     let first = index["items"][0].clone();
@@ -834,7 +834,7 @@ fn watch_rebuilds_and_swaps_in_whole_sites_only() {
 /// (open, read, close) are no change. Then one edit is one rebuild.
 #[test]
 fn watch_rebuilds_only_when_the_input_changes() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let (input, server) = Server::watching_tiny_copy(dir.path());
     let rebuilds = || server.stdout().matches("rebuilding").count();
     // Reads of the input by someone else are no change either.
@@ -863,7 +863,7 @@ fn watch_rebuilds_only_when_the_input_changes() {
 /// (Issue 29: the watch stayed on `input.bak`, and stopped, silently.)
 #[test]
 fn watch_follows_an_input_directory_replaced_whole() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let (input, server) = Server::watching_tiny_copy(dir.path());
     let name = || {
         json_of(server.get("/"))["name"]
@@ -905,7 +905,7 @@ fn wait_for(condition: impl Fn() -> bool) {
 /// could hold a byte for.
 #[test]
 fn a_malformed_site_is_refused_without_a_panic() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = dir.path().join("dist");
     build_ok(&tiny_input(), &site);
     // Writes `bytes` into `file`, and checks that serve refuses the site

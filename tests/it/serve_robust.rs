@@ -57,7 +57,7 @@ fn one_client_cannot_hold_every_connection() {
         );
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = dir.path().join("dist");
     build_ok(&tiny_input(), &site);
     let server = Server::dir(&site);
@@ -93,7 +93,7 @@ fn one_client_cannot_hold_every_connection() {
 #[test]
 fn idle_and_slow_clients_cannot_starve_the_server() {
     needs!(Need::Slow);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = dir.path().join("dist");
     build_ok(&tiny_input(), &site);
     let server = Server::dir(&site);
@@ -168,7 +168,7 @@ fn rss_kb(pid: u32) -> u64 {
 #[test]
 fn cache_busters_and_unknown_paths_do_not_grow_memory() {
     needs!(Need::Slow);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = dir.path().join("dist");
     // A large `/all`: 20,000 entities.
     let input = generated_input(dir.path(), "input", 20_000, "A somewhat longer description");
@@ -203,7 +203,7 @@ fn cache_busters_and_unknown_paths_do_not_grow_memory() {
 /// end, and the whole file when If-Range names another version.
 #[test]
 fn ranges_resume_a_download() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = dir.path().join("dist");
     build_ok(&tiny_input(), &site);
     let server = Server::dir(&site);
@@ -248,7 +248,7 @@ fn ranges_resume_a_download() {
 /// notices the swap and answers from the new site, whole.
 #[test]
 fn a_build_over_the_served_directory_is_served_whole() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let input = dir.path().join("input");
     copy_tree(&tiny_input(), &input);
     let site = dir.path().join("dist");
@@ -304,7 +304,7 @@ fn a_build_over_the_served_directory_is_served_whole() {
 /// plain request at the end.
 #[test]
 fn a_fuzzed_request_path_never_fails_the_server() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = dir.path().join("dist");
     build_ok(&tiny_input(), &site);
     // A file beside the site, which no request may reach.
@@ -453,7 +453,7 @@ fn a_fuzzed_request_path_never_fails_the_server() {
 #[test]
 fn a_long_search_term_cannot_starve_the_server() {
     needs!(Need::Slow);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = dir.path().join("dist");
     build_ok(&shipped_input(), &site);
     let server = Server::dir(&site);

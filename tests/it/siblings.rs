@@ -23,7 +23,7 @@ fn linked_actions(dir: &Path) -> PathBuf {
 
 #[test]
 fn links_into_a_sibling_are_its_entity_iris_and_resolve() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     // The sibling, built by ontosite: Products, not Actions.
     let products = dir.path().join("products-site");
     build_ok(&products_input(), &products);
@@ -83,7 +83,7 @@ fn links_into_a_sibling_are_its_entity_iris_and_resolve() {
 
 #[test]
 fn a_dangling_link_names_its_file_and_entity_and_changes_nothing() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let actions = linked_actions(dir.path());
     let out = dir.path().join("site");
     build_ok(&actions, &out);
@@ -129,7 +129,7 @@ fn a_dangling_link_names_its_file_and_entity_and_changes_nothing() {
 #[test]
 fn the_sibling_site_is_valid_linked_data_too() {
     needs!(JSONLD_JS);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let site = dir.path().join("products");
     build_ok(&products_input(), &site);
     let report: Value = node_json(
