@@ -100,17 +100,32 @@ fn headers(input: &HostInput, out: &mut Vec<u8>) -> Result<(), serde_json::Error
         );
     }
     // The ontology's source files, as published: a host knows neither
-    // `.obo` nor, everywhere, `.owl`. A name a rule path cannot carry as
-    // it is (`:` and `*` are placeholders, a space ends the path) is left
-    // to the host's guess.
-    for download in input.downloads {
-        let pattern = format!("/{}", download.name);
-        let plain = pattern
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-".contains(c));
-        if plain && !typed_by_splat(&pattern, download.media_type) {
-            let _ = writeln!(out, "{pattern}\n  Content-Type: {}", download.media_type);
-        }
+    // `.obo` nor, everywhere, `.owl`. One rule for each extension, not
+    // each file: 100 OWL sources were 100 of Cloudflare's 100 rules. A
+    // source's extension gives its type, so the rule types every source
+    // of that extension.
+    let extensions: std::collections::BTreeSet<(&str, &str)> = input
+        .downloads
+        .iter()
+        .filter_map(|download| {
+            let extension = download.name.rsplit_once('.')?.1;
+            extension
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric())
+                .then_some((extension, download.media_type))
+        })
+        .filter(|(extension, media_type)| {
+            !splats
+                .iter()
+                .any(|(ext, t)| t == media_type && ext == extension)
+        })
+        .collect();
+    for (extension, media_type) in extensions {
+        let _ = writeln!(
+            out,
+            "/{}/*.{extension}\n  Content-Type: {media_type}",
+            files::SOURCE_FILES
+        );
     }
     out.pop(); // `render` ends every file with one newline.
     Ok(())

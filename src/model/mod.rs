@@ -7,6 +7,7 @@
 mod base_url;
 pub mod cut;
 pub mod namespaces;
+pub mod shown;
 pub mod slug;
 
 pub use base_url::{BaseUrl, BaseUrlError};

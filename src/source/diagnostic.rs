@@ -3,7 +3,7 @@
 //! The source stage collects every problem it finds instead of stopping at
 //! the first, so that one run shows a user all that is wrong with the input.
 
-use crate::model::cut;
+use crate::model::{cut, shown};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -98,7 +98,7 @@ fn json_message(error: &serde_json::Error) -> String {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.path.display())?;
+        write!(f, "{}", shown::path(&self.path))?;
         if let Some(line) = self.line {
             write!(f, ":{line}")?;
             if let Some(column) = self.column {
@@ -106,7 +106,7 @@ impl fmt::Display for Diagnostic {
             }
         }
         if let Some(id) = &self.entity {
-            write!(f, " (entity `{}`)", shortened(id))?;
+            write!(f, " (entity `{}`)", shown::printable(&shortened(id)))?;
         }
         write!(
             f,
@@ -147,14 +147,15 @@ fn shortened(text: &str) -> std::borrow::Cow<'_, str> {
     format!("{head}…{tail} ({count} characters)").into()
 }
 
-/// `text` with each value between backticks [`shortened`].
+/// `text` with each value between backticks [`shortened`] and
+/// [`shown::printable`]: the values are what came from the input.
 fn quoted_shortened(text: &str) -> std::borrow::Cow<'_, str> {
     let parts: Vec<&str> = text.split('`').collect();
     if parts
         .iter()
         .skip(1)
         .step_by(2)
-        .all(|q| q.len() <= QUOTED_CHARS)
+        .all(|q| q.len() <= QUOTED_CHARS && !q.chars().any(crate::model::shown::is_unshowable))
     {
         return text.into();
     }
@@ -163,9 +164,9 @@ fn quoted_shortened(text: &str) -> std::borrow::Cow<'_, str> {
         .enumerate()
         .map(|(i, part)| {
             if i % 2 == 1 {
-                shortened(part)
+                shown::printable(&shortened(part)).into_owned().into()
             } else {
-                (*part).into()
+                std::borrow::Cow::Borrowed(*part)
             }
         })
         .collect::<Vec<_>>()

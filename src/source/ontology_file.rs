@@ -676,6 +676,7 @@ fn sources(
         Some(named) => named_sources(input, path, text, named, problems),
         None => found.to_vec(),
     };
+    let files = publishable(files, problems);
     let rules = term_rules(path, text, file, problems);
     if let Some(language) = &file.language
         && !is_language_tag(language)
@@ -697,6 +698,53 @@ fn sources(
         rules,
         table: file.table.clone(),
     }
+}
+
+/// The sources that can be published as they are, at
+/// `source-files/{file name}`: a file name with a byte that is not UTF-8
+/// or an unshowable character is refused (no list could record it as it
+/// is), and so is a second source of a file name already taken (one copy
+/// would overwrite the other).
+fn publishable(
+    files: Vec<std::path::PathBuf>,
+    problems: &mut Vec<Diagnostic>,
+) -> Vec<std::path::PathBuf> {
+    let mut taken: std::collections::BTreeMap<std::ffi::OsString, std::path::PathBuf> =
+        std::collections::BTreeMap::new();
+    let mut kept = Vec::new();
+    for file in files {
+        let name = file.file_name().unwrap_or_default().to_owned();
+        if let Some(why) = crate::model::shown::unpublishable_name(&name) {
+            problems.push(Diagnostic::new(
+                &file,
+                format!("the file name {why}"),
+                "rename the file with printable characters in UTF-8: its name is its path in the site",
+            ));
+            continue;
+        }
+        let published = crate::site::files::source_file(&name.to_string_lossy());
+        if let Some(first) = taken.get(&name) {
+            let same = first.canonicalize().ok().zip(file.canonicalize().ok());
+            let (what, help) = match same {
+                Some((a, b)) if a == b => (
+                    "is a source twice".to_owned(),
+                    "name each source once in `sources`",
+                ),
+                _ => (
+                    format!(
+                        "has the file name of `{}`: both would be published at `{published}`",
+                        crate::model::shown::path(first)
+                    ),
+                    "rename one of the two files: each source is published under its file name",
+                ),
+            };
+            problems.push(Diagnostic::new(&file, what, help));
+            continue;
+        }
+        taken.insert(name, file.clone());
+        kept.push(file);
+    }
+    kept
 }
 
 /// How to write an IRI where `ontology.json` takes one.

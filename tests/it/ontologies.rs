@@ -1634,3 +1634,125 @@ fn a_source_s_url_is_percent_encoded() {
     assert_eq!(response.status().as_u16(), 200, "{url}");
     assert_eq!(response.text().unwrap(), turtle);
 }
+
+/// A source's file name is its path in the site (`source-files/{name}`),
+/// in the output's records and in messages. One with a newline, a byte
+/// that is not UTF-8 or a mark that turns the text's direction is refused
+/// by `check` and `build`, the name shown escaped on one line, and the
+/// previous site stays; so is a second source of a file name already
+/// taken, from another folder. No build leaves an output the next one
+/// refuses.
+#[test]
+fn a_source_s_file_name_that_cannot_be_published_is_refused_and_shown_escaped() {
+    let dir = tempdir();
+    let turtle = "@prefix : <http://t.test/> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n:A a owl:Class ; <http://www.w3.org/2000/01/rdf-schema#label> \"A\" .\n";
+    let manifest = r#"{"name": "T", "baseUrl": "https://t.test"}"#;
+    let input = written_input(dir.path(), "t.ttl", turtle, manifest);
+    let site = built(dir.path(), &input);
+    let before = snapshot(&site);
+    let mut names: Vec<(std::ffi::OsString, &str)> = vec![
+        ("a\nb.ttl".into(), "a\\u{a}b.ttl"),
+        ("rtl\u{202E}lmt.ttl".into(), "rtl\\u{202e}lmt.ttl"),
+    ];
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        names.push((
+            std::ffi::OsStr::from_bytes(b"bad\xFF.ttl").to_owned(),
+            "bad\\xFF.ttl",
+        ));
+    }
+    for (name, shown) in &names {
+        let bad = input.join(name);
+        std::fs::write(&bad, turtle.replace(":A", ":B")).unwrap();
+        for output in [build(&input, &site, &[]), check(&input, &[])] {
+            assert_eq!(output.status.code(), Some(1), "{shown}");
+            let said = stderr(&output);
+            assert!(
+                said.contains(&format!("{shown}: the file name holds")),
+                "{said}"
+            );
+            assert!(said.contains("help: rename the file"), "{said}");
+            assert!(!said.contains('\u{202E}'), "{said}");
+            assert_eq!(
+                said.lines().count(),
+                3,
+                "one error, on its own lines: {said}"
+            );
+        }
+        assert!(snapshot(&site) == before, "{shown}: the site changed");
+        std::fs::remove_file(&bad).unwrap();
+    }
+
+    // One file name in two folders, named in `sources`.
+    for folder in ["a", "b"] {
+        std::fs::create_dir_all(input.join(folder)).unwrap();
+        std::fs::write(input.join(folder).join("x.ttl"), turtle).unwrap();
+    }
+    std::fs::write(
+        input.join("ontology.json"),
+        r#"{"name": "T", "baseUrl": "https://t.test", "sources": ["a/x.ttl", "b/x.ttl"]}"#,
+    )
+    .unwrap();
+    for output in [build(&input, &site, &[]), check(&input, &[])] {
+        assert_eq!(output.status.code(), Some(1));
+        let said = stderr(&output);
+        assert!(
+            said.contains("b/x.ttl: has the file name of `")
+                && said.contains("a/x.ttl`: both would be published at `source-files/x.ttl`"),
+            "{said}"
+        );
+    }
+    assert!(snapshot(&site) == before);
+    // And a build after the refusals replaces the site as usual.
+    std::fs::write(input.join("ontology.json"), manifest).unwrap();
+    build_ok(&input, &site);
+}
+
+/// `_headers` types the source files with one rule for each extension
+/// a host would type wrongly, however many sources there are (100 OWL
+/// sources were 100 rules, all of Cloudflare's), and `serve`, which
+/// applies the rules, answers each source with its type.
+#[test]
+fn one_header_rule_types_every_source_of_an_extension() {
+    let dir = tempdir();
+    let input = dir.path().join("in");
+    std::fs::create_dir_all(&input).unwrap();
+    std::fs::write(
+        input.join("ontology.json"),
+        r#"{"name": "T", "baseUrl": "https://t.test"}"#,
+    )
+    .unwrap();
+    for n in 0..120 {
+        std::fs::write(
+            input.join(format!("part{n}.owl")),
+            format!(
+                r#"<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:owl="http://www.w3.org/2002/07/owl#"><owl:Class rdf:about="http://t.test/C{n}"/></rdf:RDF>"#
+            ),
+        )
+        .unwrap();
+    }
+    std::fs::write(
+        input.join("more.obo"),
+        "format-version: 1.2\nontology: t\n\n[Term]\nid: T:1\nname: one\n",
+    )
+    .unwrap();
+    let site = built(dir.path(), &input);
+    let headers = std::fs::read_to_string(site.join("_headers")).unwrap();
+    assert_eq!(headers.matches("/source-files/").count(), 2, "{headers}");
+    assert!(
+        headers.contains("/source-files/*.owl\n  Content-Type: application/rdf+xml\n")
+            && headers.contains("/source-files/*.obo\n  Content-Type: text/obo\n"),
+        "{headers}"
+    );
+    let server = Server::dir(&site);
+    for (path, media_type) in [
+        ("/source-files/part7.owl", "application/rdf+xml"),
+        ("/source-files/part119.owl", "application/rdf+xml"),
+        ("/source-files/more.obo", "text/obo"),
+    ] {
+        let answer = server.get(path);
+        assert_eq!(answer.status(), 200, "{path}");
+        assert_eq!(answer.headers()["content-type"], media_type, "{path}");
+    }
+}
