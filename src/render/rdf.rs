@@ -14,6 +14,7 @@ use oxrdf::vocab::{rdf, xsd};
 use oxrdf::{Literal, NamedNode, NamedOrBlankNode, Term, Triple};
 use serde_json::Value;
 use std::borrow::{Borrow, Cow};
+use std::collections::HashSet;
 use std::io::Write;
 
 pub const SCHEMA: &str = "http://schema.org/";
@@ -298,6 +299,8 @@ fn prefixes<'s>(site: &'s Context) -> Vec<(&'s str, String)> {
     }
     // The source's own first: the terms' documents read like the source.
     let mut prefixes: Vec<(&str, String)> = Vec::new();
+    // Sets: a source of 30,000 prefixes took minutes with a list's scan.
+    let (mut names, mut namespaces) = (HashSet::new(), HashSet::new());
     let known = PREFIXES.iter().map(|(n, ns)| (*n, (*ns).to_owned()));
     let declared = site.ontology.meta.prefixes.iter();
     for (name, namespace) in declared
@@ -305,10 +308,9 @@ fn prefixes<'s>(site: &'s Context) -> Vec<(&'s str, String)> {
         .chain(site_prefixes(site))
         .chain(known)
     {
-        if !prefixes
-            .iter()
-            .any(|(n, ns)| *n == name || *ns == namespace)
-        {
+        if !names.contains(name) && !namespaces.contains(&namespace) {
+            names.insert(name);
+            namespaces.insert(namespace.clone());
             prefixes.push((name, namespace));
         }
     }
