@@ -9,16 +9,23 @@ use crate::site::routes::Serves;
 use serde_json::{Map, Value, json};
 use std::io::Write;
 
+/// The longest word the example searches for: it stands in the front
+/// page's lines and in URLs, and stays far within a search term's bound
+/// ([`crate::search::query::MAX_TERM_CHARS`]).
+const EXAMPLE_QUERY_CHARS: usize = 32;
+
 /// A word to search for in the information document's example: the first
-/// run of letters and digits of the first entity's name, lower-cased.
+/// run of letters and digits, of at most [`EXAMPLE_QUERY_CHARS`], of the
+/// first entity's name that has one, lower-cased (a 50 MB one-word label
+/// was once the example, in every page that shows it).
 pub fn example_query(ontology: &crate::model::Ontology) -> String {
     ontology
         .entities
-        .first()
-        .and_then(|e| {
+        .iter()
+        .find_map(|e| {
             e.name
                 .split(|c: char| !c.is_alphanumeric())
-                .find(|w| !w.is_empty())
+                .find(|w| !w.is_empty() && w.chars().nth(EXAMPLE_QUERY_CHARS).is_none())
         })
         .unwrap_or("a")
         .to_lowercase()

@@ -153,6 +153,31 @@ fn a_huge_label_stays_on_its_own_pages() {
     );
 }
 
+/// A one-word label of 2 MB is no example query: the front page and the
+/// information document search for the first word within the bound on
+/// examples, here the next term's, and stay small (a 50 MB word made
+/// them 150 MB each).
+#[test]
+fn a_huge_word_is_never_the_example_query() {
+    let dir = tempdir();
+    let word = "x".repeat(2_000_000);
+    let body = format!(
+        ":a a owl:Class ; rdfs:label \"{word}\" .\n:b a owl:Class ; rdfs:label \"Small term\" .\n"
+    );
+    let out = dir.path().join("dist");
+    build_ok(&turtle_input(dir.path(), &body), &out);
+    let info = std::fs::read_to_string(out.join("api.json")).unwrap();
+    assert!(
+        info.contains("search?q=small\""),
+        "{}",
+        &info[..info.len().min(2000)]
+    );
+    for file in ["index.html", "home.html", "api.json", "openapi.json"] {
+        let size = std::fs::metadata(out.join(file)).unwrap().len();
+        assert!(size < 200_000, "{file} holds {size} bytes");
+    }
+}
+
 /// Characters of one to four bytes, the marks and controls that a cut or
 /// a shown value must keep whole, and the characters each syntax escapes.
 const UNICODE: &[char] = &[
