@@ -205,12 +205,27 @@ pub fn not_found_page(site: &Context, out: &mut Vec<u8>) -> Result<(), serde_jso
     let problem = serde_json::to_string_pretty(&not_found_problem(site))?;
     let _ = write!(
         out,
-        "<!doctype html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>404 Not Found</title></head>\n<body style=\"overflow-wrap: anywhere\">\n<h1>404 Not Found</h1>\n<p>See <a href=\"{base}\">{base}</a> for the endpoints of this API; the problem document is at <a href=\"{nf}\">{nf}</a>.</p>\n<pre style=\"white-space: pre-wrap\">{body}</pre>\n</body>\n</html>",
+        "<!doctype html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>404 Not Found</title><link rel=\"stylesheet\" href=\"{css}\"></head>\n<body class=\"not-found\">\n<h1>404 Not Found</h1>\n<p>See <a href=\"{base}\">{base}</a> for the endpoints of this API; the problem document is at <a href=\"{nf}\">{nf}</a>.</p>\n<pre>{body}</pre>\n</body>\n</html>",
+        css = html_escape(&format!("{}ui/site.css", base_path(site))),
         base = html_escape(&site.url("")),
         nf = html_escape(&site.url(files::NOT_FOUND)),
         body = html_escape(&problem),
     );
     Ok(())
+}
+
+/// The base URL's path (`/`, `/pato/`), from which the 404 page links the
+/// site's stylesheet: the page answers at any depth, where a relative
+/// link would miss, and the site's policy takes no inline style and no
+/// other origin's.
+fn base_path(site: &Context) -> String {
+    let url = site.url("");
+    let after = url.split_once("://").map_or(url.as_str(), |(_, rest)| rest);
+    let mut path = after.find('/').map_or("/", |at| &after[at..]).to_owned();
+    if !path.ends_with('/') {
+        path.push('/');
+    }
+    path
 }
 
 fn html_escape(text: &str) -> String {

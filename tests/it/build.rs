@@ -307,6 +307,19 @@ fn information_document_lists_every_endpoint() {
     assert!(problem["type"].is_string() && problem["detail"].is_string());
     let page = std::fs::read_to_string(out.join("404.html")).unwrap();
     assert!(page.starts_with("<!doctype html>") && page.contains("404 Not Found"));
+    // Answered at any depth: its stylesheet from the base URL's path.
+    assert!(page.contains("<link rel=\"stylesheet\" href=\"/ui/site.css\">"));
+    // No page needs an inline style, which the site's own policy
+    // (`style-src 'self'`) blocks.
+    for (path, bytes) in snapshot(&out) {
+        if path.ends_with(".html") {
+            let text = String::from_utf8_lossy(&bytes);
+            assert!(
+                !text.contains(" style=\"") && !text.contains("<style"),
+                "{path} has an inline style"
+            );
+        }
+    }
 }
 
 #[test]
