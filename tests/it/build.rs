@@ -311,7 +311,7 @@ fn information_document_lists_every_endpoint() {
     assert!(page.contains("<link rel=\"stylesheet\" href=\"/ui/site.css\">"));
     // No page needs an inline style, which the site's own policy
     // (`style-src 'self'`) blocks.
-    for (path, bytes) in snapshot(&out) {
+    for (path, bytes) in snapshot(out) {
         if path.ends_with(".html") {
             let text = String::from_utf8_lossy(&bytes);
             assert!(
