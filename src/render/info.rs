@@ -199,17 +199,18 @@ pub fn not_found(site: &Context, out: &mut Vec<u8>) -> Result<(), serde_json::Er
 }
 
 /// The page Cloudflare Pages answers unknown paths with (status 404). It
-/// carries the same problem document, for people and for clients that read
-/// the body anyway.
+/// carries the same problem document, for people and, as a data block
+/// (never run), for clients that read the body anyway. It reads without
+/// its stylesheet too (opened from disk): no line of it is preformatted.
 pub fn not_found_page(site: &Context, out: &mut Vec<u8>) -> Result<(), serde_json::Error> {
-    let problem = serde_json::to_string_pretty(&not_found_problem(site))?;
+    let problem = not_found_problem(site);
+    let data = serde_json::to_string(&problem)?.replace("</", "<\\/");
     let _ = write!(
         out,
-        "<!doctype html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>404 Not Found</title><link rel=\"stylesheet\" href=\"{css}\"></head>\n<body class=\"not-found\">\n<h1>404 Not Found</h1>\n<p>See <a href=\"{base}\">{base}</a> for the endpoints of this API; the problem document is at <a href=\"{nf}\">{nf}</a>.</p>\n<pre>{body}</pre>\n</body>\n</html>",
+        "<!doctype html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>404 Not Found</title><link rel=\"stylesheet\" href=\"{css}\"></head>\n<body class=\"not-found\">\n<h1>404 Not Found</h1>\n<p>No resource of this API is at that path. See <a href=\"{base}\">{base}</a> for its endpoints; the problem document is at <a href=\"{nf}\">{nf}</a>.</p>\n<script type=\"application/problem+json\" id=\"problem\">{data}</script>\n</body>\n</html>",
         css = html_escape(&format!("{}ui/site.css", base_path(site))),
         base = html_escape(&site.url("")),
         nf = html_escape(&site.url(files::NOT_FOUND)),
-        body = html_escape(&problem),
     );
     Ok(())
 }
