@@ -328,6 +328,7 @@ fn site_prefixes(site: &Context) -> Vec<(&'static str, String)> {
         ("rdfs", RDFS.to_owned()),
         ("owl", OWL.to_owned()),
         ("dcterms", DCTERMS.to_owned()),
+        ("dcat", DCAT.to_owned()),
         ("ontosite", site.vocabulary().into_owned()),
     ]
 }

@@ -92,18 +92,22 @@ pub fn triples(site: &Context) -> Result<Vec<Triple>, RenderError> {
     };
     add(rdf_vocab::TYPE.into(), void("Dataset").into());
     add(rdf_vocab::TYPE.into(), schema("Dataset").into());
+    // DCAT too, which data portals and their harvesters read alone.
+    add(rdf_vocab::TYPE.into(), dcat("Dataset").into());
     add(schema("name"), Literal::from(meta.name.as_str()).into());
+    add(dcterms("title"), Literal::from(meta.name.as_str()).into());
     add(
         schema("description"),
+        Literal::from(meta.description.as_str()).into(),
+    );
+    add(
+        dcterms("description"),
         Literal::from(meta.description.as_str()).into(),
     );
     if let Some(license) = meta.license_iri() {
         let license = iri(license)?;
         add(schema("license"), license.clone().into());
-        add(
-            NamedNode::new_unchecked(format!("{}license", rdf::DCTERMS)),
-            license.into(),
-        );
+        add(dcterms("license"), license.into());
     }
     if let Some(version) = &meta.version {
         add(schema("version"), Literal::from(version.as_str()).into());
@@ -112,7 +116,6 @@ pub fn triples(site: &Context) -> Result<Vec<Triple>, RenderError> {
     // current site the copy that stays and the list of them all (DCAT 3's
     // versioning); a release's copy names the site it is a version of.
     if let Some(release) = &site.release {
-        let dcat = |term: &str| NamedNode::new_unchecked(format!("{}{term}", rdf::DCAT));
         add(
             dcat("version"),
             Literal::from(release.version.as_str()).into(),
@@ -154,8 +157,12 @@ pub fn triples(site: &Context) -> Result<Vec<Triple>, RenderError> {
             add(void("dataDump"), iri(site.url(&file))?.into());
         }
     }
-    for (file, _) in downloads(site) {
-        add(schema("distribution"), iri(site.url(&file))?.into());
+    // Each predicate's objects together: a JSON-LD writer gives the data
+    // set one node object while its subject and predicate stay the same.
+    for distribution in [schema("distribution"), dcat("distribution")] {
+        for (file, _) in downloads(site) {
+            add(distribution.clone(), iri(site.url(&file))?.into());
+        }
     }
     triples.extend(data_downloads(site)?);
     // What the ontology source says of itself (`owl:Ontology`,
@@ -177,23 +184,43 @@ pub fn triples(site: &Context) -> Result<Vec<Triple>, RenderError> {
     Ok(triples)
 }
 
-/// Each published dump and list as a `schema:DataDownload` with its media
-/// type.
+/// Each published dump and list as a `schema:DataDownload` and a
+/// `dcat:Distribution`, with its media type (DCAT's as IANA's IRI).
 fn data_downloads(site: &Context) -> Result<Vec<Triple>, RenderError> {
     let mut triples = Vec::new();
     for (file, media_type) in downloads(site) {
         let download = iri(site.url(&file))?;
         triples.extend([
             Triple::new(download.clone(), rdf_vocab::TYPE, schema("DataDownload")),
+            Triple::new(download.clone(), rdf_vocab::TYPE, dcat("Distribution")),
             Triple::new(
                 download.clone(),
                 schema("encodingFormat"),
                 Literal::from(media_type),
             ),
-            Triple::new(download.clone(), schema("contentUrl"), download),
+            Triple::new(download.clone(), schema("contentUrl"), download.clone()),
+            Triple::new(download.clone(), dcat("downloadURL"), download.clone()),
+            Triple::new(download.clone(), dcat("accessURL"), download.clone()),
+            Triple::new(
+                download,
+                dcat("mediaType"),
+                iri(format!("{IANA_MEDIA_TYPES}{media_type}"))?,
+            ),
         ]);
     }
     Ok(triples)
+}
+
+/// Where IANA's register names each media type, as DCAT's `mediaType`
+/// takes it.
+const IANA_MEDIA_TYPES: &str = "http://www.iana.org/assignments/media-types/";
+
+fn dcat(term: &str) -> NamedNode {
+    NamedNode::new_unchecked(format!("{}{term}", rdf::DCAT))
+}
+
+fn dcterms(term: &str) -> NamedNode {
+    NamedNode::new_unchecked(format!("{}{term}", rdf::DCTERMS))
 }
 
 /// The triples of the dump besides the data set's description: every

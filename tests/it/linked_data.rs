@@ -19,6 +19,12 @@ fn process(site: &Path, samples: &[&str]) -> Value {
 /// still became a triple would show up here.
 const PREDICATES: &[&str] = &[
     "http://purl.org/dc/terms/license",
+    "http://purl.org/dc/terms/title",
+    "http://purl.org/dc/terms/description",
+    "http://www.w3.org/ns/dcat#distribution",
+    "http://www.w3.org/ns/dcat#downloadURL",
+    "http://www.w3.org/ns/dcat#accessURL",
+    "http://www.w3.org/ns/dcat#mediaType",
     "http://rdfs.org/ns/void#triples",
     "http://rdfs.org/ns/void#rootResource",
     "http://rdfs.org/ns/void#vocabulary",
@@ -246,6 +252,48 @@ fn every_jsonld_document_expands_offline_to_absolute_allowed_triples_and_back() 
     assert_eq!(listed.len(), 2258);
     assert_eq!(listed, in_all);
     assert_eq!(listed, on_disk);
+}
+
+/// The data set described in DCAT beside VoID and schema.org, for a
+/// harvester that reads DCAT alone: a `dcat:Dataset` with its title and
+/// description, and each dump and list a `dcat:Distribution` with its
+/// download URL and IANA media type.
+#[test]
+fn the_data_set_is_described_in_dcat_with_its_distributions() {
+    let void = std::fs::read_to_string(shipped_site().join("void.nt")).unwrap();
+    let base = "<https://actions.ontosite.example/>";
+    let dcat = "http://www.w3.org/ns/dcat#";
+    for expected in [
+        format!("{base} <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <{dcat}Dataset> ."),
+        format!("{base} <http://purl.org/dc/terms/title> \"Software Actions\" ."),
+        format!("{base} <{dcat}distribution> <https://actions.ontosite.example/dump.nt> ."),
+        format!(
+            "<https://actions.ontosite.example/dump.nt> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <{dcat}Distribution> ."
+        ),
+        format!(
+            "<https://actions.ontosite.example/dump.nt> <{dcat}downloadURL> <https://actions.ontosite.example/dump.nt> ."
+        ),
+        format!(
+            "<https://actions.ontosite.example/dump.ttl> <{dcat}mediaType> <http://www.iana.org/assignments/media-types/text/turtle> ."
+        ),
+    ] {
+        assert!(
+            void.lines().any(|l| l == expected),
+            "missing {expected} in\n{void}"
+        );
+    }
+    let distributions = void
+        .lines()
+        .filter(|l| l.starts_with(base) && l.contains(&format!("<{dcat}distribution>")))
+        .count();
+    assert_eq!(distributions, 6, "a distribution per dump, format and list");
+    assert_eq!(
+        void.lines()
+            .filter(|l| l.contains(&format!("<{dcat}mediaType>")))
+            .count(),
+        6,
+        "each with its media type"
+    );
 }
 
 #[test]
