@@ -87,8 +87,91 @@ pub fn check(path: &Path) -> Option<Diagnostic> {
         };
         entities.push((name, &after[1..1 + end], line_of(doctype + at)));
     }
-    let (name, line, size) = too_large(&entities)?;
+    let sizes = match too_large(&entities) {
+        Ok(sizes) => sizes,
+        Err((name, line, size)) => return Some(entity_refused(path, name, line, size)),
+    };
+    // The document after the DTD, where its references are expanded.
+    let raw_doctype = start.windows(9).position(|w| w == b"<!DOCTYPE")?;
+    let body = raw_doctype + start[raw_doctype..].windows(2).position(|w| w == b"]>")? + 2;
+    let (line, added) = references_added(path, body as u64, &sizes, line_of(subset_end))?;
     Some(refuse(
+        path,
+        line,
+        format!(
+            "its entity references add {added} bytes by this line (at most {DOCUMENT_GROWTH} times the file's size and {} MiB more are read)",
+            DOCUMENT_EXTRA_BYTES >> 20
+        ),
+    ))
+}
+
+/// How much entity references may add to a document beyond its own size:
+/// a namespace entity used throughout an OWL file adds a few times the
+/// bytes of its references; a 60 KB entity referenced 200 times in one
+/// label (a 61 KB file) added 12 MB, which the site's pages repeated
+/// into 373 MB.
+const DOCUMENT_GROWTH: u64 = 4;
+const DOCUMENT_EXTRA_BYTES: u64 = 1024 * 1024;
+
+/// Where the references to `sizes`' entities after byte `from` of `path`
+/// first add more than the document may grow, and by how much: the line
+/// (counted from `first_line`, the DTD's end) and the bytes added.
+fn references_added(
+    path: &Path,
+    from: u64,
+    sizes: &HashMap<&str, u64>,
+    first_line: usize,
+) -> Option<(usize, u64)> {
+    use std::io::{BufRead, Seek};
+    let mut file = std::fs::File::open(path).ok()?;
+    let bound = file
+        .metadata()
+        .ok()?
+        .len()
+        .saturating_mul(DOCUMENT_GROWTH)
+        .saturating_add(DOCUMENT_EXTRA_BYTES);
+    file.seek(std::io::SeekFrom::Start(from)).ok()?;
+    let mut reader = std::io::BufReader::new(file);
+    let (mut added, mut line) = (0u64, first_line);
+    // A reference is `&name;`: the name is read up to its `;` (names
+    // are short; a longer run is no reference).
+    let mut name: Option<Vec<u8>> = None;
+    loop {
+        let chunk = reader.fill_buf().ok()?;
+        if chunk.is_empty() {
+            return None;
+        }
+        for &byte in chunk {
+            match (&mut name, byte) {
+                (_, b'\n') => {
+                    line += 1;
+                    name = None;
+                }
+                (Some(read), b';') => {
+                    let size = std::str::from_utf8(read).ok().and_then(|n| sizes.get(n));
+                    if let Some(&size) = size {
+                        added = added.saturating_add(size.saturating_sub(read.len() as u64 + 2));
+                        if added > bound {
+                            return Some((line, added));
+                        }
+                    }
+                    name = None;
+                }
+                (_, b'&') => name = Some(Vec::new()),
+                (Some(read), byte) if read.len() < 256 && !byte.is_ascii_whitespace() => {
+                    read.push(byte);
+                }
+                (Some(_), _) => name = None,
+                (None, _) => {}
+            }
+        }
+        let len = chunk.len();
+        reader.consume(len);
+    }
+}
+
+fn entity_refused(path: &Path, name: &str, line: usize, size: u64) -> Diagnostic {
+    refuse(
         path,
         line,
         format!(
@@ -99,12 +182,15 @@ pub fn check(path: &Path) -> Option<Diagnostic> {
                 size.to_string()
             }
         ),
-    ))
+    )
 }
 
-/// The first entity (name, line, expanded size) past the bound of one
-/// entity's size, or past the bound of all of them together.
-fn too_large<'a>(entities: &[(&'a str, &'a str, usize)]) -> Option<(&'a str, usize, u64)> {
+/// Each entity's expanded size; or the first entity (name, line, expanded
+/// size) past the bound of one entity's size, or past the bound of all of
+/// them together.
+fn too_large<'a>(
+    entities: &[(&'a str, &'a str, usize)],
+) -> Result<HashMap<&'a str, u64>, (&'a str, usize, u64)> {
     let values: HashMap<&str, &str> = entities.iter().map(|(n, v, _)| (*n, *v)).collect();
     let mut sizes: HashMap<&str, u64> = HashMap::new();
     let mut total: u64 = 0;
@@ -112,10 +198,10 @@ fn too_large<'a>(entities: &[(&'a str, &'a str, usize)]) -> Option<(&'a str, usi
         let size = expanded(name, &values, &mut sizes, &mut Vec::new());
         total = total.saturating_add(size);
         if size > ENTITY_BYTES || total > TOTAL_BYTES {
-            return Some((name, line, size));
+            return Err((name, line, size));
         }
     }
-    None
+    Ok(sizes)
 }
 
 /// The size of entity `name` with every entity it references expanded,
@@ -209,5 +295,34 @@ mod tests {
         assert!(checked(cycle).unwrap().contains("expands to endless bytes"));
         let parameter = "<!DOCTYPE r [<!ENTITY % p \"x\">]><r/>";
         assert!(checked(parameter).unwrap().contains("parameter entity"));
+    }
+
+    /// An entity within its bound, referenced over and over in the
+    /// document (a 60 KB entity 200 times in one label, a 61 KB file), is
+    /// refused where the references pass the document's growth; namespace
+    /// entities used on every line of a large file pass.
+    #[test]
+    fn references_past_the_document_s_growth_are_refused() {
+        let big = "x".repeat(60_000);
+        let label = "&big;".repeat(200);
+        let file = format!(
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE rdf:RDF [\n<!ENTITY big \"{big}\">\n]>\n<rdf:RDF>\n<c>\n<l>{label}</l>\n</c>\n</rdf:RDF>\n"
+        );
+        let refused = checked(&file).expect("refused");
+        assert!(
+            refused.contains(":7: RDF/XML refused: its entity references add "),
+            "{refused}"
+        );
+
+        let mut owl = String::from(
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE rdf:RDF [\n<!ENTITY obo \"http://purl.obolibrary.org/obo/\">\n]>\n<rdf:RDF>\n",
+        );
+        for n in 0..100_000 {
+            owl.push_str(&format!(
+                "<owl:Class rdf:about=\"&obo;GO_{n:07}\"><rdfs:subClassOf rdf:resource=\"&obo;GO_0000001\"/></owl:Class>\n"
+            ));
+        }
+        owl.push_str("</rdf:RDF>\n");
+        assert_eq!(checked(&owl), None);
     }
 }
