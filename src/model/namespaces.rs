@@ -51,3 +51,14 @@ pub fn compact_with(iri: &str, declared: &[(String, String)]) -> String {
         })
         .unwrap_or_else(|| iri.to_owned())
 }
+
+/// The part of an IRI after its namespace: after the last `#`, else the
+/// last `/`, else the last `:`.
+pub fn local_name(iri: &str) -> &str {
+    let cut = iri
+        .rfind('#')
+        .or_else(|| iri.trim_end_matches('/').rfind('/'))
+        .or_else(|| iri.rfind(':'))
+        .map_or(0, |i| i + 1);
+    iri[cut..].trim_end_matches('/')
+}

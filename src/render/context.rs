@@ -5,7 +5,7 @@
 
 use super::relations;
 use crate::model::Ontology;
-use crate::model::namespaces::OBO;
+use crate::model::namespaces::{OBO, local_name};
 use crate::site::negotiation;
 use crate::site::parts::Parted;
 use std::collections::BTreeMap;
@@ -186,15 +186,20 @@ impl<'a> Context<'a> {
 /// the namespace that resolves through the site, and a term's earlier IDs.
 fn aliases_of(ontology: &Ontology) -> negotiation::Aliases {
     // A term with an OBO PURL had its earlier IDs' PURLs too
-    // (`HP:0001275` was `obo:HP_0001275`): they resolve to it as well.
+    // (`HP:0001275` was `obo:HP_0001275`): they resolve to it as well. An
+    // earlier ID given as an IRI (EDAM's `http://edamontology.org/
+    // topic_0197`) is that IRI, whatever the term's own.
     let earlier_iris: Vec<(String, &str)> = ontology
         .entities
         .iter()
-        .filter(|e| e.iri.as_deref().is_some_and(|i| i.starts_with(OBO)))
         .flat_map(|e| {
+            let obo = e.iri.as_deref().is_some_and(|i| i.starts_with(OBO));
             let ids = e.term.as_deref().map(|t| t.alternative_ids.as_slice());
             ids.unwrap_or_default().iter().filter_map(move |id| {
-                let (prefix, local) = id.split_once(':')?;
+                if is_iri(id) {
+                    return Some((id.clone(), e.slug.as_str()));
+                }
+                let (prefix, local) = id.split_once(':').filter(|_| obo)?;
                 Some((format!("{OBO}{prefix}_{local}"), e.slug.as_str()))
             })
         })
@@ -218,13 +223,20 @@ fn aliases_of(ontology: &Ontology) -> negotiation::Aliases {
     aliases.add_alternatives(
         ontology.entities.iter().flat_map(|e| {
             let ids = e.term.as_deref().map(|t| t.alternative_ids.as_slice());
-            ids.unwrap_or_default()
-                .iter()
-                .map(move |id| (id.as_str(), e.slug.as_str()))
+            // An IRI by its local name, as an OBO ID by its own.
+            ids.unwrap_or_default().iter().map(move |id| {
+                let id = if is_iri(id) { local_name(id) } else { id };
+                (id, e.slug.as_str())
+            })
         }),
         |slug| slugs.contains(slug),
     );
     aliases
+}
+
+/// Whether an ID is written as an IRI rather than as a prefixed ID.
+fn is_iri(id: &str) -> bool {
+    id.contains("://")
 }
 
 /// A term of a hash document: an entity of the site, or a term an earlier

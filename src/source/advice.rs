@@ -61,7 +61,7 @@ fn description_look_alikes(ontology: &Ontology) -> Option<String> {
                 continue;
             }
             let predicate = triple.predicate.as_str();
-            let local = crate::source::terms::local_name(predicate).to_lowercase();
+            let local = crate::model::namespaces::local_name(predicate).to_lowercase();
             if DESCRIPTION_WORDS.iter().any(|w| local.contains(w)) && !here.contains(&predicate) {
                 here.push(predicate);
             }

@@ -14,7 +14,9 @@ use crate::model::{Entity, Header, Origin, Slug, Synonym, Term, Text};
 use oxrdf::{NamedNode, NamedOrBlankNode, Term as Node, Triple};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use crate::model::namespaces::{DC, DCTERMS, OBO, OBO_IN_OWL, OWL, PREFIXES, RDF, RDFS, SKOS};
+use crate::model::namespaces::{
+    DC, DCTERMS, OBO, OBO_IN_OWL, OWL, PREFIXES, RDF, RDFS, SKOS, local_name,
+};
 
 /// The rules, each a list of IRIs in order of preference.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -654,17 +656,6 @@ pub fn pick(texts: &[Text], language: &str) -> Option<String> {
         .or_else(|| texts.iter().find(|t| t.language.is_none()))
         .or_else(|| texts.first())
         .map(|t| t.value.clone())
-}
-
-/// The part of an IRI after its namespace: after the last `#`, else the
-/// last `/`, else the last `:`.
-pub fn local_name(iri: &str) -> &str {
-    let cut = iri
-        .rfind('#')
-        .or_else(|| iri.trim_end_matches('/').rfind('/'))
-        .or_else(|| iri.rfind(':'))
-        .map_or(0, |i| i + 1);
-    iri[cut..].trim_end_matches('/')
 }
 
 /// The OBO PURL of an OBO ID (`GO:0000001` →

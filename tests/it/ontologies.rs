@@ -1756,3 +1756,64 @@ fn one_header_rule_types_every_source_of_an_extension() {
         assert_eq!(answer.headers()["content-type"], media_type, "{path}");
     }
 }
+
+/// EDAM's shapes (issue 63): an earlier ID given as an IRI
+/// (`hasAlternativeId "http://edamontology.org/topic_0197"`) resolves at
+/// the path of its local name, as an OBO ID's does, and at no path made of
+/// the whole IRI; an OBO header whose `ontology` is an IRI names the
+/// ontology by it and mints its unprefixed IDs in that namespace, not
+/// under an OBO PURL around it.
+#[test]
+fn earlier_iris_and_an_ontology_named_by_an_iri_stay_in_their_namespace() {
+    let dir = tempdir();
+    let input = written_input(
+        dir.path(),
+        "edam.ttl",
+        "@prefix edam: <http://edamontology.org/> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n@prefix oboInOwl: <http://www.geneontology.org/formats/oboInOwl#> .\nedam:topic_0003 a owl:Class ; rdfs:label \"Topic\" ; oboInOwl:hasAlternativeId \"http://edamontology.org/topic_0197\" .\n",
+        r#"{"name": "EDAM", "baseUrl": "https://edam.test", "namespace": "http://edamontology.org/"}"#,
+    );
+    let site = built(dir.path(), &input);
+    let server = Server::dir(&site);
+    let slug = read_json(&site.join("index.json"))["items"][0]["slug"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for path in ["topic_0197", "topic0197"] {
+        let response = client()
+            .get(format!("{}{path}", server.url))
+            .header("Accept", "text/turtle")
+            .send()
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 303, "{path}");
+        assert_eq!(
+            response.headers()["location"].to_str().unwrap(),
+            format!("/{slug}.ttl"),
+            "{path}"
+        );
+    }
+    assert_eq!(server.get("/httpedamontologyorgtopic0197").status(), 404);
+
+    let obo = written_input(
+        &dir.path().join("obo"),
+        "edam.obo",
+        "format-version: 1.2\ndata-version: 1.25\nontology: http://edamontology.org\n\n[Term]\nid: EDAM:1\nname: one\nrelationship: has_format EDAM:2\n\n[Term]\nid: EDAM:2\nname: two\n\n[Typedef]\nid: has_format\nname: has format\n",
+        r#"{"name": "EDAM", "baseUrl": "https://edam.test"}"#,
+    );
+    let site = built(&dir.path().join("obo"), &obo);
+    let dump = std::fs::read_to_string(site.join("dump.nt")).unwrap();
+    assert!(!dump.contains("purl.obolibrary.org/obo/http"), "{dump}");
+    assert!(
+        dump.contains("<http://edamontology.org/has_format>"),
+        "{dump}"
+    );
+    assert!(
+        dump.contains("<http://edamontology.org> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://www.w3.org/2002/07/owl#Ontology> ."),
+        "{dump}"
+    );
+    assert!(
+        dump.contains(
+            "<http://edamontology.org> <http://www.w3.org/2002/07/owl#versionInfo> \"1.25\" ."
+        ),
+        "{dump}"
+    );
+}

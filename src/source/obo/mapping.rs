@@ -167,10 +167,32 @@ impl Ids {
         ids
     }
 
+    /// Whether the header names the ontology by an IRI (EDAM's `ontology:
+    /// http://edamontology.org`) rather than by an OBO name (`go`).
+    fn named_by_iri(&self) -> bool {
+        self.ontology.contains("://")
+    }
+
     /// Where an unprefixed ID of this ontology goes without a relation's
-    /// cross-reference: `obo:{ontology}#`.
+    /// cross-reference: `obo:{ontology}#`; for an ontology named by an IRI,
+    /// that namespace (`http://edamontology.org/has_format`, as EDAM's OWL
+    /// release names it), not an OBO PURL around it.
     fn local_prefix(&self) -> String {
-        format!("{OBO}{}#", self.ontology)
+        if !self.named_by_iri() {
+            format!("{OBO}{}#", self.ontology)
+        } else if self.ontology.ends_with(['/', '#']) {
+            self.ontology.clone()
+        } else {
+            format!("{}/", self.ontology)
+        }
+    }
+
+    /// The ontology's IRI: `obo:{ontology}.owl`, or the IRI it is named by.
+    fn ontology_iri(&self) -> String {
+        match self.named_by_iri() {
+            true => self.ontology.clone(),
+            false => format!("{OBO}{}.owl", self.ontology),
+        }
     }
 
     /// The IRI of an ID written as text (a synonym type), read as OBO
@@ -396,13 +418,17 @@ impl Emit<'_> {
     }
 
     fn header(&mut self, header: &[HeaderClause]) {
-        let ontology: NamedOrBlankNode = named(&format!("{OBO}{}.owl", self.ids.ontology)).into();
+        let ontology: NamedOrBlankNode = named(&self.ids.ontology_iri()).into();
         self.declare(&ontology, &format!("{OWL}Ontology"));
         for clause in header.iter() {
             match clause {
                 HeaderClause::Ontology(_) | HeaderClause::Idspace(..) => {}
                 HeaderClause::FormatVersion(v) => {
                     self.text(&ontology, &format!("{OBO_IN_OWL}hasOBOFormatVersion"), v)
+                }
+                // An ontology named by an IRI has no OBO version IRI.
+                HeaderClause::DataVersion(v) if self.ids.named_by_iri() => {
+                    self.text(&ontology, &format!("{OWL}versionInfo"), v)
                 }
                 // The OBO 1.4 mapping: obo:{ontology}/{version}/{ontology}.owl.
                 HeaderClause::DataVersion(v) => {
