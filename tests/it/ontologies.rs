@@ -49,6 +49,18 @@ fn built(dir: &Path, input: &Path) -> PathBuf {
     site
 }
 
+/// Where `serve` sends a request for `path` (under its root) that asks
+/// for `accept`: it must answer `303 See Other`.
+fn see_other(server: &Server, path: &str, accept: &str) -> String {
+    let response = client()
+        .get(format!("{}{path}", server.url))
+        .header("Accept", accept)
+        .send()
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 303, "{path}");
+    response.headers()["location"].to_str().unwrap().to_owned()
+}
+
 fn items(site: &Path) -> Vec<Value> {
     read_json(&site.join("all"))["items"]
         .as_array()
@@ -530,13 +542,7 @@ fn iris_in_the_site_namespace_resolve_through_it() {
         "https://onto.test/"
     );
     let server = Server::dir(&site);
-    let response = client()
-        .get(format!("{}Person", server.url))
-        .header("Accept", "text/turtle")
-        .send()
-        .unwrap();
-    assert_eq!(response.status().as_u16(), 303);
-    assert_eq!(response.headers()["location"], "/person.ttl");
+    assert_eq!(see_other(&server, "Person", "text/turtle"), "/person.ttl");
     assert_site_follows_its_openapi(&site);
 }
 
@@ -1176,14 +1182,8 @@ fn an_alternative_id_finds_and_resolves_to_its_term() {
     assert!(page.contains("<code>PRAC:0000009</code>"), "{page}");
     let server = Server::dir(&site);
     assert_eq!(search(&server, "PRAC:0000009"), ["part"]);
-    let response = client()
-        .get(format!("{}prac0000009", server.url))
-        .header("Accept", "application/ld+json")
-        .send()
-        .unwrap();
-    assert_eq!(response.status().as_u16(), 303);
     assert_eq!(
-        response.headers()["location"].to_str().unwrap(),
+        see_other(&server, "prac0000009", "application/ld+json"),
         "/prac0000002.jsonld"
     );
     assert_site_follows_its_openapi(&site);
@@ -1208,13 +1208,7 @@ fn an_alternative_id_finds_and_resolves_to_its_term() {
         ("PRAC_0000009", "/prac0000002.ttl"),
         ("PRAC_0000002", "/prac0000002.ttl"),
     ] {
-        let response = client()
-            .get(format!("{}{path}", server.url))
-            .header("Accept", "text/turtle")
-            .send()
-            .unwrap();
-        assert_eq!(response.status().as_u16(), 303, "{path}");
-        assert_eq!(response.headers()["location"].to_str().unwrap(), to);
+        assert_eq!(see_other(&server, path, "text/turtle"), to);
     }
 }
 
@@ -1779,16 +1773,9 @@ fn earlier_iris_and_an_ontology_named_by_an_iri_stay_in_their_namespace() {
         .unwrap()
         .to_owned();
     for path in ["topic_0197", "topic0197"] {
-        let response = client()
-            .get(format!("{}{path}", server.url))
-            .header("Accept", "text/turtle")
-            .send()
-            .unwrap();
-        assert_eq!(response.status().as_u16(), 303, "{path}");
         assert_eq!(
-            response.headers()["location"].to_str().unwrap(),
-            format!("/{slug}.ttl"),
-            "{path}"
+            see_other(&server, path, "text/turtle"),
+            format!("/{slug}.ttl")
         );
     }
     assert_eq!(server.get("/httpedamontologyorgtopic0197").status(), 404);
