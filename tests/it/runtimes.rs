@@ -1162,7 +1162,10 @@ fn version_iris_and_removed_terms_resolve_on_the_r2_worker_and_bundled() {
 #[test]
 fn the_cloudfront_function_answers_in_front_of_a_bucket_as_serve() {
     needs!(DENO, Need::SharedOntologies);
-    let site = shipped_site();
+    // Deno reads the site: on disk (`disk_tempdir`).
+    let shipped = disk_tempdir();
+    let site = &shipped.path().join("dist");
+    build_ok(&shipped_input(), site);
     let function = site.join(ontosite::hosts::object_storage::CLOUDFRONT_FUNCTION);
     let bytes = std::fs::metadata(&function).unwrap().len() as usize;
     assert!(
@@ -1256,7 +1259,7 @@ fn the_cloudfront_function_answers_in_front_of_a_bucket_as_serve() {
 
     // Version IRIs, and aliases where they fit; PATO's do not, and the
     // function still fits.
-    let dir = tempdir();
+    let dir = disk_tempdir();
     let site = small_obo_releases(dir.path(), "files");
     let origin = Server::start(&["--dir".as_ref(), site.as_os_str(), "--static".as_ref()]);
     let host = Host::cloudfront(&site, &origin.url);

@@ -35,6 +35,16 @@ pub fn tempdir() -> tempfile::TempDir {
         .unwrap_or_else(|e| panic!("a temporary folder in {}: {e}", tmp.display()))
 }
 
+/// A temporary folder outside `/dev` (`ONTOSITE_TEST_TMPDIR`, else the
+/// system's): for a site that Deno reads as files, which it refuses under
+/// `/dev` (`/dev/shm` too) without `--allow-all`.
+pub fn disk_tempdir() -> tempfile::TempDir {
+    let tmp =
+        std::env::var_os("ONTOSITE_TEST_TMPDIR").map_or_else(std::env::temp_dir, PathBuf::from);
+    tempfile::tempdir_in(&tmp)
+        .unwrap_or_else(|e| panic!("a temporary folder in {}: {e}", tmp.display()))
+}
+
 /// The shipped input.
 pub fn shipped_input() -> PathBuf {
     root().join("input")
