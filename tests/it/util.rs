@@ -17,8 +17,8 @@ pub fn root() -> PathBuf {
 fn test_tmp() -> &'static Path {
     static TMP: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     TMP.get_or_init(|| {
-        if let Some(dir) = std::env::var_os("ONTOSITE_TEST_TMPDIR") {
-            return PathBuf::from(dir);
+        if let Some(dir) = chosen_tmp() {
+            return dir;
         }
         let shm = Path::new("/dev/shm");
         if tempfile::tempdir_in(shm).is_ok() {
@@ -26,6 +26,12 @@ fn test_tmp() -> &'static Path {
         }
         std::env::temp_dir()
     })
+}
+
+/// The folder `ONTOSITE_TEST_TMPDIR` chooses for the tests' temporary
+/// folders, if set.
+fn chosen_tmp() -> Option<PathBuf> {
+    std::env::var_os("ONTOSITE_TEST_TMPDIR").map(PathBuf::from)
 }
 
 /// A temporary folder for one test, removed when dropped.
@@ -39,8 +45,7 @@ pub fn tempdir() -> tempfile::TempDir {
 /// system's): for a site that Deno reads as files, which it refuses under
 /// `/dev` (`/dev/shm` too) without `--allow-all`.
 pub fn disk_tempdir() -> tempfile::TempDir {
-    let tmp =
-        std::env::var_os("ONTOSITE_TEST_TMPDIR").map_or_else(std::env::temp_dir, PathBuf::from);
+    let tmp = chosen_tmp().unwrap_or_else(std::env::temp_dir);
     tempfile::tempdir_in(&tmp)
         .unwrap_or_else(|e| panic!("a temporary folder in {}: {e}", tmp.display()))
 }
