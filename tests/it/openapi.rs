@@ -1,33 +1,90 @@
 //! `openapi.json`: valid OpenAPI 3.1 by a real validator
 //! (`tests/openapi/validate.mjs`), clean by Redocly's recommended rules and
 //! Spectral's, typed by openapi-typescript, and every JSON document the
-//! site answers with valid against its schema there (the `jsonschema`
-//! crate).
+//! site answers with valid against its schema there (Ajv,
+//! `tests/openapi/conform.mjs`).
 
 use crate::serve::{owl_site, shipped_site};
 use crate::util::*;
-use jsonschema::Validator;
 use ontosite::search::Searcher;
 use serde_json::{Value, json};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// A validator for `components.schemas.NAME` of the site's openapi.json.
-pub fn schema(openapi: &Value, name: &str) -> Validator {
-    let root = json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$ref": format!("#/components/schemas/{name}"),
-        "components": openapi["components"],
-    });
-    jsonschema::validator_for(&root).unwrap_or_else(|e| panic!("schema {name}: {e}"))
+/// Documents to check against the schemas of one `openapi.json`, checked
+/// together by Ajv in one run of Node (`tests/openapi/conform.mjs`).
+pub struct Conformance {
+    openapi: PathBuf,
+    checks: Vec<Value>,
+    names: Vec<String>,
 }
 
-pub fn assert_valid(validator: &Validator, document: &Value, what: &str) {
-    let errors: Vec<String> = validator
-        .iter_errors(document)
-        .map(|e| format!("{} at {}", e, e.instance_path()))
-        .take(5)
-        .collect();
-    assert!(errors.is_empty(), "{what}: {errors:?}");
+impl Conformance {
+    pub fn of(openapi: &Path) -> Conformance {
+        Conformance {
+            openapi: openapi.to_path_buf(),
+            checks: Vec::new(),
+            names: Vec::new(),
+        }
+    }
+
+    /// `document` against `components.schemas.NAME`.
+    pub fn document(&mut self, name: &str, document: &Value, what: &str) -> &mut Self {
+        self.at(
+            &format!("#/components/schemas/{name}"),
+            json!({ "document": document }),
+            what,
+        )
+    }
+
+    /// The JSON file `file` against `components.schemas.NAME`.
+    pub fn file(&mut self, name: &str, file: &Path, what: &str) -> &mut Self {
+        self.at(
+            &format!("#/components/schemas/{name}"),
+            json!({ "file": file }),
+            what,
+        )
+    }
+
+    /// `document` against the schema at the JSON pointer `schema`.
+    pub fn at(&mut self, schema: &str, mut check: Value, what: &str) -> &mut Self {
+        check["schema"] = json!(schema);
+        self.checks.push(check);
+        self.names.push(what.to_string());
+        self
+    }
+
+    /// Each check's errors, in the order they were added.
+    pub fn errors(&self) -> Vec<Vec<String>> {
+        let dir = tempdir();
+        let request = dir.path().join("request.json");
+        std::fs::write(
+            &request,
+            serde_json::to_vec(&json!({ "openapi": self.openapi, "checks": self.checks })).unwrap(),
+        )
+        .unwrap();
+        let report = node_json(
+            &root().join("tests/openapi/conform.mjs"),
+            &[request.as_os_str()],
+        );
+        serde_json::from_value(report["errors"].clone()).unwrap()
+    }
+
+    /// Whether each check's document conforms.
+    pub fn verdicts(&self) -> Vec<bool> {
+        self.errors().iter().map(Vec::is_empty).collect()
+    }
+
+    pub fn assert_valid(&self) {
+        let failed: Vec<String> = self
+            .names
+            .iter()
+            .zip(self.errors())
+            .filter(|(_, errors)| !errors.is_empty())
+            .take(5)
+            .map(|(what, errors)| format!("{what}: {errors:?}"))
+            .collect();
+        assert!(failed.is_empty(), "{}: {failed:#?}", self.openapi.display());
+    }
 }
 
 #[test]
@@ -66,47 +123,31 @@ fn openapi_json_is_valid_openapi_3_1_and_describes_every_endpoint() {
 
 #[test]
 fn every_json_document_validates_against_its_schema() {
+    needs!(OPENAPI_VALIDATOR);
     let site = shipped_site();
-    let openapi = read_json(&site.join("openapi.json"));
-    assert_valid(
-        &schema(&openapi, "Info"),
-        &read_json(&site.join("api.json")),
-        "api.json",
-    );
-    assert_valid(
-        &schema(&openapi, "List"),
-        &read_json(&site.join("index.json")),
-        "index.json",
-    );
-    assert_valid(
-        &schema(&openapi, "All"),
-        &read_json(&site.join("all")),
-        "all",
-    );
-    assert_valid(
-        &schema(&openapi, "Problem"),
-        &read_json(&site.join("404.json")),
-        "404.json",
-    );
-    let entity = schema(&openapi, "Entity");
-    let mut checked = 0;
+    let mut conformance = Conformance::of(&site.join("openapi.json"));
+    for (name, file) in [
+        ("Info", "api.json"),
+        ("List", "index.json"),
+        ("All", "all"),
+        ("Problem", "404.json"),
+    ] {
+        conformance.file(name, &site.join(file), file);
+    }
+    let mut entities = 0;
     for item in read_json(&site.join("index.json"))["items"]
         .as_array()
         .unwrap()
     {
         let name = format!("{}.json", item["slug"].as_str().unwrap());
-        assert_valid(&entity, &read_json(&site.join(&name)), &name);
-        checked += 1;
+        conformance.file("Entity", &site.join(&name), &name);
+        entities += 1;
     }
-    assert_eq!(checked, 2258);
+    assert_eq!(entities, 2258);
 
     // Search answers and their errors, from the reference.
     let ontology = ontosite::source::load(&shipped_input(), None).unwrap();
     let searcher = Searcher::new(&ontology);
-    let (answer, problem) = (
-        schema(&openapi, "SearchAnswer"),
-        schema(&openapi, "Problem"),
-    );
     for (q, limit, offset) in [
         (Some("air"), None, None),
         (Some("create item"), Some("10"), Some("20")),
@@ -118,30 +159,38 @@ fn every_json_document_validates_against_its_schema() {
         let (status, body) =
             ontosite::site::answers::search_response(&searcher, q, limit, offset).unwrap();
         let body: Value = serde_json::from_slice(&body).unwrap();
-        let validator = if status == 200 { &answer } else { &problem };
-        assert_valid(
-            validator,
-            &body,
-            &format!("search {q:?} {limit:?} {offset:?}"),
-        );
+        let schema = if status == 200 {
+            "SearchAnswer"
+        } else {
+            "Problem"
+        };
+        conformance.document(schema, &body, &format!("search {q:?} {limit:?} {offset:?}"));
     }
+    conformance.assert_valid();
 }
 
 #[test]
 fn the_schemas_reject_what_the_api_never_sends() {
-    // The check itself: documents that break the description must fail.
-    let openapi = read_json(&shipped_site().join("openapi.json"));
-    let entity = schema(&openapi, "Entity");
-    let mut wrong = read_json(&shipped_site().join("airbnbcreateitem.json"));
-    wrong["type"] = json!("Product");
-    assert!(!entity.is_valid(&wrong), "an entity of another type");
-    wrong = read_json(&shipped_site().join("airbnbcreateitem.json"));
-    wrong.as_object_mut().unwrap().remove("links");
-    assert!(!entity.is_valid(&wrong), "an entity without links");
-    let list = schema(&openapi, "List");
-    let mut index = read_json(&shipped_site().join("index.json"));
-    index["items"][0]["extra"] = json!(1);
-    assert!(!list.is_valid(&index), "a list entry with an unknown key");
+    needs!(OPENAPI_VALIDATOR);
+    // The check itself: documents that break the description must fail,
+    // beside the document they were made from, which passes.
+    let site = shipped_site();
+    let entity = read_json(&site.join("airbnbcreateitem.json"));
+    let mut other_type = entity.clone();
+    other_type["type"] = json!("Product");
+    let mut without_links = entity.clone();
+    without_links.as_object_mut().unwrap().remove("links");
+    let index = read_json(&site.join("index.json"));
+    let mut unknown_key = index.clone();
+    unknown_key["items"][0]["extra"] = json!(1);
+    let verdicts = Conformance::of(&site.join("openapi.json"))
+        .document("Entity", &entity, "the entity")
+        .document("Entity", &other_type, "an entity of another type")
+        .document("Entity", &without_links, "an entity without links")
+        .document("List", &index, "the list")
+        .document("List", &unknown_key, "a list entry with an unknown key")
+        .verdicts();
+    assert_eq!(verdicts, [true, false, false, true, false]);
 }
 
 /// The `slug` of `/{slug}.json` matches every entity and none of the site's
@@ -149,27 +198,35 @@ fn the_schemas_reject_what_the_api_never_sends() {
 /// are not entities, and a generated client must not take them for one.
 #[test]
 fn the_slug_parameter_matches_entities_and_no_site_file() {
+    needs!(OPENAPI_VALIDATOR);
     let site = shipped_site();
     let openapi = read_json(&site.join("openapi.json"));
     let parameter = &openapi["paths"]["/{slug}.json"]["get"]["parameters"][0];
     assert_eq!(parameter["name"], "slug");
-    let slug = jsonschema::validator_for(&parameter["schema"]).unwrap();
-    let mut entities = 0;
+    let mut conformance = Conformance::of(&site.join("openapi.json"));
+    let mut expected = Vec::new();
     for entry in std::fs::read_dir(site).unwrap() {
         let name = entry.unwrap().file_name().into_string().unwrap();
         let Some(stem) = name.strip_suffix(".json") else {
             continue;
         };
-        let is_entity = read_json(&site.join(&name))["slug"] == stem;
-        assert_eq!(slug.is_valid(&json!(stem)), is_entity, "{name}");
-        entities += usize::from(is_entity);
+        expected.push(read_json(&site.join(&name))["slug"] == stem);
+        conformance.at(SLUG_SCHEMA, json!({ "document": stem }), &name);
     }
-    assert_eq!(entities, 2258);
+    assert_eq!(expected.iter().filter(|e| **e).count(), 2258);
     for reserved in ontosite::site::reserved::reserved_slugs() {
-        assert!(!slug.is_valid(&json!(reserved)), "{reserved}");
+        expected.push(false);
+        conformance.at(SLUG_SCHEMA, json!({ "document": reserved }), reserved);
     }
-    assert!(slug.is_valid(&json!("indexes")) && slug.is_valid(&json!("all1")));
+    for made_up in ["indexes", "all1"] {
+        expected.push(true);
+        conformance.at(SLUG_SCHEMA, json!({ "document": made_up }), made_up);
+    }
+    assert_eq!(conformance.verdicts(), expected);
 }
+
+/// Where `openapi.json` describes the `slug` of `/{slug}.json`.
+const SLUG_SCHEMA: &str = "#/paths/~1{slug}.json/get/parameters/0/schema";
 
 /// A site's `openapi.json` is valid OpenAPI 3.1 (the real validator), and
 /// its information document, lists, every entity and every other
@@ -182,6 +239,7 @@ pub fn assert_site_follows_its_openapi(site: &std::path::Path) -> usize {
     );
     assert_eq!(report["errors"], json!([]), "{}", site.display());
     let openapi = read_json(&site.join("openapi.json"));
+    let mut conformance = Conformance::of(&site.join("openapi.json"));
     for (name, file) in [
         ("Info", "api.json"),
         ("List", "index.json"),
@@ -189,7 +247,7 @@ pub fn assert_site_follows_its_openapi(site: &std::path::Path) -> usize {
         ("ListPage", "pages/index/1.json"),
         ("AllPage", "pages/all/1.json"),
     ] {
-        assert_valid(&schema(&openapi, name), &read_json(&site.join(file)), file);
+        conformance.file(name, &site.join(file), file);
     }
     // The information document lists the paths `openapi.json` describes,
     // in its order.
@@ -217,50 +275,67 @@ pub fn assert_site_follows_its_openapi(site: &std::path::Path) -> usize {
         let described = openapi["paths"][path].is_object();
         assert_eq!(described, file.exists(), "{path} in {}", site.display());
         if described {
-            assert_valid(&schema(&openapi, name), &read_json(&file), path);
+            conformance.file(name, &file, path);
         }
     }
-    let entity = schema(&openapi, "Entity");
     for item in read_json(&site.join("index.json"))["items"]
         .as_array()
         .unwrap()
     {
         let name = format!("{}.json", item["slug"].as_str().unwrap());
-        assert_valid(&entity, &read_json(&site.join(&name)), &name);
+        conformance.file("Entity", &site.join(&name), &name);
     }
-    // What `/{slug}.json` answers, whatever the slug names.
+    conformance.assert_valid();
+
+    // What `/{slug}.json` answers, whatever the slug names: every JSON
+    // file whose name the slug's schema takes.
     let operation = &openapi["paths"]["/{slug}.json"]["get"];
     let answer = &operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"];
-    let answer = schema(
-        &openapi,
-        answer.as_str().unwrap().rsplit('/').next().unwrap(),
-    );
-    let slug = jsonschema::validator_for(&operation["parameters"][0]["schema"]).unwrap();
-    let mut others = 0;
+    let answer = answer.as_str().unwrap().rsplit('/').next().unwrap();
+    let mut names = Conformance::of(&site.join("openapi.json"));
+    let mut files = Vec::new();
     for entry in std::fs::read_dir(site).unwrap() {
         let name = entry.unwrap().file_name().into_string().unwrap();
-        let Some(stem) = name.strip_suffix(".json") else {
-            continue;
-        };
-        if slug.is_valid(&json!(stem)) {
-            let document = read_json(&site.join(&name));
-            assert_valid(&answer, &document, &name);
-            others += usize::from(!entity.is_valid(&document));
+        if let Some(stem) = name.strip_suffix(".json") {
+            names.at(SLUG_SCHEMA, json!({ "document": stem }), &name);
+            files.push(name);
         }
     }
-    others
+    let named: Vec<String> = files
+        .into_iter()
+        .zip(names.verdicts())
+        .filter_map(|(name, slug)| slug.then_some(name))
+        .collect();
+    let mut answers = Conformance::of(&site.join("openapi.json"));
+    for name in &named {
+        answers.file(answer, &site.join(name), name);
+    }
+    answers.assert_valid();
+    let mut entities = Conformance::of(&site.join("openapi.json"));
+    for name in &named {
+        entities.file("Entity", &site.join(name), name);
+    }
+    entities
+        .verdicts()
+        .into_iter()
+        .filter(|entity| !entity)
+        .count()
 }
 
 #[test]
 fn a_term_without_its_iri_fails_the_term_schema() {
+    needs!(OPENAPI_VALIDATOR);
     let dir = tempdir();
     let site = dir.path().join("dist");
     build_ok(&root().join("tests/fixtures/ontologies/skos"), &site);
-    let openapi = read_json(&site.join("openapi.json"));
-    let mut red = read_json(&site.join("red.json"));
-    assert_valid(&schema(&openapi, "Entity"), &red, "red.json");
-    red.as_object_mut().unwrap().remove("iri");
-    assert!(!schema(&openapi, "Entity").is_valid(&red));
+    let red = read_json(&site.join("red.json"));
+    let mut without_iri = red.clone();
+    without_iri.as_object_mut().unwrap().remove("iri");
+    let verdicts = Conformance::of(&site.join("openapi.json"))
+        .document("Entity", &red, "red.json")
+        .document("Entity", &without_iri, "red.json without its IRI")
+        .verdicts();
+    assert_eq!(verdicts, [true, false]);
 }
 
 /// A tool of `tests/openapi/node_modules/.bin`, run on `args`: its
