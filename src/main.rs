@@ -436,9 +436,9 @@ fn on_interrupt(then: impl FnOnce() + Send + 'static) {
     // starts, not when the thread gets to it.
     let pending = runtime.block_on(async {
         let mut interrupted = Box::pin(tokio::signal::ctrl_c());
-        match futures::poll!(&mut interrupted) {
-            std::task::Poll::Pending => Some(interrupted),
-            std::task::Poll::Ready(_) => None,
+        match futures_util::FutureExt::now_or_never(&mut interrupted) {
+            None => Some(interrupted),
+            Some(_) => None,
         }
     });
     let Some(interrupted) = pending else { return };

@@ -109,10 +109,10 @@ mod tests {
     }
 
     /// The `config.pattern` literal of a module, as Netlify reads it.
-    fn pattern_of(source: &str) -> regex::Regex {
+    fn pattern_of(source: &str) -> regex_lite::Regex {
         let start = source.find("pattern: \"").unwrap() + "pattern: \"".len();
         let literal = &source[start..start + source[start..].find('"').unwrap()];
-        regex::Regex::new(&literal.replace("\\\\", "\\")).unwrap()
+        regex_lite::Regex::new(&literal.replace("\\\\", "\\")).unwrap()
     }
 
     /// Bundled, the pattern takes every entity document's path too, and

@@ -289,7 +289,7 @@ pub async fn assemble(
     headers: &Headers,
     (parts, e_tag): (&[Source], &str),
 ) -> Result<Assembled, Unassembled> {
-    use futures::{StreamExt, TryStreamExt};
+    use futures_util::{StreamExt, TryStreamExt};
     let key = target.key(path).map_err(Unassembled::Failed)?;
     let what = |doing: &str| format!("could not {doing} {}", target.url(path));
     // The version recorded, asked of the store before anything is copied
@@ -377,7 +377,7 @@ pub async fn assemble(
     };
     let done = async {
         // Two parts at once: a part sent is held in memory whole.
-        let completed: Vec<_> = futures::stream::iter(parts.iter().enumerate().map(part))
+        let completed: Vec<_> = futures_util::stream::iter(parts.iter().enumerate().map(part))
             .buffered(2)
             .try_collect()
             .await?;

@@ -17,7 +17,7 @@ pub mod store;
 use crate::output::chunks::covers;
 use crate::output::objects::{self, Chunk};
 use crate::site::files;
-use futures::{StreamExt, TryStreamExt};
+use futures_util::{StreamExt, TryStreamExt};
 use plan::{Object, Plan};
 use record::Recorder;
 pub use s3::Endpoint;
@@ -253,7 +253,7 @@ pub fn publish(
         }
         if !plan.removed.is_empty() {
             progress.phase(phase::REMOVING, Some(plan.removed.len() as u64));
-            futures::stream::iter(
+            futures_util::stream::iter(
                 plan.removed
                     .iter()
                     .map(|path| store::delete(&store, &config.target, path)),
@@ -299,7 +299,7 @@ where
     let failed = std::sync::atomic::AtomicBool::new(false);
     let failed = &failed;
     let outcomes: Vec<Option<Result<Sent, PublishError>>> =
-        futures::stream::iter(objects.iter().map(|object| async move {
+        futures_util::stream::iter(objects.iter().map(|object| async move {
             if failed.load(std::sync::atomic::Ordering::Relaxed) {
                 return None;
             }

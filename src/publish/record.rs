@@ -417,7 +417,7 @@ async fn read_one(
     path: &str,
     mut reader: RecordReader,
 ) -> Result<Option<(Read, Meta)>, PublishError> {
-    use futures::StreamExt;
+    use futures_util::StreamExt;
     let not_one = |why| PublishError::Record {
         url: target.url(path),
         why,
@@ -549,7 +549,7 @@ impl<'a, S: Bucket> Recorder<'a, S> {
                 }
             });
         let pieces = layer_pieces(objects.map(|o| (o.path.as_str(), Some(o))));
-        let pieces = futures::stream::iter(pieces.map(Ok));
+        let pieces = futures_util::stream::iter(pieces.map(Ok));
         let headers = store::record_headers();
         store::put_parts(self.store, self.target, &layer, &headers, pieces).await?;
         let mut unnamed = std::mem::replace(&mut self.head.layers, vec![layer]);

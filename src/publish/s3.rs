@@ -436,7 +436,7 @@ impl S3 {
 
 impl Bucket for S3 {
     async fn get(&self, key: &str) -> Result<Option<(Meta, Body)>, Failure> {
-        use futures::StreamExt;
+        use futures_util::StreamExt;
         let request = self
             .client
             .get_object()
@@ -449,7 +449,7 @@ impl Bucket for S3 {
         };
         let meta = meta_of(key, read.e_tag(), read.last_modified());
         let body =
-            futures::stream::try_unfold(read.body, async |mut body| match body.try_next().await {
+            futures_util::stream::try_unfold(read.body, async |mut body| match body.try_next().await {
                 Ok(Some(bytes)) => Ok(Some((bytes, body))),
                 Ok(None) => Ok(None),
                 Err(error) => Err(Failure::other(sdk_error(&error))),

@@ -174,7 +174,7 @@ pub struct Meta {
 }
 
 /// An object's bytes as they arrive.
-pub type Body = futures::stream::BoxStream<'static, Result<Bytes, Failure>>;
+pub type Body = futures_util::stream::BoxStream<'static, Result<Bytes, Failure>>;
 
 /// What a write asks of the object it replaces.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -345,7 +345,7 @@ pub async fn put_record(
                 let Some((meta, body)) = store.get(&key).await? else {
                     return Ok(None);
                 };
-                use futures::TryStreamExt;
+                use futures_util::TryStreamExt;
                 let held: Vec<Bytes> = body.try_collect().await?;
                 Ok::<_, Failure>(Some((meta, held.concat())))
             };
@@ -416,7 +416,7 @@ pub async fn put_large(
         source,
     };
     let hasher = std::sync::Mutex::new(blake3::Hasher::new());
-    let pieces = futures::stream::try_unfold(None, async |opened| {
+    let pieces = futures_util::stream::try_unfold(None, async |opened| {
         let mut opened = match opened {
             Some(opened) => opened,
             None => tokio::fs::File::open(file).await.map_err(read_error)?,
@@ -446,9 +446,9 @@ pub async fn put_parts(
     target: &Target,
     path: &str,
     headers: &Headers,
-    pieces: impl futures::Stream<Item = Result<Vec<u8>, PublishError>>,
+    pieces: impl futures_util::Stream<Item = Result<Vec<u8>, PublishError>>,
 ) -> Result<Option<String>, PublishError> {
-    use futures::{StreamExt, TryStreamExt};
+    use futures_util::{StreamExt, TryStreamExt};
     let mut pieces = std::pin::pin!(pieces);
     let mut first = Vec::new();
     while first.len() < PART_BYTES {
@@ -463,7 +463,7 @@ pub async fn put_parts(
         .await
         .map_err(|e| failed(target, path, "upload", &e))?;
     // The pieces gathered into parts of `PART_BYTES`, the last shorter.
-    let parts = futures::stream::try_unfold(
+    let parts = futures_util::stream::try_unfold(
         (pieces, first, false),
         async |(mut pieces, mut gathered, mut ended)| {
             while !ended && gathered.len() < PART_BYTES {
@@ -667,7 +667,7 @@ mod tests {
                     target,
                     &path,
                     &record_headers(),
-                    futures::stream::iter(pieces),
+                    futures_util::stream::iter(pieces),
                 )
                 .await
                 .unwrap();
@@ -866,10 +866,10 @@ pub(super) mod testing {
 
     impl Bucket for Memory {
         async fn get(&self, key: &str) -> Result<Option<(Meta, Body)>, Failure> {
-            use futures::StreamExt;
+            use futures_util::StreamExt;
             let objects = self.objects.lock().unwrap();
             Ok(objects.get(key).map(|(bytes, meta)| {
-                let body = futures::stream::iter([Ok(bytes.clone())]).boxed();
+                let body = futures_util::stream::iter([Ok(bytes.clone())]).boxed();
                 (meta.clone(), body)
             }))
         }

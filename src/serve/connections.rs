@@ -174,9 +174,11 @@ pub async fn serve(
         .keep_alive_timeout(HEADER_TIMEOUT);
     let graceful = GracefulShutdown::new();
     loop {
-        let accepted = tokio::select! {
-            accepted = listener.accept() => accepted,
-            _ = stopping.wait_for(|stop| *stop) => break,
+        let accept = std::pin::pin!(listener.accept());
+        let stop = std::pin::pin!(stopping.wait_for(|stop| *stop));
+        let accepted = match futures_util::future::select(accept, stop).await {
+            futures_util::future::Either::Left((accepted, _)) => accepted,
+            futures_util::future::Either::Right(_) => break,
         };
         let (tcp, peer) = match accepted {
             Ok(accepted) => accepted,

@@ -46,7 +46,7 @@ impl RuleError {
 #[derive(Debug, Clone)]
 pub struct Pattern {
     source: String,
-    regex: regex::Regex,
+    regex: regex_lite::Regex,
     /// The name of each capture group: a placeholder's, or `splat`.
     names: Vec<String>,
 }
@@ -57,7 +57,7 @@ pub type Captures = Vec<(String, String)>;
 impl Pattern {
     /// Header paths match regardless of case, as Netlify's parser builds
     /// them; redirect sources do not.
-    pub fn parse(source: &str, ignore_case: bool) -> Result<Pattern, regex::Error> {
+    pub fn parse(source: &str, ignore_case: bool) -> Result<Pattern, regex_lite::Error> {
         let mut names = Vec::new();
         let parts: Vec<String> = source
             .split('/')
@@ -76,11 +76,11 @@ impl Pattern {
                     names.extend((1..pieces.len()).map(|_| "splat".to_owned()));
                     pieces.join("(.*)")
                 } else {
-                    regex::escape(part)
+                    regex_lite::escape(part)
                 }
             })
             .collect();
-        let regex = regex::RegexBuilder::new(&format!("^/{}/?$", parts.join("/")))
+        let regex = regex_lite::RegexBuilder::new(&format!("^/{}/?$", parts.join("/")))
             .case_insensitive(ignore_case)
             .build()?;
         Ok(Pattern {

@@ -7,7 +7,7 @@
 use crate::serve::shipped_site;
 use crate::util::*;
 use ontosite::search::Searcher;
-use regex::Regex;
+use regex_lite::Regex;
 use serde_json::Value;
 
 /// The README and every page of `docs/`, by path from the repository.
