@@ -10,11 +10,11 @@
 //
 // `openIndex` also takes `{ fetch }` (any function with fetch's signature
 // that resolves to a Response, or to parsed JSON) and, instead of a URL, an
-// in-memory index `{ manifest, files: { "search/n0.json": {...}, ... } }`.
+// in-memory index `{ manifest, files: { "search/{digest}.json": {...}, ... } }`.
 // A bad query throws a SearchError whose `problem` is the RFC 9457
 // document to answer with status 400.
 
-export const FORMAT_VERSION = 7;
+export const FORMAT_VERSION = 8;
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
 export const MAX_OFFSET = 999999999;
@@ -205,12 +205,30 @@ function add(found, postings) {
   }
 }
 
+/** A digest that names a file of the index (src/search/format.rs). */
+const DIGEST = /^[0-9a-f]{16}$/;
+
+/** The path of the index file named by `digest`. */
+function indexFile(digest) {
+  return `search/${digest}.json`;
+}
+
 /**
- * A node's key as its files name it: the hexadecimal of its UTF-8 bytes,
- * which stays the same from build to build while the key does.
+ * A node's files as its manifest entry lists them (`NodeFiles` in
+ * src/search/format.rs): `{ n, r, p, g: [...] }`, each a digest.
  */
-function fileKey(key) {
-  return Array.from(new TextEncoder().encode(key), (byte) => byte.toString(16).padStart(2, "0")).join("");
+function nodeFiles(written, key) {
+  const files = { g: [] };
+  for (let at = 0; at < written.length; at += 1 + 16) {
+    const kind = written[at];
+    const digest = written.slice(at + 1, at + 17);
+    if (!DIGEST.test(digest) || !"nrpg".includes(kind) || (kind !== "g" && kind in files)) {
+      throw new Error(`search index: the files of node ${JSON.stringify(key)} are not named by digests`);
+    }
+    if (kind === "g") files.g.push(digest);
+    else files[kind] = digest;
+  }
+  return files;
 }
 
 class Index {
@@ -221,9 +239,9 @@ class Index {
     this.manifest = manifest;
     this.load = load;
     this.nodes = new Map(
-      manifest.nodes.map(([key, leaf, rows, groups = ""], i) => [
+      manifest.nodes.map(([key, leaf, rows, groups = "", files = ""], i) => [
         key,
-        { key, i, file: fileKey(key), leaf: leaf === 1, rows, groups: Array.from(groups) },
+        { key, i, files: nodeFiles(files, key), leaf: leaf === 1, rows, groups: Array.from(groups) },
       ]),
     );
     // Each node's children, for the walk that finds a typo's words.
@@ -236,6 +254,10 @@ class Index {
     }
     // Deprecated terms rank after every other match.
     // A flag per entity: ranking looks every match up.
+    this.chunks = manifest.chunks ?? [];
+    if (this.chunks.length !== Math.ceil(manifest.total / Math.max(1, manifest.rowsPerFile)) || !this.chunks.every((c) => DIGEST.test(c))) {
+      throw new Error("search index: its chunks of rows are not one digest per chunk");
+    }
     this.deprecated = new Uint8Array(manifest.total);
     for (const entity of manifest.deprecated ?? []) this.deprecated[entity] = 1;
   }
@@ -254,7 +276,9 @@ class Index {
   /** A node's file: from the manifest when it carries them, else fetched. */
   file(node) {
     const inline = this.manifest.nodeFiles;
-    return inline ? Promise.resolve(inline[node.i]) : this.load(`search/n${node.file}.json`);
+    if (inline) return Promise.resolve(inline[node.i]);
+    if (node.files.n === undefined) return Promise.reject(new Error(`search index: no file of node ${JSON.stringify(node.key)}`));
+    return this.load(indexFile(node.files.n));
   }
 
   /**
@@ -413,9 +437,9 @@ class Index {
       const chunks = [...new Set(missing.map((e) => Math.floor(e / per)))];
       const leaf = this.rowLeaf(perTerm.map((t) => t.read));
       if (leaf !== undefined && leaf.rows < chunks.length * per) {
-        for (const [entity, ...row] of await this.load(`search/r${leaf.file}.json`)) found.set(entity, row);
+        for (const [entity, ...row] of await this.load(indexFile(leaf.files.r))) found.set(entity, row);
       } else {
-        const files = await Promise.all(chunks.map((c) => this.load(`search/d${c}.json`)));
+        const files = await Promise.all(chunks.map((c) => this.load(indexFile(this.chunks[c]))));
         chunks.forEach((c, k) => files[k].forEach((row, j) => found.set(c * per + j, row)));
       }
     }
@@ -440,13 +464,13 @@ class Index {
       // A query of several terms takes a leaf's larger row file too: a
       // page file holds only one term's first page, not theirs.
       if (node.rows > 0 && node.rows <= (terms.length > 1 ? 4 * per : per)) {
-        whole.push({ rows: node.rows, file: `search/r${node.file}.json` });
+        whole.push({ rows: node.rows, file: indexFile(node.files.r) });
         continue;
       }
       const next = Array.from(term)[Array.from(node.key).length];
       if (node.leaf && next !== undefined && node.groups.includes(next)) {
         // Fewer rows than the leaf's: rank after every small row file.
-        whole.push({ rows: per + 1, file: `search/g${fileKey(node.key + next)}.json` });
+        whole.push({ rows: per + 1, file: indexFile(node.files.g[node.groups.indexOf(next)]) });
       }
     }
     if (whole.length > 0) return [whole.sort((a, b) => a.rows - b.rows)[0].file];
@@ -465,7 +489,8 @@ class Index {
     const node = this.node(term);
     if (this.manifest.nodeFiles || node === null || node.key !== term) return null;
     if (node.rows > 0 && node.rows <= this.manifest.rowsPerFile) return null;
-    return { key: node.key, file: `search/p${node.file}.json` };
+    if (node.files.p === undefined) return null;
+    return { key: node.key, file: indexFile(node.files.p) };
   }
 
   /**

@@ -2,7 +2,7 @@
 // semantics (the search client above this script is the site's search.js).
 // Over HTTP it fetches the sharded index; opened from disk (file://, where
 // browsers refuse to fetch local files) it loads the same files' script
-// twins (ui/search/n0.js for search/n0.json), each only when a query needs
+// twins (ui/search/{digest}.js for search/{digest}.json), each only when a query needs
 // it.
 (function () {
   "use strict";

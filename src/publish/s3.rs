@@ -448,12 +448,13 @@ impl Bucket for S3 {
             Err(error) => return none_if_not_found(failure(error)),
         };
         let meta = meta_of(key, read.e_tag(), read.last_modified());
-        let body =
-            futures_util::stream::try_unfold(read.body, async |mut body| match body.try_next().await {
+        let body = futures_util::stream::try_unfold(read.body, async |mut body| {
+            match body.try_next().await {
                 Ok(Some(bytes)) => Ok(Some((bytes, body))),
                 Ok(None) => Ok(None),
                 Err(error) => Err(Failure::other(sdk_error(&error))),
-            });
+            }
+        });
         Ok(Some((meta, body.boxed())))
     }
 

@@ -2,15 +2,16 @@
 //!
 //! `search-index.json` is the manifest: the format version, the entity
 //! count, the base URL, the stemmer of the site's language and the keys of
-//! a trie over every word suffix (see `search::text`). Each trie node is
-//! one file, `search/n{key}.json` (`{key}` the hexadecimal of the key's
-//! UTF-8 bytes, `search::format::file_key`), or, on a small site, an entry of the
-//! manifest's `nodeFiles` ([`INLINE_NODES_GZIP`]):
+//! a trie over every word suffix (see `search::text`). Every other file is
+//! `search/{digest}.json`, named by its content (`search::format::path`),
+//! and the manifest lists each node's files (`search::format::NodeFiles`)
+//! and the chunks'. Each trie node is one file, or, on a small site, an
+//! entry of the manifest's `nodeFiles` ([`INLINE_NODES_GZIP`]):
 //!
 //! - a leaf holds every word under its key with the word's postings, so a
 //!   term at or below a leaf is answered by filtering that one file; when
-//!   its words name at most [`LEAF_ROWS_MAX`] entities,
-//!   `search/r{key}.json` holds their rows;
+//!   its words name at most [`LEAF_ROWS_MAX`] entities, its row file
+//!   holds their rows;
 //! - an inner node holds the union of the postings of every word under its
 //!   key (`all`), so a short term is answered without its subtree, and the
 //!   words equal to its key (`words`).
@@ -18,7 +19,7 @@
 //! A client walks the manifest's keys to the one node that answers each
 //! term, fetches the nodes of all terms at once, ranks, and shows the rows
 //! of the page. The rows come from the fixed-size chunks in rank order
-//! (`search/d{j}.json`), or, when that is fewer rows, from the row file of
+//! (the manifest's `chunks`), or, when that is fewer rows, from the row file of
 //! a leaf that answered a term (a rare term's matches are spread over the
 //! alphabet, one chunk each).
 //!
@@ -30,14 +31,13 @@
 //!
 //! - a leaf's row file, when it holds at most a chunk's rows;
 //! - else, for a term longer than its leaf's key, the leaf's **group
-//!   file** of the character that follows the key in the term,
-//!   `search/g{key}{c}.json`: the rows of every entity the words that
+//!   file** of the character that follows the key in the term: the rows of every entity the words that
 //!   start with `{key}{c}` name (a leaf there names at most
 //!   [`LEAF_ROWS_MAX`] entities, split further where it can, so its groups
 //!   do too; where it cannot, at the deepest key, a larger group holds the
 //!   first page of `{key}{c}` instead);
-//! - else, for a term that is a node's key, the node's **page file**,
-//!   `search/p{key}.json`: the first page (`limit` 100, `offset` 0) of the
+//! - else, for a term that is a node's key, the node's **page file**: the
+//!   first page (`limit` 100, `offset` 0) of the
 //!   key searched alone, `{"total", "rows"}`, so a one-term query within
 //!   that page is answered from this file alone, without its node.
 //!
@@ -67,7 +67,7 @@
 use crate::model::{BaseUrl, Slug};
 use crate::search::engine;
 use crate::search::format::{
-    self, EXACT, IndexFile, Manifest, NodeEntry, NodeFile, NumberedRow, PageFile, Row,
+    self, EXACT, Manifest, NodeEntry, NodeFile, NodeFiles, NumberedRow, PageFile, Row,
 };
 use crate::search::query::DEFAULT_LIMIT;
 use crate::search::{Corpus, Listing, Searchable};
@@ -108,7 +108,11 @@ pub struct SearchIndex {
 /// pass over every word), and as text they are large: the group and page
 /// files repeat rows, 70 MB at 100,000 entities. Deflated they take a
 /// tenth of that, and inflating one as it is written is cheap.
-pub struct Packed(Box<[u8]>);
+pub struct Packed {
+    deflated: Box<[u8]>,
+    /// The digest of its bytes, which names it (`search::format::path`).
+    digest: String,
+}
 
 impl Packed {
     fn new(bytes: &[u8]) -> Packed {
@@ -116,13 +120,18 @@ impl Packed {
         let mut deflate =
             flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
         deflate.write_all(bytes).expect("writing to memory");
-        Packed(deflate.finish().expect("writing to memory").into())
+        let mut digest = blake3::hash(bytes).to_hex().to_string();
+        digest.truncate(format::DIGEST_HEX);
+        Packed {
+            deflated: deflate.finish().expect("writing to memory").into(),
+            digest,
+        }
     }
 
     /// Appends the file's bytes to `out`.
     pub fn unpack_into(&self, out: &mut Vec<u8>) -> std::io::Result<()> {
         use std::io::Read;
-        flate2::read::DeflateDecoder::new(&self.0[..]).read_to_end(out)?;
+        flate2::read::DeflateDecoder::new(&self.deflated[..]).read_to_end(out)?;
         Ok(())
     }
 
@@ -174,38 +183,48 @@ pub fn build(base_url: &BaseUrl, corpus: &Corpus) -> Result<SearchIndex, serde_j
         kinds: &kinds,
     };
     let (nodes, inline) = trie(&rows, &words)?;
-    let mut files: Vec<(String, Packed)> = Vec::with_capacity(nodes.len());
+    // By digest: files of the same content (two leaves' equal groups) are
+    // one file.
+    let mut files: BTreeMap<String, Packed> = BTreeMap::new();
+    let mut name = |packed: Packed| {
+        let digest = packed.digest.clone();
+        files.entry(format::path(&digest)).or_insert(packed);
+        digest
+    };
     let mut keys = Vec::with_capacity(nodes.len());
     for node in nodes {
+        let mut named = NodeFiles::default();
         if inline.is_none() {
-            files.push((IndexFile::Node(&node.key).path(), node.file));
+            named.node = Some(name(node.file));
         }
         let rows = match node.rows {
             Some((count, bytes)) => {
-                files.push((IndexFile::Rows(&node.key).path(), bytes));
+                named.rows = Some(name(bytes));
                 count
             }
             None => 0,
         };
-        if let Some(page) = node.page {
-            files.push((IndexFile::Page(&node.key).path(), page));
-        }
+        named.page = node.page.map(&mut name);
         let mut continued = String::new();
         for (next, group) in node.groups {
             continued.push(next);
-            let group_key = format!("{}{next}", node.key);
-            files.push((IndexFile::Group(&group_key).path(), group));
+            named.groups.push(name(group));
         }
         let leaf = u8::from(node.leaf);
-        keys.push(NodeEntry(node.key.into(), leaf, rows, continued.into()));
-    }
-    for (j, chunk) in listings.chunks(ROWS_PER_FILE).enumerate() {
-        let chunk: Vec<Row> = chunk.iter().map(|l| rows.row(l)).collect();
-        files.push((
-            IndexFile::Chunk(j).path(),
-            Packed::new(&serde_json::to_vec(&chunk)?),
+        keys.push(NodeEntry(
+            node.key.into(),
+            leaf,
+            rows,
+            continued.into(),
+            named.written().into(),
         ));
     }
+    let mut chunks = Vec::new();
+    for chunk in listings.chunks(ROWS_PER_FILE) {
+        let chunk: Vec<Row> = chunk.iter().map(|l| rows.row(l)).collect();
+        chunks.push(name(Packed::new(&serde_json::to_vec(&chunk)?)).into());
+    }
+    let files = files.into_iter().collect();
 
     let manifest = serde_json::to_vec(&Manifest {
         version: format::VERSION,
@@ -218,6 +237,7 @@ pub fn build(base_url: &BaseUrl, corpus: &Corpus) -> Result<SearchIndex, serde_j
             .map(|f| f.extension.into())
             .collect(),
         nodes: keys,
+        chunks,
         deprecated: corpus
             .searchables()
             .iter()

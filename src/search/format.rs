@@ -9,9 +9,13 @@ use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
 /// The format version; a client refuses an index it does not know.
-pub const VERSION: u32 = 7;
-/// The folder of the node and row files.
+pub const VERSION: u32 = 8;
+/// The folder of the node and row files, each named by its content
+/// ([`path`]).
 pub const DIR: &str = "search";
+/// Hexadecimal digits of a file's digest in its name: 64 bits, so that no
+/// two files of a site share a name by chance.
+pub const DIGEST_HEX: usize = 16;
 /// The manifest, at the site's root.
 pub const MANIFEST: &str = "search-index.json";
 
@@ -55,45 +59,78 @@ pub fn deltas(postings: impl IntoIterator<Item = u64>) -> Vec<u64> {
         .collect()
 }
 
-/// A node's key as its files name it: the hexadecimal of its UTF-8 bytes,
-/// so that the name is plain ASCII whatever the script, and stays the same
-/// from build to build as long as the key does. Numbering the nodes in
-/// order would rename every node after a new word, and a rebuild would
-/// write them all again.
-pub fn file_key(key: &str) -> String {
-    use std::fmt::Write as _;
-    key.bytes()
-        .fold(String::with_capacity(key.len() * 2), |mut hex, byte| {
-            let _ = write!(hex, "{byte:02x}");
-            hex
-        })
+/// The path of the index file whose digest is `digest` ([`DIGEST_HEX`]
+/// hexadecimal digits of the BLAKE3 of its bytes). Named by their content,
+/// the files of one build are never another's: a reader holding one
+/// build's manifest (during a publish, after one that died, from a cache)
+/// meets only the files written with it, and a rebuild keeps the name of
+/// every file whose content it keeps.
+pub fn path(digest: &str) -> String {
+    format!("{DIR}/{digest}.json")
 }
 
-/// A file of the index beside the manifest, by what it holds.
-#[derive(Debug, Clone, Copy)]
-pub enum IndexFile<'a> {
-    /// The node of a key ([`NodeFile`]).
-    Node(&'a str),
-    /// A leaf's rows: every entity its words name ([`NumberedRow`]s).
-    Rows(&'a str),
-    /// The first page of a key searched alone ([`PageFile`]).
-    Page(&'a str),
-    /// A leaf's group: its key and the character after it.
-    Group(&'a str),
-    /// The rows of a fixed-size chunk of entities in rank order ([`Row`]s).
-    Chunk(usize),
+/// Whether `digest` is one as the writer makes them: [`DIGEST_HEX`]
+/// lower-case hexadecimal digits.
+pub fn is_digest(digest: &str) -> bool {
+    digest.len() == DIGEST_HEX
+        && digest
+            .bytes()
+            .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
-impl IndexFile<'_> {
-    /// Its path from the site's root.
-    pub fn path(self) -> String {
-        match self {
-            IndexFile::Node(key) => format!("{DIR}/n{}.json", file_key(key)),
-            IndexFile::Rows(key) => format!("{DIR}/r{}.json", file_key(key)),
-            IndexFile::Page(key) => format!("{DIR}/p{}.json", file_key(key)),
-            IndexFile::Group(key) => format!("{DIR}/g{}.json", file_key(key)),
-            IndexFile::Chunk(j) => format!("{DIR}/d{j}.json"),
+/// The files of one node, as its manifest entry lists them: each a kind
+/// letter and a digest, in this order: `n` its node file (where nodes are
+/// fetched), `r` a leaf's row file (where its entry counts rows), `p` its
+/// page file, and `g` a group file for each character of the entry's
+/// groups, in their order.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct NodeFiles {
+    pub node: Option<String>,
+    pub rows: Option<String>,
+    pub page: Option<String>,
+    pub groups: Vec<String>,
+}
+
+impl NodeFiles {
+    /// The entry's string of files.
+    pub fn written(&self) -> String {
+        let mut out = String::new();
+        for (kind, digest) in [('n', &self.node), ('r', &self.rows), ('p', &self.page)] {
+            if let Some(digest) = digest {
+                out.push(kind);
+                out.push_str(digest);
+            }
         }
+        for digest in &self.groups {
+            out.push('g');
+            out.push_str(digest);
+        }
+        out
+    }
+
+    /// Reads an entry's string of files; `None` when it is not one.
+    pub fn read(written: &str) -> Option<NodeFiles> {
+        let mut files = NodeFiles::default();
+        let mut rest = written;
+        while !rest.is_empty() {
+            let kind = rest.as_bytes()[0];
+            let digest = rest.get(1..1 + DIGEST_HEX).filter(|d| is_digest(d))?;
+            rest = &rest[1 + DIGEST_HEX..];
+            let slot = match kind {
+                b'n' => &mut files.node,
+                b'r' => &mut files.rows,
+                b'p' => &mut files.page,
+                b'g' => {
+                    files.groups.push(digest.to_owned());
+                    continue;
+                }
+                _ => return None,
+            };
+            if slot.replace(digest.to_owned()).is_some() {
+                return None;
+            }
+        }
+        Some(files)
     }
 }
 
@@ -114,6 +151,9 @@ pub struct Manifest<'a> {
     pub links: Vec<Cow<'a, str>>,
     /// Every node of the trie, in depth-first order.
     pub nodes: Vec<NodeEntry<'a>>,
+    /// The digest of each chunk of rows, in order: the [`Row`]s of
+    /// `rowsPerFile` entities in rank order.
+    pub chunks: Vec<Cow<'a, str>>,
     /// The deprecated entities, by number, which rank last; left out
     /// when there are none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -130,19 +170,21 @@ pub struct Manifest<'a> {
 }
 
 /// A node's entry in the manifest: `[key, 1 for a leaf or 0, rows,
-/// groups?]`. When `rows` is not 0, [`IndexFile::Rows`] holds the rows of
-/// that many entities: every entity its words name. On a site whose nodes
-/// are fetched, when `rows` is 0 or more than `rowsPerFile`, and the key is
-/// not empty, [`IndexFile::Page`] holds its first page, and a leaf's entry
-/// has a fourth element: the characters `c` that continue its key for
-/// which [`IndexFile::Group`] of `{key}{c}` holds the rows of every entity
-/// the words that start with `{key}{c}` name.
+/// groups, files]`. When `rows` is not 0, its row file holds the
+/// [`NumberedRow`]s of that many entities: every entity its words name.
+/// On a site whose nodes are fetched, when `rows` is 0 or more than
+/// `rowsPerFile`, and the key is not empty, its page file ([`PageFile`])
+/// holds its first page, and `groups` are the characters `c` that
+/// continue a leaf's key for each of which a group file holds the rows of
+/// every entity the words that start with `{key}{c}` name. `files` names
+/// them and its node file ([`NodeFiles`]).
 #[derive(Debug, Serialize, Deserialize)]
 pub struct NodeEntry<'a>(
     pub Cow<'a, str>,
     pub u8,
     pub usize,
-    #[serde(default, skip_serializing_if = "str::is_empty")] pub Cow<'a, str>,
+    #[serde(default)] pub Cow<'a, str>,
+    #[serde(default)] pub Cow<'a, str>,
 );
 
 /// A node file: a leaf's words, or an inner node's union of postings
@@ -237,6 +279,33 @@ mod tests {
     }
 
     #[test]
+    fn a_node_s_files_read_back_as_written_and_nothing_else_reads() {
+        let files = NodeFiles {
+            node: Some("0123456789abcdef".into()),
+            rows: None,
+            page: Some("fedcba9876543210".into()),
+            groups: vec!["00000000000000aa".into(), "00000000000000bb".into()],
+        };
+        let written = files.written();
+        assert_eq!(
+            written,
+            "n0123456789abcdefpfedcba9876543210g00000000000000aag00000000000000bb"
+        );
+        assert_eq!(NodeFiles::read(&written), Some(files));
+        assert_eq!(NodeFiles::read(""), Some(NodeFiles::default()));
+        for bad in [
+            "x0123456789abcdef",
+            "n0123456789abcde",
+            "n0123456789ABCDEF",
+            "n0123456789abcdefn0123456789abcdef",
+            "n../../etc/passwd",
+            "né123456789abcdef",
+        ] {
+            assert_eq!(NodeFiles::read(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
     fn rows_read_back_as_written() {
         let row = Row("A".into(), "a".into(), 2, "s".into(), Some("x".into()));
         let page = PageFile {
@@ -257,7 +326,10 @@ mod tests {
             serde_json::to_string(&row).unwrap(),
             r#"["A","a",2,"s","x"]"#
         );
-        let entry = NodeEntry("ab".into(), 1, 0, "".into());
-        assert_eq!(serde_json::to_string(&entry).unwrap(), r#"["ab",1,0]"#);
+        let entry = NodeEntry("ab".into(), 1, 0, "".into(), "".into());
+        assert_eq!(
+            serde_json::to_string(&entry).unwrap(),
+            r#"["ab",1,0,"",""]"#
+        );
     }
 }

@@ -14,7 +14,7 @@
 //! every golden query.
 
 use super::engine::{self, Tier};
-use super::format::{self, EXACT, IndexFile, Manifest, NodeEntry, PageFile};
+use super::format::{self, EXACT, Manifest, NodeEntry, NodeFiles, PageFile};
 use super::postings::{self, Cursor, Postings};
 use super::{Listing, Query, near};
 use crate::model::{BaseUrl, Slug};
@@ -58,7 +58,7 @@ pub enum Fetched {
 }
 
 /// Where the index's files come from, by their path from the site's root
-/// ([`IndexFile::path`]).
+/// ([`format::path`]).
 pub trait Files {
     fn read(&self, name: &str) -> Fetched;
 }
@@ -213,12 +213,18 @@ struct Node {
     leaf: bool,
     /// How many rows the leaf's row file holds (0: none).
     rows: usize,
+    /// The digests of its files that the reader reads: its node file and
+    /// its page file.
+    node_file: Option<String>,
+    page_file: Option<String>,
 }
 
 /// One site's index, open.
 pub struct Reader {
     base_url: BaseUrl,
     total: usize,
+    /// The digest of each chunk of rows.
+    chunks: Vec<String>,
     rows_per_file: usize,
     types: Vec<String>,
     nodes: Vec<Node>,
@@ -291,12 +297,36 @@ impl Reader {
         let nodes: Vec<Node> = manifest
             .nodes
             .into_iter()
-            .map(|NodeEntry(key, leaf, rows, _)| Node {
-                key: key.into_owned(),
-                leaf: leaf == 1,
-                rows,
+            .map(|NodeEntry(key, leaf, rows, _, files)| {
+                let files = NodeFiles::read(&files).ok_or_else(|| {
+                    bad(format!(
+                        "the files of node `{key}` are not named by digests"
+                    ))
+                })?;
+                Ok(Node {
+                    key: key.into_owned(),
+                    leaf: leaf == 1,
+                    rows,
+                    node_file: files.node,
+                    page_file: files.page,
+                })
             })
-            .collect();
+            .collect::<Result<_, IndexError>>()?;
+        let chunks: Vec<String> = manifest.chunks.into_iter().map(Cow::into_owned).collect();
+        if let Some(chunk) = chunks.iter().find(|c| !format::is_digest(c)) {
+            return Err(bad(format!(
+                "its chunk `{}` is not named by a digest",
+                chunk.escape_debug()
+            )));
+        }
+        if chunks.len() != manifest.total.div_ceil(manifest.rows_per_file.max(1)) {
+            return Err(bad(format!(
+                "it names {} chunks of rows for {} entities, {} a chunk",
+                chunks.len(),
+                manifest.total,
+                manifest.rows_per_file
+            )));
+        }
         let by_key = nodes
             .iter()
             .enumerate()
@@ -318,6 +348,7 @@ impl Reader {
         Ok(Reader {
             base_url,
             total: manifest.total,
+            chunks,
             rows_per_file: manifest.rows_per_file.max(1),
             types: manifest.types.into_iter().map(Cow::into_owned).collect(),
             nodes,
@@ -364,7 +395,16 @@ impl Reader {
                 })
             });
         }
-        let name = IndexFile::Node(&self.nodes[i].key).path();
+        let name = self.nodes[i]
+            .node_file
+            .as_deref()
+            .map(format::path)
+            .ok_or_else(|| {
+                Unanswered::Bad(IndexError {
+                    file: format::MANIFEST.to_owned(),
+                    what: format!("it names no file of node `{}`", self.nodes[i].key),
+                })
+            })?;
         cached(&self.nodes_cache, name, files, |file: format::NodeFile| {
             Arc::new(file.into())
         })
@@ -373,15 +413,27 @@ impl Reader {
     /// A chunk of rows, parsed once when it is read; a listing is made
     /// of a row only when an answer shows it.
     fn rows(&self, chunk: usize, files: &dyn Files) -> Result<Arc<Vec<Row>>, Unanswered> {
-        let name = IndexFile::Chunk(chunk).path();
+        let name = self.chunk_path(chunk).ok_or_else(|| {
+            Unanswered::Bad(IndexError {
+                file: format::MANIFEST.to_owned(),
+                what: format!("it names no chunk {chunk} of rows"),
+            })
+        })?;
         cached(&self.rows_cache, name, files, Arc::new)
+    }
+
+    /// The path of a chunk of rows, where the manifest names it.
+    fn chunk_path(&self, chunk: usize) -> Option<String> {
+        self.chunks.get(chunk).map(|digest| format::path(digest))
     }
 
     /// The listing of `entity`, from its chunk of rows.
     fn listing(&self, entity: u32, chunk: &[Row]) -> Result<Listing<'static>, IndexError> {
         let at = entity as usize;
         let bad = |what: String| IndexError {
-            file: IndexFile::Chunk(at / self.rows_per_file).path(),
+            file: self
+                .chunk_path(at / self.rows_per_file)
+                .unwrap_or_else(|| format::MANIFEST.to_owned()),
             what: format!("row of entity {entity}: {what}"),
         };
         let format::Row(id, name, kind, summary, slug) = chunk
@@ -575,7 +627,9 @@ impl Reader {
         if self.inline.is_some() || node.key != term || small_rows {
             return Ok(None);
         }
-        let name = IndexFile::Page(&node.key).path();
+        let Some(name) = node.page_file.as_deref().map(format::path) else {
+            return Ok(None);
+        };
         cached(&self.pages_cache, name, files, |file: PageFile| {
             Arc::new(Page {
                 total: file.total,

@@ -118,9 +118,15 @@ fn shipped_ontology_builds_every_file_and_they_agree() {
     let index = read_json(&out.join("index.json"));
     let all = read_json(&out.join("all"));
     let index_ld = read_json(&out.join("index.jsonld"));
-    let rows: Vec<Value> = (0..2258usize.div_ceil(128))
-        .flat_map(|j| {
-            read_json(&out.join(format!("search/d{j}.json")))
+    let chunks = read_json(&out.join("search-index.json"))["chunks"].clone();
+    assert_eq!(chunks.as_array().unwrap().len(), 2258usize.div_ceil(128));
+    let rows: Vec<Value> = chunks
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|digest| {
+            let digest = digest.as_str().unwrap();
+            read_json(&out.join(format!("search/{digest}.json")))
                 .as_array()
                 .unwrap()
                 .clone()

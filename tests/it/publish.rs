@@ -6,7 +6,7 @@
 
 use crate::serve::{Server, client};
 use crate::util::*;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::{Duration, Instant};
 
@@ -511,6 +511,83 @@ fn a_killed_publish_is_finished_by_the_next() {
         head.contains(&format!("\"layers\":[\"{}\"]", record[1])),
         "{head}"
     );
+}
+
+/// A publish of v2 over v1, killed at several moments: whichever search
+/// manifest the bucket holds, every file it names is there with the
+/// bytes of its own build, never the other's: a reader meets one build.
+#[test]
+fn a_killed_publish_never_mixes_one_build_s_search_manifest_with_another_s_files() {
+    needs!(GARAGE, Need::Slow);
+    let garage = start();
+    let dir = tempdir();
+    let builds: Vec<PathBuf> = ["alpha", "beta"]
+        .iter()
+        .map(|word| {
+            let input = generated_input(dir.path(), word, 1_000, word);
+            let site = dir.path().join(format!("{word}-site"));
+            build_ok(&input, &site);
+            site
+        })
+        .collect();
+    // The search files each build's manifest names: each node's (a kind
+    // letter and a digest each) and the chunks of rows.
+    let files_of = |site: &Path| -> Vec<String> {
+        let manifest = read_json(&site.join("search-index.json"));
+        let mut digests: Vec<String> = strings_of_array(&manifest["chunks"]);
+        for node in manifest["nodes"].as_array().unwrap() {
+            let files = node[4].as_str().unwrap();
+            digests.extend(
+                files
+                    .as_bytes()
+                    .chunks(17)
+                    .map(|f| String::from_utf8(f[1..].to_vec()).unwrap()),
+            );
+        }
+        digests.iter().map(|d| format!("search/{d}.json")).collect()
+    };
+    let (v1, v2) = (&builds[0], &builds[1]);
+    assert!(files_of(v1).len() > 20, "{:?}", files_of(v1));
+    // The two builds differ in every row: no file of one is the other's.
+    assert!(files_of(v1).iter().all(|f| !files_of(v2).contains(f)));
+    // Killed late in the publish too, where the search files go (after
+    // the entities' documents, before the manifest): at fractions of how
+    // long a whole publish of v2 over v1 takes.
+    let first = publish(&garage, v1, "mixed", &[]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let started = Instant::now();
+    let whole = publish(&garage, v2, "mixed", &[]);
+    assert!(whole.status.success(), "{}", stderr(&whole));
+    let whole = started.elapsed().as_millis() as u64;
+    let mut seen = Vec::new();
+    for percent in [40, 85, 95, 98] {
+        let wait = whole * percent / 100;
+        let first = publish(&garage, v1, "mixed", &[]);
+        assert!(first.status.success(), "{}", stderr(&first));
+        let mut child = publish_command(&garage, v2, "mixed", Some(&garage.endpoint), &["-q"])
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(wait));
+        let _ = child.kill();
+        let _ = child.wait();
+        let (status, _, _, manifest) = web_get(&garage, "mixed/search-index.json");
+        assert_eq!(status, 200, "after {wait} ms");
+        let build = builds
+            .iter()
+            .position(|site| std::fs::read(site.join("search-index.json")).unwrap() == manifest)
+            .unwrap_or_else(|| panic!("after {wait} ms the manifest is neither build's"));
+        seen.push(format!("v{} after {wait} of {whole} ms", build + 1));
+        let build = &builds[build];
+        for path in files_of(build) {
+            let (status, _, _, body) = web_get(&garage, &format!("mixed/{path}"));
+            assert_eq!(status, 200, "{path} after {wait} ms");
+            assert!(
+                std::fs::read(build.join(&path)).unwrap() == body,
+                "{path} after {wait} ms is not its manifest's build's"
+            );
+        }
+    }
+    eprintln!("the manifests the killed publishes left: {seen:?}");
 }
 
 /// The bytes a publish says it sent and copied within the store, as it

@@ -450,6 +450,15 @@ macro_rules! needs {
 }
 pub(crate) use needs;
 
+/// The strings of the JSON array `list`, in order.
+pub fn strings_of_array(list: &serde_json::Value) -> Vec<String> {
+    list.as_array()
+        .expect("an array")
+        .iter()
+        .map(|item| item.as_str().expect("a string").to_owned())
+        .collect()
+}
+
 /// The string `field` of each object in the JSON array `list`, in order.
 pub fn strings_of<'a>(list: &'a serde_json::Value, field: &str) -> Vec<&'a str> {
     list.as_array()
