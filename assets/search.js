@@ -255,7 +255,7 @@ class Index {
     // Deprecated terms rank after every other match.
     // A flag per entity: ranking looks every match up.
     this.chunks = manifest.chunks ?? [];
-    if (this.chunks.length !== Math.ceil(manifest.total / Math.max(1, manifest.rowsPerFile)) || !this.chunks.every((c) => DIGEST.test(c))) {
+    if (this.chunks.length !== Math.ceil(manifest.total / Math.max(1, manifest.rowsPerFile)) || !this.chunks.every((c) => typeof c === "string" && DIGEST.test(c))) {
       throw new Error("search index: its chunks of rows are not one digest per chunk");
     }
     this.deprecated = new Uint8Array(manifest.total);

@@ -20,6 +20,8 @@ pub struct Context<'a> {
     /// How many triples the entities state, counted once for the data
     /// set's description.
     pub(super) entity_triples: std::sync::OnceLock<usize>,
+    /// The prefixes RDF documents abbreviate with (`rdf::prefixes`).
+    pub(super) prefixes: std::sync::OnceLock<Vec<(String, String)>>,
     /// How the terms of an ontology source link to each other.
     pub(super) relations: relations::Relations,
     /// Whether the site publishes the terms of an ontology source.
@@ -98,6 +100,7 @@ impl<'a> Context<'a> {
             ontology,
             extra_terms,
             entity_triples: std::sync::OnceLock::new(),
+            prefixes: std::sync::OnceLock::new(),
             relations: relations::Relations::of(ontology),
             has_terms: ontology.entities.iter().any(|e| e.term.is_some()),
             aliases: aliases_of(ontology),

@@ -209,7 +209,7 @@ impl<'a> Statement<'a> {
         Statement {
             label: match published {
                 Some(term) => readable(&short_name(&term.name)),
-                None => readable(local_name(predicate)),
+                None => readable(crate::model::namespaces::local_name(predicate)),
             },
             object_iri: match &t.object {
                 oxrdf::Term::NamedNode(n) => Some(n.as_str()),
@@ -305,12 +305,6 @@ impl<'a> ValueView<'a> {
             other => leaf(other.to_string().into(), None),
         }
     }
-}
-
-/// The last segment of an IRI, after its `#` or last `/`.
-fn local_name(iri: &str) -> &str {
-    let rest = iri.rsplit(['#', '/']).next().unwrap_or(iri);
-    if rest.is_empty() { iri } else { rest }
 }
 
 /// A key or identifier as a label: `actionStatus` and `action_status` as

@@ -292,8 +292,18 @@ fn json_literal(value: &Value) -> Literal {
 }
 
 /// The prefixes documents abbreviate with: ontosite's own, and for an
-/// ontology's terms the namespaces ontologies are written with.
-fn prefixes<'s>(site: &'s Context) -> Vec<(&'s str, String)> {
+/// ontology's terms the namespaces ontologies are written with. Made once
+/// per site: every document filters them.
+fn prefixes<'s>(site: &'s Context) -> &'s [(String, String)] {
+    site.prefixes.get_or_init(|| {
+        all_prefixes(site)
+            .into_iter()
+            .map(|(name, namespace)| (name.to_owned(), namespace))
+            .collect()
+    })
+}
+
+fn all_prefixes<'s>(site: &'s Context) -> Vec<(&'s str, String)> {
     if !site.has_terms {
         return site_prefixes(site);
     }
@@ -344,18 +354,18 @@ pub enum Writer<W: Write> {
 
 impl<W: Write> Writer<W> {
     /// Starts a document; Turtle and JSON-LD declare `prefixes`.
-    pub fn new(
+    pub fn new<'p>(
         syntax: Syntax,
-        prefixes: &[(&str, String)],
+        prefixes: impl IntoIterator<Item = (&'p str, &'p str)>,
         out: W,
     ) -> Result<Writer<W>, RenderError> {
-        let bad = |namespace: &String| RenderError::Iri(namespace.clone());
+        let bad = |namespace: &str| RenderError::Iri(namespace.to_owned());
         Ok(match syntax {
             Syntax::Turtle => {
                 let mut serializer = oxttl::TurtleSerializer::new();
                 for (name, namespace) in prefixes {
                     serializer = serializer
-                        .with_prefix(*name, namespace.as_str())
+                        .with_prefix(name, namespace)
                         .map_err(|_| bad(namespace))?;
                 }
                 Writer::Turtle(serializer.for_writer(out))
@@ -364,7 +374,7 @@ impl<W: Write> Writer<W> {
                 let mut serializer = oxjsonld::JsonLdSerializer::new();
                 for (name, namespace) in prefixes {
                     serializer = serializer
-                        .with_prefix(*name, namespace.as_str())
+                        .with_prefix(name, namespace)
                         .map_err(|_| bad(namespace))?;
                 }
                 Writer::JsonLd(serializer.for_writer(out))
@@ -422,11 +432,11 @@ pub fn write<T: Borrow<Triple>>(
                 || subject_iri(t).is_some_and(|s| s.starts_with(namespace))
         })
     };
-    let prefixes: Vec<_> = prefixes(site)
-        .into_iter()
+    let used = prefixes(site)
+        .iter()
         .filter(|(_, namespace)| uses(namespace))
-        .collect();
-    let mut writer = Writer::new(syntax, &prefixes, out)?;
+        .map(|(name, namespace)| (name.as_str(), namespace.as_str()));
+    let mut writer = Writer::new(syntax, used, out)?;
     for triple in triples {
         writer.triple(triple.borrow())?;
     }
@@ -435,7 +445,12 @@ pub fn write<T: Borrow<Triple>>(
 
 /// Starts a large document that declares every prefix.
 pub fn writer<W: Write>(site: &Context, syntax: Syntax, out: W) -> Result<Writer<W>, RenderError> {
-    Writer::new(syntax, &prefixes(site), out)
+    let every = prefixes(site).iter();
+    Writer::new(
+        syntax,
+        every.map(|(name, ns)| (name.as_str(), ns.as_str())),
+        out,
+    )
 }
 
 pub fn entity(

@@ -153,6 +153,7 @@ pub struct Manifest<'a> {
     pub nodes: Vec<NodeEntry<'a>>,
     /// The digest of each chunk of rows, in order: the [`Row`]s of
     /// `rowsPerFile` entities in rank order.
+    #[serde(default)]
     pub chunks: Vec<Cow<'a, str>>,
     /// The deprecated entities, by number, which rank last; left out
     /// when there are none.

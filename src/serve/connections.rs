@@ -174,11 +174,13 @@ pub async fn serve(
         .keep_alive_timeout(HEADER_TIMEOUT);
     let graceful = GracefulShutdown::new();
     loop {
-        let accept = std::pin::pin!(listener.accept());
+        // Stopping first: `select` polls its left future first, and a
+        // backlog of connections must not hold off a stop.
         let stop = std::pin::pin!(stopping.wait_for(|stop| *stop));
-        let accepted = match futures_util::future::select(accept, stop).await {
-            futures_util::future::Either::Left((accepted, _)) => accepted,
-            futures_util::future::Either::Right(_) => break,
+        let accept = std::pin::pin!(listener.accept());
+        let accepted = match futures_util::future::select(stop, accept).await {
+            futures_util::future::Either::Left(_) => break,
+            futures_util::future::Either::Right((accepted, _)) => accepted,
         };
         let (tcp, peer) = match accepted {
             Ok(accepted) => accepted,

@@ -40,7 +40,7 @@ pub const STYLESHEET: &str = "ui/site.css";
 pub const PAGE_SCRIPT: &str = "ui/site.js";
 /// Where the search index's files are repeated as scripts, for pages
 /// opened from disk: `search-index.json` as `ui/search-index.js`,
-/// `search/n0.json` as `ui/search/n0.js`.
+/// `search/{digest}.json` as `ui/search/{digest}.js`.
 pub const SEARCH_SCRIPTS: &str = "ui/";
 /// The vocabulary of ontosite's terms, which `/vocab` answers.
 pub const VOCAB_TTL: &str = "vocab.ttl";

@@ -576,7 +576,17 @@ fn a_killed_publish_never_mixes_one_build_s_search_manifest_with_another_s_files
             .iter()
             .position(|site| std::fs::read(site.join("search-index.json")).unwrap() == manifest)
             .unwrap_or_else(|| panic!("after {wait} ms the manifest is neither build's"));
-        seen.push(format!("v{} after {wait} of {whole} ms", build + 1));
+        // How many of the other build's search files lie beside it: where
+        // some do, the kill fell where stable names would have mixed them.
+        let other = &builds[1 - build];
+        let beside = files_of(other)
+            .iter()
+            .filter(|path| web_get(&garage, &format!("mixed/{path}")).0 == 200)
+            .count();
+        seen.push(format!(
+            "v{}'s manifest, {beside} of the other's search files beside it, after {wait} of {whole} ms",
+            build + 1
+        ));
         let build = &builds[build];
         for path in files_of(build) {
             let (status, _, _, body) = web_get(&garage, &format!("mixed/{path}"));
