@@ -169,11 +169,10 @@ enum Pass {
 
 impl Pass {
     /// The documents of `site` this pass renders.
-    fn of<'a>(
-        self,
-        site: &Rendering<'a>,
-    ) -> impl ParallelIterator<Item = render::Document<'a>> + 'a {
-        render::documents(site).filter(move |d| d.is_host() == (self == Pass::HostFiles))
+    fn of<'a>(self, site: &Rendering<'a>) -> Vec<render::Document<'a>> {
+        let mut documents = render::documents(site);
+        documents.retain(|d| d.is_host() == (self == Pass::HostFiles));
+        documents
     }
 }
 
@@ -184,26 +183,42 @@ fn measure_documents(
     sites: &[(&Rendering, &str)],
     pass: Pass,
 ) -> Result<Vec<(String, u64)>, Error> {
-    sites
-        .par_iter()
-        .flat_map(|&(site, prefix)| pass.of(site).map(move |d| (site, prefix, d)))
-        .map_init(Vec::new, |buffer, (site, prefix, document)| {
-            let path = format!("{prefix}{}", document.path(site));
-            let failed = |source| Error::Render {
-                path: path.clone(),
-                source,
-            };
-            let len = if document.streams() {
-                let mut counted = render::Counted::default();
-                document.render_into(site, &mut counted).map_err(failed)?;
-                counted.bytes
-            } else {
-                document.render(site, buffer).map_err(failed)?;
-                buffer.len() as u64
-            };
-            Ok((path, len))
-        })
-        .collect()
+    each_site(sites, pass, |site, prefix, documents| {
+        documents
+            .into_par_iter()
+            .map_init(Vec::new, |buffer, document| {
+                let path = format!("{prefix}{}", document.path(site));
+                let failed = |source| Error::Render {
+                    path: path.clone(),
+                    source,
+                };
+                let len = if document.streams() {
+                    let mut counted = render::Counted::default();
+                    document.render_into(site, &mut counted).map_err(failed)?;
+                    counted.bytes
+                } else {
+                    document.render(site, buffer).map_err(failed)?;
+                    buffer.len() as u64
+                };
+                Ok((path, len))
+            })
+            .collect()
+    })
+}
+
+/// `each` of `sites` in turn (each with the folder it goes in) on the
+/// documents of `pass`, the results in order: the sites one after another,
+/// each site's documents in parallel.
+fn each_site<'a, T, E>(
+    sites: &[(&Rendering<'a>, &str)],
+    pass: Pass,
+    each: impl Fn(&Rendering<'a>, &str, Vec<render::Document<'a>>) -> Result<Vec<T>, E>,
+) -> Result<Vec<T>, E> {
+    let mut all = Vec::new();
+    for &(site, prefix) in sites {
+        all.extend(each(site, prefix, pass.of(site))?);
+    }
+    Ok(all)
 }
 
 /// Builds the site. `interrupted` is polled between files: once it is set,
@@ -304,7 +319,7 @@ pub fn build_keeping_previous(
             Some(
                 sites
                     .iter()
-                    .map(|(site, _)| Pass::Documents.of(site).count() as u64)
+                    .map(|(site, _)| Pass::Documents.of(site).len() as u64)
                     .sum(),
             ),
         );
@@ -327,7 +342,7 @@ pub fn build_keeping_previous(
                 Some(copy) => format!("{} of release {}", phase::WRITING, copy.version),
                 None => format!("{} for the host", phase::WRITING),
             };
-            let count = sites.iter().map(|(site, _)| pass.of(site).count() as u64);
+            let count = sites.iter().map(|(site, _)| pass.of(site).len() as u64);
             progress.phase(&what, Some(count.sum()));
             write_documents(sites, pass, &staging, interrupted, progress)
         },
@@ -433,6 +448,7 @@ fn layout(
     };
     // The file names alone: nothing is rendered yet.
     let root: Vec<(String, bool)> = render::documents(site)
+        .iter()
         .map(|d| (d.path(site), d.is_host()))
         .collect();
     // The host files are there (the host may not count them), empty.
@@ -835,46 +851,48 @@ fn write_documents(
     interrupted: &AtomicBool,
     progress: &dyn Progress,
 ) -> Result<Vec<WrittenFile>, Error> {
-    sites
-        .par_iter()
-        .flat_map(|&(site, prefix)| pass.of(site).map(move |d| (site, prefix, d)))
-        .map_init(Vec::new, |buffer, (site, prefix, document)| {
-            if interrupted.load(Ordering::Relaxed) {
-                return Err(Error::Interrupted);
-            }
-            let path = format!("{prefix}{}", document.path(site));
-            let failed = |source| Error::Render {
-                path: path.clone(),
-                source,
-            };
-            // The documents that grow with the ontology as one file go
-            // straight into it, hashed and cut as they go (a publish then
-            // need not read them again to cut them); the rest through the
-            // thread's buffer.
-            let (how, object) = if document.streams() {
-                let mut file = Cutting {
-                    inner: staging.create(&path)?,
-                    cutter: Cutter::new(),
-                };
-                document.render_into(site, &mut file).map_err(failed)?;
-                let Cutting { inner, cutter } = file;
-                let (how, len) = staging.finish(inner)?;
-                let (chunks, hash) = cutter.finish();
-                let mut object = objects::Object::new(path, hash, len);
-                if chunks.len() > 1 {
-                    object.chunks = chunks;
+    each_site(sites, pass, |site, prefix, documents| {
+        documents
+            .into_par_iter()
+            .map_init(Vec::new, |buffer, document| {
+                if interrupted.load(Ordering::Relaxed) {
+                    return Err(Error::Interrupted);
                 }
-                (how, object)
-            } else {
-                document.render(site, buffer).map_err(failed)?;
-                let how = staging.write(&path, buffer)?;
-                let object = objects::Object::new(path, objects::hash(buffer), buffer.len() as u64);
-                (how, object)
-            };
-            progress.advance(1, object.bytes);
-            Ok(WrittenFile { object, how })
-        })
-        .collect()
+                let path = format!("{prefix}{}", document.path(site));
+                let failed = |source| Error::Render {
+                    path: path.clone(),
+                    source,
+                };
+                // The documents that grow with the ontology as one file go
+                // straight into it, hashed and cut as they go (a publish then
+                // need not read them again to cut them); the rest through the
+                // thread's buffer.
+                let (how, object) = if document.streams() {
+                    let mut file = Cutting {
+                        inner: staging.create(&path)?,
+                        cutter: Cutter::new(),
+                    };
+                    document.render_into(site, &mut file).map_err(failed)?;
+                    let Cutting { inner, cutter } = file;
+                    let (how, len) = staging.finish(inner)?;
+                    let (chunks, hash) = cutter.finish();
+                    let mut object = objects::Object::new(path, hash, len);
+                    if chunks.len() > 1 {
+                        object.chunks = chunks;
+                    }
+                    (how, object)
+                } else {
+                    document.render(site, buffer).map_err(failed)?;
+                    let how = staging.write(&path, buffer)?;
+                    let object =
+                        objects::Object::new(path, objects::hash(buffer), buffer.len() as u64);
+                    (how, object)
+                };
+                progress.advance(1, object.bytes);
+                Ok(WrittenFile { object, how })
+            })
+            .collect()
+    })
 }
 
 /// Writes the list of the published files with their hashes and chunks

@@ -47,7 +47,6 @@ use crate::site::bundles::{self, Layout};
 use crate::site::formats::{ENTITY_FORMATS, EntityFormat};
 use crate::site::parts::Parted;
 use crate::site::{files, pages};
-use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::io::Write;
 
@@ -486,39 +485,16 @@ impl Graph {
     }
 }
 
-/// Every document of the site, as a parallel iterator: the site-wide ones,
-/// the search index's files, then each entity in every format.
-pub fn documents<'a>(site: &Rendering<'a>) -> impl ParallelIterator<Item = Document<'a>> + 'a {
-    let per_entity = match site.bundle_count() {
-        None => rayon::iter::Either::Left(
-            site.ontology
-                .entities
-                .par_iter()
-                .flat_map_iter(|e| ENTITY_FORMATS.iter().map(move |f| Document::Entity(e, f))),
-        ),
-        Some(count) => rayon::iter::Either::Right(
-            (0..count)
-                .into_par_iter()
-                .flat_map_iter(|n| ENTITY_FORMATS.iter().map(move |f| Document::Bundle(f, n)))
-                .chain([Document::BundleManifest]),
-        ),
-    };
-    let search_files = (0..site.search_index.files.len())
-        .into_par_iter()
-        .flat_map_iter(|i| [Document::SearchFile(i), Document::SearchScript(Some(i))]);
-    let sources = site
-        .ontology
-        .meta
-        .downloads
-        .par_iter()
-        .map(Document::Source);
-    let tree = (0..site.tree_pages().count())
-        .into_par_iter()
-        .map(Document::TreePage);
-    let browse = site.browse().pages().into_par_iter().map(Document::Browse);
-    let list_pages = (1..=pages::count(site.ontology.entities.len()))
-        .into_par_iter()
-        .flat_map_iter(|n| pages::Paged::EVERY.map(|list| Document::Page(list, n)));
+/// Every document of the site, in the order a writer takes them: the
+/// site-wide ones (the largest first), the host files, the list pages, the
+/// tree and browse pages, the sources, the search index's files, then each
+/// entity in every format.
+///
+/// A list, not a parallel iterator: naming a document costs nothing, and
+/// one list that each pass takes in parallel is one instantiation of
+/// rayon's machinery where a chain of nine was nine per consumer (the
+/// release build's critical path is LLVM on this crate).
+pub fn documents<'a>(site: &Rendering<'a>) -> Vec<Document<'a>> {
     // A release's copy is answered by the site it is in: no host files.
     let hosts: Vec<Document> = if site.kept_release {
         Vec::new()
@@ -571,17 +547,35 @@ pub fn documents<'a>(site: &Rendering<'a>) -> impl ParallelIterator<Item = Docum
         Document::All => !site.joined.contains(&pages::Paged::All),
         _ => !(site.kept_release && files::ROOT_ONLY.contains(&document.path(site).as_str())),
     };
-    let site_wide: Vec<Document> = Document::SITE_WIDE.into_iter().filter(whole).collect();
-    site_wide
-        .into_par_iter()
-        .chain(parts)
-        .chain(hosts)
-        .chain(list_pages)
-        .chain(tree)
-        .chain(browse)
-        .chain(sources)
-        .chain(search_files)
-        .chain(per_entity)
+    let mut documents: Vec<Document> = Document::SITE_WIDE.into_iter().filter(whole).collect();
+    documents.extend(parts);
+    documents.extend(hosts);
+    documents.extend(
+        (1..=pages::count(site.ontology.entities.len()))
+            .flat_map(|n| pages::Paged::EVERY.map(|list| Document::Page(list, n))),
+    );
+    documents.extend((0..site.tree_pages().count()).map(Document::TreePage));
+    documents.extend(site.browse().pages().into_iter().map(Document::Browse));
+    documents.extend(site.ontology.meta.downloads.iter().map(Document::Source));
+    documents.extend(
+        (0..site.search_index.files.len())
+            .flat_map(|i| [Document::SearchFile(i), Document::SearchScript(Some(i))]),
+    );
+    match site.bundle_count() {
+        None => documents.extend(
+            site.ontology
+                .entities
+                .iter()
+                .flat_map(|e| ENTITY_FORMATS.iter().map(move |f| Document::Entity(e, f))),
+        ),
+        Some(count) => {
+            documents.extend(
+                (0..count).flat_map(|n| ENTITY_FORMATS.iter().map(move |f| Document::Bundle(f, n))),
+            );
+            documents.push(Document::BundleManifest);
+        }
+    }
+    documents
 }
 
 #[cfg(test)]
@@ -649,6 +643,7 @@ mod tests {
         let ontology = ontology();
         let site = Rendering::new(&ontology).unwrap();
         let mut names: Vec<String> = documents(&site)
+            .into_iter()
             .filter(|d| !matches!(d, Document::Entity(..)))
             .map(|d| d.path(&site))
             .collect();
@@ -677,7 +672,7 @@ mod tests {
         let ontology = ontology();
         let site = Rendering::new(&ontology).unwrap();
         let published = crate::hosts::published_extensions();
-        for document in documents(&site).collect::<Vec<_>>() {
+        for document in documents(&site) {
             let path = document.path(&site);
             let name = path.rsplit('/').next().unwrap_or(&path);
             if matches!(document, Document::Source(_)) || name.starts_with(['_', '.']) {
