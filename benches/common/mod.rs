@@ -129,6 +129,7 @@ pub fn build_without_entity_files(input: &Path, out: &Path) {
     let ontology = ontosite::source::load(input, None).expect("the synthetic input loads");
     let site = Rendering::new(&ontology).expect("a site");
     documents(&site)
+        .into_par_iter()
         .filter(|d| {
             !matches!(
                 d,
