@@ -210,6 +210,7 @@ const DIGEST = /^[0-9a-f]{16}$/;
 
 /** The path of the index file named by `digest`. */
 function indexFile(digest) {
+  if (digest === undefined) throw new Error("search index: a node names no file where its entry needs one");
   return `search/${digest}.json`;
 }
 
@@ -244,6 +245,13 @@ class Index {
         { key, i, files: nodeFiles(files, key), leaf: leaf === 1, rows, groups: Array.from(groups) },
       ]),
     );
+    for (const node of this.nodes.values()) {
+      if (node.files.g.length !== node.groups.length) {
+        throw new Error(`search index: node ${JSON.stringify(node.key)} names ${node.files.g.length} group files for ${node.groups.length} groups`);
+      }
+    }
+    // As the Rust reader: a manifest's rowsPerFile of 0 reads as 1.
+    this.rowsPerFile = Math.max(1, manifest.rowsPerFile);
     // Each node's children, for the walk that finds a typo's words.
     this.children = new Map();
     for (const node of this.nodes.values()) {
@@ -255,7 +263,7 @@ class Index {
     // Deprecated terms rank after every other match.
     // A flag per entity: ranking looks every match up.
     this.chunks = manifest.chunks ?? [];
-    if (this.chunks.length !== Math.ceil(manifest.total / Math.max(1, manifest.rowsPerFile)) || !this.chunks.every((c) => typeof c === "string" && DIGEST.test(c))) {
+    if (this.chunks.length !== Math.ceil(manifest.total / this.rowsPerFile) || !this.chunks.every((c) => typeof c === "string" && DIGEST.test(c))) {
       throw new Error("search index: its chunks of rows are not one digest per chunk");
     }
     this.deprecated = new Uint8Array(manifest.total);
@@ -433,7 +441,7 @@ class Index {
     if (leading >= 0) {
       if (first !== undefined && leading > 0) first(entities.slice(0, leading).map((e) => found.get(e)));
       const missing = entities.slice(leading).filter((e) => !found.has(e));
-      const per = this.manifest.rowsPerFile;
+      const per = this.rowsPerFile;
       const chunks = [...new Set(missing.map((e) => Math.floor(e / per)))];
       const leaf = this.rowLeaf(perTerm.map((t) => t.read));
       if (leaf !== undefined && leaf.rows < chunks.length * per) {
@@ -457,7 +465,7 @@ class Index {
    * are chosen once the page is known.
    */
   firstPageFiles(terms) {
-    const per = this.manifest.rowsPerFile;
+    const per = this.rowsPerFile;
     const nodes = terms.map((term) => [term, this.node(term)]).filter(([, node]) => node !== null);
     const whole = [];
     for (const [term, node] of nodes) {
@@ -488,7 +496,7 @@ class Index {
   pageFile(term) {
     const node = this.node(term);
     if (this.manifest.nodeFiles || node === null || node.key !== term) return null;
-    if (node.rows > 0 && node.rows <= this.manifest.rowsPerFile) return null;
+    if (node.rows > 0 && node.rows <= this.rowsPerFile) return null;
     if (node.files.p === undefined) return null;
     return { key: node.key, file: indexFile(node.files.p) };
   }

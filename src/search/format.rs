@@ -108,6 +108,15 @@ impl NodeFiles {
         out
     }
 
+    /// Every file's digest, in the order [`NodeFiles::written`] lists them.
+    pub fn digests(&self) -> impl Iterator<Item = &str> {
+        [&self.node, &self.rows, &self.page]
+            .into_iter()
+            .flatten()
+            .chain(&self.groups)
+            .map(String::as_str)
+    }
+
     /// Reads an entry's string of files; `None` when it is not one.
     pub fn read(written: &str) -> Option<NodeFiles> {
         let mut files = NodeFiles::default();

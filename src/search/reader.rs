@@ -121,12 +121,22 @@ fn both<A, B>(a: Result<A, Unanswered>, b: Result<B, Unanswered>) -> Result<(A, 
         (a, b) => match together([a.map(|_| ()), b.map(|_| ())]) {
             Err(unanswered) => Err(unanswered),
             // Not reached: one of the two failed.
-            Ok(_) => Err(Unanswered::Bad(IndexError {
-                file: format::MANIFEST.to_owned(),
-                what: "a step failed without saying why".into(),
-            })),
+            Ok(_) => Err(bad_manifest("a step failed without saying why".into())),
         },
     }
+}
+
+/// The manifest is not what the format says: `what`.
+fn manifest_error(what: String) -> IndexError {
+    IndexError {
+        file: format::MANIFEST.to_owned(),
+        what,
+    }
+}
+
+/// A query refused because the manifest is not what the format says.
+fn bad_manifest(what: String) -> Unanswered {
+    Unanswered::Bad(manifest_error(what))
 }
 
 /// One page of an answer, as the index holds it: how many entities match
@@ -262,10 +272,7 @@ impl std::fmt::Debug for Reader {
 impl Reader {
     /// Opens an index from its manifest's bytes ([`format::MANIFEST`]).
     pub fn open(manifest: &[u8]) -> Result<Reader, IndexError> {
-        let bad = |what: String| IndexError {
-            file: format::MANIFEST.to_owned(),
-            what,
-        };
+        let bad = manifest_error;
         let manifest: Manifest = serde_json::from_slice(manifest)
             .map_err(|e| bad(format!("it is not an index: {e}")))?;
         if manifest.version != format::VERSION {
@@ -388,22 +395,15 @@ impl Reader {
 
     fn file(&self, i: usize, files: &dyn Files) -> Result<Arc<OpenNode>, Unanswered> {
         if let Some(inline) = &self.inline {
-            return inline.get(i).cloned().ok_or_else(|| {
-                Unanswered::Bad(IndexError {
-                    file: format::MANIFEST.to_owned(),
-                    what: format!("it has no node file {i}"),
-                })
-            });
+            return (inline.get(i).cloned())
+                .ok_or_else(|| bad_manifest(format!("it has no node file {i}")));
         }
         let name = self.nodes[i]
             .node_file
             .as_deref()
             .map(format::path)
             .ok_or_else(|| {
-                Unanswered::Bad(IndexError {
-                    file: format::MANIFEST.to_owned(),
-                    what: format!("it names no file of node `{}`", self.nodes[i].key),
-                })
+                bad_manifest(format!("it names no file of node `{}`", self.nodes[i].key))
             })?;
         cached(&self.nodes_cache, name, files, |file: format::NodeFile| {
             Arc::new(file.into())
@@ -413,12 +413,8 @@ impl Reader {
     /// A chunk of rows, parsed once when it is read; a listing is made
     /// of a row only when an answer shows it.
     fn rows(&self, chunk: usize, files: &dyn Files) -> Result<Arc<Vec<Row>>, Unanswered> {
-        let name = self.chunk_path(chunk).ok_or_else(|| {
-            Unanswered::Bad(IndexError {
-                file: format::MANIFEST.to_owned(),
-                what: format!("it names no chunk {chunk} of rows"),
-            })
-        })?;
+        let name = (self.chunk_path(chunk))
+            .ok_or_else(|| bad_manifest(format!("it names no chunk {chunk} of rows")))?;
         cached(&self.rows_cache, name, files, Arc::new)
     }
 

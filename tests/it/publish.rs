@@ -6,6 +6,7 @@
 
 use crate::serve::{Server, client};
 use crate::util::*;
+use ontosite::search::{self, format::NodeFiles};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::{Duration, Instant};
@@ -536,15 +537,10 @@ fn a_killed_publish_never_mixes_one_build_s_search_manifest_with_another_s_files
         let manifest = read_json(&site.join("search-index.json"));
         let mut digests: Vec<String> = strings_of_array(&manifest["chunks"]);
         for node in manifest["nodes"].as_array().unwrap() {
-            let files = node[4].as_str().unwrap();
-            digests.extend(
-                files
-                    .as_bytes()
-                    .chunks(17)
-                    .map(|f| String::from_utf8(f[1..].to_vec()).unwrap()),
-            );
+            let files = NodeFiles::read(node[4].as_str().unwrap()).expect("a node's files");
+            digests.extend(files.digests().map(str::to_owned));
         }
-        digests.iter().map(|d| format!("search/{d}.json")).collect()
+        digests.iter().map(|d| search::format::path(d)).collect()
     };
     let (v1, v2) = (&builds[0], &builds[1]);
     assert!(files_of(v1).len() > 20, "{:?}", files_of(v1));

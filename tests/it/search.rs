@@ -540,6 +540,28 @@ fn node_report(script: &str, site: &Path, golden: &Path) -> Value {
     )
 }
 
+/// search.js refuses a manifest whose nodes name fewer group files than
+/// groups, or whose chunks do not match its rows per file (0 read as 1, as
+/// the Rust reader reads it), with its own error rather than fetching
+/// `search/undefined.json` or dividing by zero.
+#[test]
+fn search_js_refuses_a_damaged_manifest_with_its_own_error() {
+    needs!(SEARCH_JS);
+    let out = crate::serve::shipped_site();
+    let report = node_json(&root().join("tests/search/damaged.mjs"), &[out.as_os_str()]);
+    assert_eq!(report["as built"], "opened", "{report:#}");
+    let group = report["a group without its file"].as_str().unwrap();
+    assert!(
+        group.contains("names 0 group files for 1 groups"),
+        "{report:#}"
+    );
+    let rows = report["rowsPerFile 0"].as_str().unwrap();
+    assert!(
+        rows.contains("chunks of rows are not one digest per chunk"),
+        "{report:#}"
+    );
+}
+
 /// The same parity on an ontology's terms (PATO, from its OBO release):
 /// labels and synonyms in the exact tier, deprecated terms last.
 #[test]
