@@ -10,11 +10,11 @@
 //
 // `openIndex` also takes `{ fetch }` (any function with fetch's signature
 // that resolves to a Response, or to parsed JSON) and, instead of a URL, an
-// in-memory index `{ manifest, files: { "search/{digest}.json": {...}, ... } }`.
+// in-memory index `{ manifest, files: { "search/{digest}.js": {...}, ... } }`.
 // A bad query throws a SearchError whose `problem` is the RFC 9457
 // document to answer with status 400.
 
-export const FORMAT_VERSION = 8;
+export const FORMAT_VERSION = 9;
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
 export const MAX_OFFSET = 999999999;
@@ -211,7 +211,25 @@ const DIGEST = /^[0-9a-f]{16}$/;
 /** The path of the index file named by `digest`. */
 function indexFile(digest) {
   if (digest === undefined) throw new Error("search index: a node names no file where its entry needs one");
-  return `search/${digest}.json`;
+  return `search/${digest}.js`;
+}
+
+/** The function an index file calls with its path and content. */
+const SCRIPT_CALL = "ontositeSearchFile";
+
+/**
+ * The content of the index file at `path` from its text: each is a script,
+ * `ontositeSearchFile("search/{digest}.js",{...});`, that a page opened
+ * from disk loads and every other reader takes the JSON out of
+ * (`search::format::content` in src/search/format.rs).
+ */
+export function fileContent(path, text) {
+  const head = `${SCRIPT_CALL}(${JSON.stringify(path)},`;
+  const body = text.trimEnd();
+  if (!body.startsWith(head) || !body.endsWith(");")) {
+    throw new Error(`search index: ${path} is not an index file: it does not call ${SCRIPT_CALL} with its path and content`);
+  }
+  return JSON.parse(body.slice(head.length, -2));
 }
 
 /**
@@ -649,17 +667,21 @@ export async function openIndex(source, options = {}) {
   }
   const fetcher = options.fetch ?? globalThis.fetch;
   const base = new URL(String(source), options.base ?? globalThis.location?.href);
-  const get = async (url) => {
+  // The manifest is JSON; every other file the script `fileContent` reads.
+  // A `fetch` of one's own may answer a Response, the text, or the content.
+  const get = async (url, path) => {
     const response = await fetcher(url);
-    if (response && typeof response.json === "function") {
+    let text = response;
+    if (response && typeof response.text === "function") {
       if (response.ok === false) throw new Error(`${url}: HTTP ${response.status}`);
-      return response.json();
+      text = await response.text();
     }
-    return response;
+    if (typeof text !== "string") return text;
+    return path === undefined ? JSON.parse(text) : fileContent(path, text);
   };
   const load = (path) => {
     if (!cache.has(path)) {
-      const pending = get(new URL(path, base).href);
+      const pending = get(new URL(path, base).href, path);
       pending.catch(() => cache.delete(path));
       cache.set(path, pending);
     }

@@ -1,9 +1,9 @@
 // The front door's search: results as you type, with exactly the API's
 // semantics (the search client above this script is the site's search.js).
 // Over HTTP it fetches the sharded index; opened from disk (file://, where
-// browsers refuse to fetch local files) it loads the same files' script
-// twins (ui/search/{digest}.js for search/{digest}.json), each only when a query needs
-// it.
+// browsers refuse to fetch local files) it loads the same files as scripts
+// (each search/{digest}.js calls ontositeSearchFile; the manifest's script
+// is ui/search-index.js), each only when a query needs it.
 (function () {
   "use strict";
 
@@ -21,7 +21,7 @@
     return new Promise(function (resolve, reject) {
       waiting[path] = { resolve: resolve };
       var script = document.createElement("script");
-      script.src = "ui/" + path.replace(/\.json$/, "") + ".js";
+      script.src = path === "search-index.json" ? "ui/search-index.js" : path;
       script.onload = function () {
         script.remove();
         if (waiting[path]) {

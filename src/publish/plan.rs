@@ -359,13 +359,11 @@ impl Step {
             files::PAGE_SCRIPT,
             files::SEARCH_CLIENT,
         ];
-        // The search manifest as a script, for pages opened from disk.
-        let manifest_script = format!("{}search-index.js", files::SEARCH_SCRIPTS);
         if LOADED.contains(&path) {
             Step::Loaded
         } else if files::SITE_WIDE.contains(&path)
             || path == bundles::MANIFEST
-            || path == manifest_script
+            || path == files::SEARCH_INDEX_SCRIPT
         {
             Step::Listing
         } else {

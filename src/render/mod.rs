@@ -122,11 +122,11 @@ pub enum Document<'a> {
     /// A file the build writes for a host.
     Host(&'static HostFile),
     Aliases,
-    /// A node or row file of the search index, by its number.
+    /// A node or row file of the search index, by its number: a script
+    /// that also holds the file's content as data (`search::format::script`).
     SearchFile(usize),
-    /// A file of the search index as a script, for pages opened from
-    /// disk: the manifest (`None`) or a node or row file.
-    SearchScript(Option<usize>),
+    /// The search index's manifest as a script, for pages opened from disk.
+    SearchScript,
     Home,
     HomeAlias,
     Stylesheet,
@@ -173,7 +173,7 @@ impl Document<'_> {
         Document::DumpGz,
         Document::All,
         Document::SearchIndex,
-        Document::SearchScript(None),
+        Document::SearchScript,
         Document::Home,
         Document::HomeAlias,
         Document::PageScript,
@@ -221,13 +221,7 @@ impl Document<'_> {
             Document::HomeAlias => files::HOME_ALIAS.to_owned(),
             Document::Stylesheet => files::STYLESHEET.to_owned(),
             Document::PageScript => files::PAGE_SCRIPT.to_owned(),
-            Document::SearchScript(file) => {
-                let json = match file {
-                    None => files::SEARCH_INDEX,
-                    Some(i) => &site.search_index.files[*i].0,
-                };
-                search_index::script_path(json)
-            }
+            Document::SearchScript => files::SEARCH_INDEX_SCRIPT.to_owned(),
             Document::Graph(graph, syntax) => graph.file(*syntax).to_owned(),
             Document::WellKnownVoid => files::WELL_KNOWN_VOID.to_owned(),
             Document::DumpGz => files::DUMP_NT_GZ.to_owned(),
@@ -319,7 +313,12 @@ impl Document<'_> {
             Document::JsonContext => jsonld::json_context(site, out)?,
             Document::OpenApi => openapi::render(site, out)?,
             Document::SearchIndex => out.extend_from_slice(&site.search_index.manifest),
-            Document::SearchFile(i) => site.search_index.files[*i].1.unpack_into(out)?,
+            Document::SearchFile(i) => {
+                let (path, packed) = &site.search_index.files[*i];
+                let mut json = Vec::new();
+                packed.unpack_into(&mut json)?;
+                crate::search::format::script(path, &json, out)
+            }
             Document::SearchClient => out.extend_from_slice(SEARCH_JS.trim_end().as_bytes()),
             Document::NotFound => info::not_found(site, out)?,
             Document::NotFoundPage => info::not_found_page(site, out)?,
@@ -339,15 +338,9 @@ impl Document<'_> {
                 out.extend_from_slice(site.templates.asset("site.css").trim_end().as_bytes())
             }
             Document::PageScript => html::script(site, out),
-            Document::SearchScript(file) => match file {
-                None => search_index::script(files::SEARCH_INDEX, &site.search_index.manifest, out),
-                Some(i) => {
-                    let (path, packed) = &site.search_index.files[*i];
-                    let mut bytes = Vec::new();
-                    packed.unpack_into(&mut bytes)?;
-                    search_index::script(path, &bytes, out)
-                }
-            },
+            Document::SearchScript => {
+                crate::search::format::script(files::SEARCH_INDEX, &site.search_index.manifest, out)
+            }
             Document::Graph(Graph::Vocabulary, syntax) => vocab::render(site, *syntax, out)?,
             Document::Graph(Graph::DataSet, syntax) => void::render(site, *syntax, out)?,
             Document::WellKnownVoid => void::render(site, rdf::Syntax::Turtle, out)?,
@@ -557,10 +550,7 @@ pub fn documents<'a>(site: &Rendering<'a>) -> Vec<Document<'a>> {
     documents.extend((0..site.tree_pages().count()).map(Document::TreePage));
     documents.extend(site.browse().pages().into_iter().map(Document::Browse));
     documents.extend(site.ontology.meta.downloads.iter().map(Document::Source));
-    documents.extend(
-        (0..site.search_index.files.len())
-            .flat_map(|i| [Document::SearchFile(i), Document::SearchScript(Some(i))]),
-    );
+    documents.extend((0..site.search_index.files.len()).map(Document::SearchFile));
     match site.bundle_count() {
         None => documents.extend(
             site.ontology

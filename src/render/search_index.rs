@@ -3,7 +3,8 @@
 //! `search-index.json` is the manifest: the format version, the entity
 //! count, the base URL, the stemmer of the site's language and the keys of
 //! a trie over every word suffix (see `search::text`). Every other file is
-//! `search/{digest}.json`, named by its content (`search::format::path`),
+//! `search/{digest}.js`, named by its content (`search::format::path`), a
+//! script that holds the file's JSON (`search::format::script`),
 //! and the manifest lists each node's files (`search::format::NodeFiles`)
 //! and the chunks'. Each trie node is one file, or, on a small site, an
 //! entry of the manifest's `nodeFiles` ([`INLINE_NODES_GZIP`]):
@@ -315,28 +316,6 @@ fn inline_nodes(nodes: &[Node]) -> Result<Option<Vec<NodeFile<'static>>>, serde_
         .map(|file| serde_json::from_slice(file))
         .collect::<Result<_, _>>()
         .map(Some)
-}
-
-/// Where the script twin of the index file `json` is: `ui/` and its path
-/// with `.js` for `.json`.
-pub fn script_path(json: &str) -> String {
-    format!(
-        "{}{}.js",
-        crate::site::files::SEARCH_SCRIPTS,
-        json.strip_suffix(".json").unwrap_or(json)
-    )
-}
-
-/// The index file `json` as a script that hands its content to the page
-/// (`ontositeSearchFile(path, content)`). A page opened from disk may add
-/// `<script>` elements but not fetch, so it loads only the files a query
-/// needs this way, as it fetches them over HTTP, never the whole index.
-pub fn script(json: &str, bytes: &[u8], out: &mut Vec<u8>) {
-    out.extend_from_slice(b"ontositeSearchFile(");
-    out.extend_from_slice(serde_json::to_string(json).expect("a path").as_bytes());
-    out.push(b',');
-    out.extend_from_slice(bytes.trim_ascii_end());
-    out.extend_from_slice(b");");
 }
 
 /// Every word with its postings, sorted by word.

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
 /// The format version; a client refuses an index it does not know.
-pub const VERSION: u32 = 8;
+pub const VERSION: u32 = 9;
 /// The folder of the node and row files, each named by its content
 /// ([`path`]).
 pub const DIR: &str = "search";
@@ -60,13 +60,41 @@ pub fn deltas(postings: impl IntoIterator<Item = u64>) -> Vec<u64> {
 }
 
 /// The path of the index file whose digest is `digest` ([`DIGEST_HEX`]
-/// hexadecimal digits of the BLAKE3 of its bytes). Named by their content,
+/// hexadecimal digits of the BLAKE3 of its content). Named by their content,
 /// the files of one build are never another's: a reader holding one
 /// build's manifest (during a publish, after one that died, from a cache)
 /// meets only the files written with it, and a rebuild keeps the name of
 /// every file whose content it keeps.
 pub fn path(digest: &str) -> String {
-    format!("{DIR}/{digest}.json")
+    format!("{DIR}/{digest}.js")
+}
+
+/// The function an index file calls with its path and content.
+pub const SCRIPT_CALL: &str = "ontositeSearchFile";
+
+/// An index file's bytes: a script that hands its JSON content to the page
+/// (`ontositeSearchFile("search/{digest}.js",{...});`). A page opened from
+/// disk may add `<script>` elements but not fetch, so it loads the files
+/// a query needs this way; every other reader takes the content out
+/// ([`content`]). One file serves both: no second copy of the index.
+pub fn script(path: &str, json: &[u8], out: &mut Vec<u8>) {
+    out.extend_from_slice(SCRIPT_CALL.as_bytes());
+    out.push(b'(');
+    out.extend_from_slice(serde_json::to_string(path).expect("a path").as_bytes());
+    out.push(b',');
+    out.extend_from_slice(json.trim_ascii_end());
+    out.extend_from_slice(b");\n");
+}
+
+/// The JSON content of the index file at `path`, as [`script`] wrote it;
+/// `None` where its bytes are not that call.
+pub fn content<'a>(path: &str, bytes: &'a [u8]) -> Option<&'a [u8]> {
+    let quoted = serde_json::to_string(path).ok()?;
+    let rest = bytes.strip_prefix(SCRIPT_CALL.as_bytes())?;
+    let rest = rest.strip_prefix(b"(")?;
+    let rest = rest.strip_prefix(quoted.as_bytes())?;
+    let rest = rest.strip_prefix(b",")?;
+    rest.trim_ascii_end().strip_suffix(b");")
 }
 
 /// Whether `digest` is one as the writer makes them: [`DIGEST_HEX`]

@@ -780,7 +780,16 @@ fn cached<T: Clone, F: serde::de::DeserializeOwned>(
         Fetched::Later => return Err(Unanswered::Needs(vec![name])),
     };
     let len = bytes.len();
-    let file = match serde_json::from_slice(&bytes) {
+    let Some(content) = format::content(&name, &bytes) else {
+        return Err(Unanswered::Bad(IndexError {
+            file: name,
+            what: format!(
+                "it is not an index file: it does not call `{}` with its path and content",
+                format::SCRIPT_CALL
+            ),
+        }));
+    };
+    let file = match serde_json::from_slice(content) {
         Ok(file) => open(file),
         Err(e) => {
             return Err(Unanswered::Bad(IndexError {
@@ -829,7 +838,8 @@ mod tests {
 
     impl Files for Padded {
         fn read(&self, name: &str) -> Fetched {
-            let mut bytes = name.as_bytes()[1..].to_vec();
+            let mut bytes = Vec::new();
+            format::script(name, &name.as_bytes()[1..], &mut bytes);
             bytes.resize(self.size.max(bytes.len()), b' ');
             Fetched::Bytes(bytes)
         }

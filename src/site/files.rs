@@ -38,10 +38,9 @@ pub const HOME_ALIAS: &str = "home.html";
 pub const STYLESHEET: &str = "ui/site.css";
 /// The search client as a classic script, and the page script.
 pub const PAGE_SCRIPT: &str = "ui/site.js";
-/// Where the search index's files are repeated as scripts, for pages
-/// opened from disk: `search-index.json` as `ui/search-index.js`,
-/// `search/{digest}.json` as `ui/search/{digest}.js`.
-pub const SEARCH_SCRIPTS: &str = "ui/";
+/// The search index's manifest again as a script, for pages opened from
+/// disk (its other files are scripts already: `search::format::script`).
+pub const SEARCH_INDEX_SCRIPT: &str = "ui/search-index.js";
 /// The vocabulary of ontosite's terms, which `/vocab` answers.
 pub const VOCAB_TTL: &str = "vocab.ttl";
 pub const VOCAB_NT: &str = "vocab.nt";
@@ -126,7 +125,7 @@ pub const SITE_WIDE: &[&str] = &[
     HOME_ALIAS,
     STYLESHEET,
     PAGE_SCRIPT,
-    SEARCH_SCRIPTS,
+    SEARCH_INDEX_SCRIPT,
     VOCAB_TTL,
     VOCAB_NT,
     VOCAB_JSONLD,

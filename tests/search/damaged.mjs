@@ -28,7 +28,8 @@ for (const [name, damage] of Object.entries(cases)) {
   const manifest = damage(structuredClone(built));
   try {
     const index = await openIndex(pathToFileURL(join(dist, "search-index.json")), {
-      fetch: async (url) => (String(url).endsWith("/search-index.json") ? manifest : readJson(new URL(url))),
+      fetch: async (url) =>
+        String(url).endsWith("/search-index.json") ? manifest : readFile(fileURLToPath(url), "utf8"),
     });
     await index.search({ q: "a" });
     report[name] = "opened";

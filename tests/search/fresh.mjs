@@ -38,7 +38,7 @@ export async function freshClients(dist) {
           rounds = Math.max(rounds, round);
         }
         depth = Math.max(depth, round);
-        return JSON.parse(body);
+        return String(body);
       };
       const index = await openIndex(manifestUrl, { fetch });
       // The manifest is counted apart.

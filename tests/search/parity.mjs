@@ -14,12 +14,13 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const [dist, goldenPath] = process.argv.slice(2);
-const { openIndex } = await import(pathToFileURL(join(dist, "search.js")).href);
-const readJson = async (url) => JSON.parse(await readFile(fileURLToPath(url), "utf8"));
-const fetched = await openIndex(pathToFileURL(join(dist, "search-index.json")), { fetch: readJson });
+const { openIndex, fileContent } = await import(pathToFileURL(join(dist, "search.js")).href);
+const readText = async (url) => readFile(fileURLToPath(url), "utf8");
+const fetched = await openIndex(pathToFileURL(join(dist, "search-index.json")), { fetch: readText });
 const files = {};
 for (const name of await readdir(join(dist, "search"))) {
-  files[`search/${name}`] = JSON.parse(await readFile(join(dist, "search", name), "utf8"));
+  const path = `search/${name}`;
+  files[path] = fileContent(path, await readFile(join(dist, "search", name), "utf8"));
 }
 const manifest = JSON.parse(await readFile(join(dist, "search-index.json"), "utf8"));
 const inMemory = await openIndex({ manifest, files });
