@@ -52,6 +52,13 @@ pub fn compact_with(iri: &str, declared: &[(String, String)]) -> String {
         .unwrap_or_else(|| iri.to_owned())
 }
 
+/// Whether an ID or an ontology's name is written as a URL
+/// (`http://edamontology.org`) rather than as a prefixed ID or a bare name
+/// (`GO:0008150`, `go`), as OBO files and the sites' IDs write them.
+pub fn written_as_url(text: &str) -> bool {
+    text.contains("://")
+}
+
 /// The part of an IRI after its namespace: after the last `#`, else the
 /// last `/`, else the last `:`.
 pub fn local_name(iri: &str) -> &str {

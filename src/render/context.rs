@@ -239,7 +239,7 @@ fn aliases_of(ontology: &Ontology) -> negotiation::Aliases {
 
 /// Whether an ID is written as an IRI rather than as a prefixed ID.
 fn is_iri(id: &str) -> bool {
-    id.contains("://")
+    crate::model::namespaces::written_as_url(id)
 }
 
 /// A term of a hash document: an entity of the site, or a term an earlier

@@ -15,7 +15,7 @@ use oxrdf::{NamedNode, NamedOrBlankNode, Term as Node, Triple};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::model::namespaces::{
-    DC, DCTERMS, OBO, OBO_IN_OWL, OWL, PREFIXES, RDF, RDFS, SKOS, local_name,
+    DC, DCTERMS, OBO, OBO_IN_OWL, OWL, PREFIXES, RDF, RDFS, SKOS, local_name, written_as_url,
 };
 
 /// The rules, each a list of IRIs in order of preference.
@@ -114,7 +114,7 @@ pub fn expand(term: &str) -> Option<String> {
     {
         return Some(format!("{namespace}{local}"));
     }
-    let looks_absolute = term.contains("://") || term.starts_with("urn:");
+    let looks_absolute = written_as_url(term) || term.starts_with("urn:");
     NamedNode::new(term)
         .ok()
         .filter(|_| looks_absolute)

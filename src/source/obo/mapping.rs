@@ -11,7 +11,9 @@
 
 use super::stanza::{Lenient, StanzaKind};
 use super::{Clause, Document};
-use crate::model::namespaces::{DC, DCTERMS, OBO, OBO_IN_OWL, OWL, RDF, RDFS, SKOS, XSD};
+use crate::model::namespaces::{
+    DC, DCTERMS, OBO, OBO_IN_OWL, OWL, RDF, RDFS, SKOS, XSD, written_as_url,
+};
 use crate::source::graph::Graph;
 use fastobo::ast::{ClassIdent, HeaderClause, Ident, PropertyValue, TermClause, TypedefClause};
 use oxrdf::{Literal, NamedNode, NamedOrBlankNode, Term, Triple};
@@ -170,7 +172,7 @@ impl Ids {
     /// Whether the header names the ontology by an IRI (EDAM's `ontology:
     /// http://edamontology.org`) rather than by an OBO name (`go`).
     fn named_by_iri(&self) -> bool {
-        self.ontology.contains("://")
+        written_as_url(&self.ontology)
     }
 
     /// Where an unprefixed ID of this ontology goes without a relation's
@@ -198,7 +200,7 @@ impl Ids {
     /// The IRI of an ID written as text (a synonym type), read as OBO
     /// reads IDs: a URL, a prefixed ID, or an unprefixed one.
     fn iri_of_text(&self, text: &str) -> String {
-        if text.contains("://") {
+        if written_as_url(text) {
             text.to_owned()
         } else if let Some((prefix, local)) = prefixed_xref(text) {
             self.prefixed(prefix, local)
@@ -444,7 +446,7 @@ impl Emit<'_> {
                 ),
                 HeaderClause::Import(import) => {
                     let target = import.to_string();
-                    let iri = if target.contains("://") {
+                    let iri = if written_as_url(&target) {
                         target
                     } else {
                         format!("{OBO}{target}.owl")
